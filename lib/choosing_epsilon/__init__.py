@@ -1,0 +1,14 @@
+"""Choosing epsilon for differential privacy: the mathematics behind the notebooks.
+
+One module per concept, reused across papers:
+
+- ``laplace``: the Laplace mechanism, its tails, sampling and privacy-loss ratios.
+- ``sensitivity``: sensitivity of the mean and median under both neighbour definitions.
+- ``possible_worlds``: Lee & Clifton's possible-worlds adversary and the epsilon it implies.
+- ``claims``: the claims ledger that checks every published number.
+- ``figures``: one plotting style and deterministic figure files.
+- ``parameters``: validation of notebook parameters.
+- ``reproduce``: the runner behind ``make reproduce``.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,49 @@
+"""Input checks shared by the package: every error names the parameter, its value and the allowed range."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def positive(name: str, value: float) -> float:
+    """Return ``value`` as a float if it is finite and > 0, else raise ValueError."""
+    x = real(name, value)
+    if not x > 0:
+        raise ValueError(f"{name} must be > 0 (allowed range (0, inf)), got {value!r}")
+    return x
+
+
+def real(name: str, value: float) -> float:
+    """Return ``value`` as a finite float, else raise ValueError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a real number, got {value!r} ({type(value).__name__})")
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return x
+
+
+def open_unit(name: str, value: float) -> float:
+    """Return ``value`` as a float if it lies in the open interval (0, 1), else raise ValueError."""
+    x = real(name, value)
+    if not 0 < x < 1:
+        raise ValueError(f"{name} must lie in (0, 1), got {value!r}")
+    return x
+
+
+def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
+    """Return ``values`` as a 1-D float array of finite numbers with at least ``min_size`` entries."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a sequence of real numbers, got {values!r}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
+    if arr.size < min_size:
+        raise ValueError(f"{name} needs at least {min_size} values, got {arr.size}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite numbers, got {arr[~np.isfinite(arr)][:3]!r}")
+    return arr

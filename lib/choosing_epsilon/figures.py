@@ -1,0 +1,52 @@
+"""One plotting style and deterministic figure files: PNG + SVG with fixed metadata, and the data as CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import matplotlib.pyplot as plt
+import pandas as pd
+
+STYLE = {
+    "figure.figsize": (6.4, 4.0),
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "legend.frameon": False,
+    "svg.hashsalt": "choosing-epsilon",  # stable SVG ids
+    "svg.fonttype": "none",  # text stays text: smaller files, no font-dependent glyph paths
+}
+
+
+def use_style() -> None:
+    """Apply the project's matplotlib style."""
+    matplotlib.rcParams.update(STYLE)
+
+
+def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> list[Path]:
+    """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``, byte-deterministic."""
+    if not name or "/" in name:
+        raise ValueError(f"name must be a plain file stem, got {name!r}")
+    if not isinstance(data, pd.DataFrame) or data.empty:
+        raise ValueError(f"data must be a non-empty DataFrame of the plotted values, got {type(data).__name__}")
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = [out / f"{name}.png", out / f"{name}.svg", out / f"{name}.csv"]
+    fig.savefig(paths[0], metadata={"Software": None}, bbox_inches="tight")
+    fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    data.to_csv(paths[2], index=False, float_format="%.10g", lineterminator="\n")
+    return paths
+
+
+def save_table(table: pd.DataFrame, name: str, output_dir: str | Path, index: bool = False) -> Path:
+    """Write a table as ``name``.csv in ``output_dir``, with a stable float format."""
+    out = Path(output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.csv"
+    table.to_csv(path, index=index, float_format="%.10g", lineterminator="\n")
+    return path

@@ -1,0 +1,104 @@
+"""Notebook parameters: names, types and ranges, checked in the notebook and by the runner.
+
+papermill injects parameters without checking them: its command line turns ``-p seed 1e3`` into a
+float and ``-r`` values into strings, and a misspelled name only warns. Each notebook therefore
+validates its parameters by name and type with ``validate``, and ``choosing_epsilon.reproduce``
+refuses unknown names before a kernel starts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter: its kind and an optional range check with its description."""
+
+    kind: str  # "int", "float", "str", "bool", "list[float]", "list[str]"
+    allowed: str = ""
+    check: Callable[[object], bool] | None = None
+    paper: object = None  # the value the paper fixes (None: not a paper input, e.g. seed)
+
+
+def _positive(x: object) -> bool:
+    return x > 0  # type: ignore[operator]
+
+
+LEE_CLIFTON_2011: dict[str, Param] = {
+    "data_path": Param("str", "a CSV file with a 'name' column", lambda v: len(v) > 0, paper="../data/students.csv"),
+    "attributes": Param("list[str]", "a non-empty list of numeric column names", lambda v: len(v) > 0,
+                        paper=["absence_days", "school_year"]),
+    "absent": Param("str", "a value of the 'name' column", lambda v: len(v) > 0, paper="Terry"),
+    "rho": Param("float", "(0, 1)", lambda v: 0 < v < 1, paper=1 / 3),
+    "epsilons": Param("list[float]", "a non-empty list of values > 0", lambda v: len(v) > 0 and all(e > 0 for e in v),
+                      paper=[5, 2, 1, 0.5, 0.1, 0.01]),
+    "response": Param("float", "any finite number", paper=2.2013),
+    "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
+    "example_noise": Param("float", "any finite number", paper=1.1677),
+    "eq12_epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
+    "fig2_max_epsilon": Param("float", "(0, inf)", _positive, paper=5),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
+SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011}
+
+
+def _is_kind(value: object, kind: str) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind.startswith("list[") and isinstance(value, (list, tuple)):
+        return all(_is_kind(v, kind[5:-1]) for v in value)
+    return False
+
+
+def validate(values: Mapping[str, object], spec: Mapping[str, Param], partial: bool = False) -> dict[str, object]:
+    """Check every parameter of ``spec`` in ``values`` by type and range; return them as a dict.
+
+    With ``partial``, only the names present in ``values`` are checked (the runner's case).
+    Raises ValueError naming the parameter, its value and what is allowed.
+    """
+    missing = [name for name in spec if name not in values]
+    if missing and not partial:
+        raise ValueError(f"parameters missing: {missing}")
+    checked: dict[str, object] = {}
+    for name, param in spec.items():
+        if name not in values:
+            continue
+        value = values[name]
+        if not _is_kind(value, param.kind):
+            raise ValueError(
+                f"parameter {name!r} must be of type {param.kind}"
+                + (f" ({param.allowed})" if param.allowed else "")
+                + f", got {value!r} ({type(value).__name__})"
+            )
+        if param.check is not None and not param.check(value):
+            raise ValueError(f"parameter {name!r} must be in {param.allowed}, got {value!r}")
+        checked[name] = list(value) if isinstance(value, tuple) else value
+    return checked
+
+
+def check_names(notebook: str, given: Mapping[str, object]) -> None:
+    """Refuse names the notebook does not declare (papermill would only warn) and values of the wrong type."""
+    spec = SPECS.get(notebook)
+    if spec is None:
+        raise ValueError(f"notebook must be one of {sorted(SPECS)}, got {notebook!r}")
+    unknown = sorted(set(given) - set(spec))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
+    validate(given, spec, partial=True)
+
+
+def paper_values(notebook: str) -> dict[str, object]:
+    """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with these."""
+    return {name: p.paper for name, p in SPECS[notebook].items() if p.paper is not None}

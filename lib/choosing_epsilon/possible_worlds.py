@@ -1,0 +1,341 @@
+"""Lee & Clifton's possible-worlds adversary (Secs. 4.2-6) and the ε it implies.
+
+The adversary knows every row of X (n rows) and that exactly one is absent from the released
+database X'. Its possible worlds are the n subsets of size n-1, with a uniform prior 1/n. It sees
+one response γ = f(X') + Lap(Δf/ε) and forms the posterior of Definition 3. The risk of
+disclosure (Definition 5) is the largest posterior; its worst case over responses is Eq. (3) at
+γ = f(ω_i), since |γ - f(ω_k)| - |γ - f(ω_i)| >= -|f(ω_i) - f(ω_k)| for every γ.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import optimize, special, stats
+
+from . import laplace
+from ._validate import finite_array, open_unit, positive, real
+from .sensitivity import Query, check_query, check_values, unbounded_sensitivity, world_answers
+
+_BLOCK = 2048  # rows of the |a_i - a_k| matrix evaluated at once
+
+
+def posterior(
+    answers: Sequence[float] | np.ndarray, response: float | np.ndarray, sensitivity: float, epsilon: float
+) -> np.ndarray:
+    """β(ω) = P(κ_f(ω) = γ) / Σ_ψ P(κ_f(ψ) = γ) for each world (Definition 3), uniform prior.
+
+    ``response`` may be an array of T responses: the result then has shape (T, n).
+    """
+    a = finite_array("answers", answers)
+    lam = laplace.scale(sensitivity, epsilon)
+    g = np.asarray(response, dtype=float)
+    if not np.all(np.isfinite(g)):
+        raise ValueError(f"response must be finite, got {response!r}")
+    logp = stats.laplace.logpdf(g[..., None], loc=a, scale=lam)
+    return np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
+
+
+def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) -> np.ndarray:
+    """log β(ω_i) at γ = f(ω_i) for the distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
+    values, counts = np.unique(answers, return_counts=True)
+    out = np.empty(values.size)
+    for start in range(0, values.size, _BLOCK):
+        block = values[start : start + _BLOCK, None]
+        out[start : start + _BLOCK] = -special.logsumexp(
+            -epsilon_over_sensitivity * np.abs(block - values[None, :]), b=counts, axis=1
+        )
+    return out
+
+
+def risk_per_world(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
+    """β(ω_i) at the worst response γ = f(ω_i), for each world (Eq. 3)."""
+    a = finite_array("answers", answers)
+    c = 1.0 / laplace.scale(sensitivity, epsilon)
+    values = np.unique(a)
+    return np.exp(_log_self_posterior(a, c))[np.searchsorted(values, a)]
+
+
+def worst_case_risk(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> float:
+    """Γ at its worst response: max over worlds of Eq. (3)."""
+    a = finite_array("answers", answers)
+    c = 1.0 / laplace.scale(sensitivity, epsilon)
+    return float(np.exp(np.max(_log_self_posterior(a, c))))
+
+
+def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float) -> float:
+    """Eq. (5): 1 / (1 + (n-1) e^{-ε Δv / Δf})."""
+    n = _check_n(n)
+    dv = _nonnegative("delta_v", delta_v)
+    return float(special.expit(np.log(1.0 / (n - 1)) + positive("epsilon", epsilon) * dv / positive("sensitivity", sensitivity)))
+
+
+def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
+    """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (all worlds tied)."""
+    n = _check_n(n)
+    rho = _check_rho(rho, n)
+    dv = _nonnegative("delta_v", delta_v)
+    log_odds = math.log((n - 1) * rho / (1 - rho))
+    if dv == 0:
+        return math.inf if log_odds > 0 else 0.0
+    return positive("sensitivity", sensitivity) / dv * max(log_odds, 0.0)
+
+
+def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float):
+    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible."""
+    log_rho = math.log(rho)
+
+    def g(epsilon: float) -> float:
+        return float(np.max(_log_self_posterior(answers, epsilon / sensitivity)) - log_rho)
+
+    return g
+
+
+def _limit_risk(answers: np.ndarray) -> float:
+    """Worst-case risk as ε → ∞: 1 / (fewest worlds sharing one answer)."""
+    _, counts = np.unique(answers, return_counts=True)
+    return 1.0 / float(counts.min())
+
+
+def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float) -> float:
+    """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``scipy.optimize.brentq``."""
+    a = finite_array("answers", answers, min_size=2)
+    sens = positive("sensitivity", sensitivity)
+    rho = _check_rho(rho, a.size)
+    if rho >= _limit_risk(a):
+        return math.inf
+    g = _risk_gap(a, sens, rho)
+    if g(0.0) >= 0:
+        return 0.0
+    lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
+    hi = max(2 * lo, 1e-3 * sens / max(float(np.ptp(a)), 1e-300))
+    while g(hi) <= 0:
+        lo, hi = hi, 2 * hi
+    return float(optimize.brentq(g, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500))
+
+
+@dataclass(frozen=True)
+class BinarySearchStep:
+    """One halving of the paper's search range [ε_s, ε_f] (Sec. 5.2)."""
+
+    iteration: int
+    epsilon_start: float
+    epsilon_end: float
+    epsilon: float
+    risk: float
+    admissible: bool
+
+
+def binary_search_epsilon(
+    answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float, epsilon_end: float, tolerance: float = 1e-6
+) -> tuple[float, list[BinarySearchStep]]:
+    """The paper's binary search (Sec. 5.2) on [0, ε_f]: returns ε_s at convergence and every step."""
+    a = finite_array("answers", answers, min_size=2)
+    sens = positive("sensitivity", sensitivity)
+    rho = _check_rho(rho, a.size)
+    end = positive("epsilon_end", epsilon_end)
+    tol = positive("tolerance", tolerance)
+    start, steps = 0.0, []
+    while end - start > tol:
+        eps = (start + end) / 2
+        risk = worst_case_risk(a, sens, eps)
+        ok = risk <= rho
+        steps.append(BinarySearchStep(len(steps) + 1, start, end, eps, risk, ok))
+        start, end = (eps, end) if ok else (start, eps)
+    return start, steps
+
+
+@dataclass(frozen=True)
+class EpsilonForRisk:
+    """The ε that keeps the possible-worlds adversary's posterior at or below ρ."""
+
+    query: str
+    rho: float
+    n: int
+    sensitivity: float  # Δf, the paper's (unbounded) sensitivity
+    delta_v: float  # Δv = max_ij |f(ω_i) - f(ω_j)|
+    upper_bound: float  # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
+    exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
+
+
+def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Query = "mean") -> EpsilonForRisk:
+    """Eq. (7) and the exact ε for keeping every world's posterior ≤ ρ, for the mean or median of ``values``."""
+    x = check_values(values)
+    check_query(query)
+    rho = _check_rho(rho, x.size)
+    answers = world_answers(x, query)
+    sens = unbounded_sensitivity(x, query)
+    dv = float(np.ptp(answers))
+    if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
+        return EpsilonForRisk(query, rho, x.size, 0.0, 0.0, math.inf, math.inf)
+    return EpsilonForRisk(
+        query=query,
+        rho=rho,
+        n=x.size,
+        sensitivity=sens,
+        delta_v=dv,
+        upper_bound=epsilon_upper_bound(x.size, dv, sens, rho),
+        exact=exact_epsilon(answers, sens, rho),
+    )
+
+
+def guess_success_probability(answers: Sequence[float] | np.ndarray, true_index: int, sensitivity: float, epsilon: float) -> float:
+    """Exact Pr(the maximum-posterior guess is the true world), ties broken uniformly at random."""
+    a = finite_array("answers", answers, min_size=2)
+    if not 0 <= true_index < a.size:
+        raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
+    centre = a[true_index]
+    below, above = a[a < centre], a[a > centre]
+    lower = (centre + below.max()) / 2 if below.size else -np.inf
+    upper = (centre + above.min()) / 2 if above.size else np.inf
+    dist = laplace.distribution(centre, sensitivity, epsilon)
+    return float((dist.cdf(upper) - dist.cdf(lower)) / np.sum(a == centre))
+
+
+def simulate_adversary(
+    answers: Sequence[float] | np.ndarray,
+    true_index: int,
+    sensitivity: float,
+    epsilon: float,
+    n_trials: int,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """Monte Carlo of the adversary: ``n_trials`` responses from the true world, posterior and best guess of each."""
+    a = finite_array("answers", answers, min_size=2)
+    if not 0 <= true_index < a.size:
+        raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
+    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
+        raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
+    gamma = laplace.release(a[true_index], sensitivity, epsilon, rng, size=int(n_trials))
+    beta = posterior(a, gamma, sensitivity, epsilon)
+    best = beta.max(axis=1, keepdims=True)
+    is_best = beta == best
+    success = is_best[:, true_index] / is_best.sum(axis=1)
+    return {
+        "guess_correct": float(success.mean()),
+        "guess_correct_se": float(success.std(ddof=1) / math.sqrt(n_trials)) if n_trials > 1 else math.nan,
+        "mean_true_posterior": float(beta[:, true_index].mean()),
+        "mean_max_posterior": float(best.mean()),
+        "max_posterior_seen": float(best.max()),
+    }
+
+
+def _check_n(n: int) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n (number of possible worlds) must be an integer >= 2, got {n!r}")
+    return int(n)
+
+
+def _nonnegative(name: str, value: float) -> float:
+    x = real(name, value)
+    if x < 0:
+        raise ValueError(f"{name} must be >= 0 (allowed range [0, inf)), got {value!r}")
+    return x
+
+
+def _check_rho(rho: float, n: int) -> float:
+    """ρ must lie in (0, 1) and be at least the prior 1/n, which every posterior already reaches at ε = 0."""
+    r = open_unit("rho", rho)
+    if r < 1.0 / n * (1 - 1e-12):
+        raise ValueError(
+            f"rho must lie in [1/n, 1) = [{1.0 / n:.6g}, 1) for n = {n} possible worlds: the uniform prior "
+            f"1/n is already above rho = {rho!r}, so no ε >= 0 keeps the posterior at or below it"
+        )
+    return r
+
+
+@dataclass(frozen=True)
+class ResponseFit:
+    """The response γ whose posterior best matches a published column (max-abs residual)."""
+
+    response: float  # best-fitting γ
+    residual: float  # max over worlds of |β(ω) - published| at that γ
+    lower: float  # smallest γ whose residual is within the tolerance (-inf: every γ below the answers)
+    upper: float  # largest such γ (+inf: every γ above the answers); both nan when none is
+
+
+def fit_response(
+    answers: Sequence[float] | np.ndarray,
+    published: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
+    tolerance: float,
+    resolution: float = 1e-5,
+) -> ResponseFit:
+    """Recover the response behind a published posterior column (Tables 2-3): grid search, then refinement.
+
+    The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that range
+    with one scale λ of margin; an interval touching either end extends to infinity.
+    """
+    a = finite_array("answers", answers, min_size=2)
+    target = finite_array("published", published, min_size=a.size)
+    if target.size != a.size:
+        raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
+    lam = laplace.scale(sensitivity, epsilon)
+    lo, hi = a.min() - lam, a.max() + lam
+    grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / positive("resolution", resolution))) + 1)
+    residual = np.abs(posterior(a, grid, sensitivity, epsilon) - target).max(axis=1)
+    i = int(residual.argmin())
+    step = grid[1] - grid[0]
+
+    def loss(g: float) -> float:
+        return float(np.abs(posterior(a, g, sensitivity, epsilon) - target).max())
+
+    refined = optimize.minimize_scalar(loss, bounds=(grid[i] - step, grid[i] + step), method="bounded",
+                                       options={"xatol": step * 1e-4})
+    best, best_residual = (float(refined.x), float(refined.fun)) if refined.fun < residual[i] else (float(grid[i]), float(residual[i]))
+    ok = np.flatnonzero(residual <= tolerance)
+    if ok.size == 0:
+        lower = upper = math.nan
+    else:
+        lower = -math.inf if ok[0] == 0 else float(grid[ok[0]])
+        upper = math.inf if ok[-1] == grid.size - 1 else float(grid[ok[-1]])
+    return ResponseFit(best, best_residual, lower, upper)
+
+
+def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> pd.DataFrame:
+    """Read the adversary's database X: a CSV with a ``name`` column and numeric ``attributes`` (Table 1)."""
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"data_path: no such file {str(path)!r}")
+    try:
+        table = pd.read_csv(file)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise ValueError(f"data_path: {str(path)!r} is not a readable CSV file ({error})") from None
+    if "name" not in table.columns:
+        raise ValueError(f"data_path: {str(path)!r} needs a 'name' column; its columns are {list(table.columns)}")
+    if table.name.isna().any() or table.name.duplicated().any():
+        raise ValueError(f"data_path: the 'name' column must be unique and complete, got {table.name.tolist()}")
+    if len(table) < 3:
+        raise ValueError(
+            f"data_path: the database needs at least 3 rows (each possible world keeps n-1 rows and the "
+            f"sensitivity removes one more), got {len(table)}"
+        )
+    if isinstance(attributes, str) or not len(attributes):
+        raise ValueError(f"attributes must be a non-empty list of column names, got {attributes!r}")
+    for column in attributes:
+        if column not in table.columns or column == "name":
+            numeric = [c for c in table.columns if c != "name"]
+            raise ValueError(f"attributes: no column {column!r} in {str(path)!r}; its attribute columns are {numeric}")
+        if not pd.api.types.is_numeric_dtype(table[column]) or table[column].isna().any():
+            raise ValueError(f"attributes: column {column!r} must hold a number in every row, got {table[column].tolist()}")
+        if not np.all(np.isfinite(table[column].to_numpy(dtype=float))):
+            raise ValueError(f"attributes: column {column!r} must hold finite numbers")
+    names = table.name.astype(str)
+    if absent not in set(names):
+        raise ValueError(f"absent must be one of the names in {str(path)!r}: {names.tolist()}, got {absent!r}")
+    return table.assign(name=names)[["name", *attributes]].reset_index(drop=True)
+
+
+def world_order(names: Sequence[str], absent: str) -> list[int]:
+    """Row indices in the paper's world order: the true world (``absent`` missing) first, then from the bottom up."""
+    names = list(names)
+    if absent not in names:
+        raise ValueError(f"absent must be one of {names}, got {absent!r}")
+    first = names.index(absent)
+    return [first] + [i for i in reversed(range(len(names))) if i != first]

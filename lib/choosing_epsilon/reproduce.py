@@ -1,0 +1,156 @@
+"""The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
+
+    python -m choosing_epsilon.reproduce                      # every notebook, in place, paper parameters
+    python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o /tmp/run
+
+A default run executes each notebook into a temporary file and replaces the committed notebook
+only if the run succeeds, after removing papermill's timings, so a second run leaves
+``git status`` clean. A run with other parameters needs ``--output-dir`` (outside the committed
+tree): the executed notebook and its figures go there. Parameter names and types are checked
+before a kernel starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+import papermill
+
+from . import parameters as params
+from .paths import FIGURES, NOTEBOOKS, README, ROOT
+
+VOLATILE = ("start_time", "end_time", "duration")
+SUMMARY_START, SUMMARY_END = "<!-- claims-summary:start -->", "<!-- claims-summary:end -->"
+
+
+def notebook_names() -> list[str]:
+    """The notebooks of the repository, by name, in alphabetical order."""
+    return sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+
+
+def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Remove run timings and timestamps that papermill and nbclient write into a notebook."""
+    for key in VOLATILE:
+        nb.metadata.get("papermill", {}).pop(key, None)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)
+        for key in VOLATILE:
+            cell.metadata.get("papermill", {}).pop(key, None)
+    return nb
+
+
+def run_notebook(
+    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None, progress: bool = False
+) -> Path:
+    """Execute notebook ``name``; in place with the paper's parameters, else into ``output_dir``."""
+    source = NOTEBOOKS / f"{name}.ipynb"
+    if not source.exists():
+        raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
+    given = dict(parameters or {})
+    declared = papermill.inspect_notebook(str(source))
+    unknown = sorted(set(given) - set(declared))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown} for {name}; declared: {sorted(declared)}")
+    if name in params.SPECS:
+        params.check_names(name, given)
+    if given and output_dir is None:
+        raise ValueError("output_dir is required when parameters are given: the committed notebooks hold the paper's run")
+    if output_dir is not None:
+        out = Path(output_dir).resolve()
+        out.mkdir(parents=True, exist_ok=True)
+        given.setdefault("output_dir", str(out))
+        target = out / f"{name}.ipynb"
+    else:
+        target = source
+    with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
+        scratch = Path(tmp) / f"{name}.ipynb"
+        papermill.execute_notebook(
+            str(source),
+            str(scratch),
+            parameters=given or None,
+            cwd=str(NOTEBOOKS),
+            kernel_name="python3",
+            progress_bar=progress,
+            shutdown_kernel="immediate",
+        )
+        nb = strip_volatile(nbformat.read(scratch, as_version=4))
+        nb.metadata.papermill["input_path"] = f"{name}.ipynb"
+        nb.metadata.papermill["output_path"] = f"{name}.ipynb"
+        nbformat.write(nb, scratch)
+        shutil.move(scratch, target)
+    return target
+
+
+def claims_summary(names: Sequence[str]) -> pd.DataFrame:
+    """Counts of claim statuses per notebook, from each figures/<notebook>/claims.csv."""
+    rows = []
+    for name in names:
+        path = FIGURES / name / "claims.csv"
+        if not path.exists():
+            continue
+        status = pd.read_csv(path).status.value_counts()
+        rows.append(
+            {
+                "notebook": name,
+                "claims": int(status.sum()),
+                "reproduced": int(status.get("reproduced", 0)),
+                "discrepancy": int(status.get("discrepancy", 0)),
+                "not applicable": int(status.get("not applicable", 0)),
+            }
+        )
+    return pd.DataFrame(rows, columns=["notebook", "claims", "reproduced", "discrepancy", "not applicable"])
+
+
+def write_summary(names: Sequence[str]) -> None:
+    """Write figures/claims_summary.csv and the status table between the README's markers."""
+    table = claims_summary(names)
+    table.to_csv(FIGURES / "claims_summary.csv", index=False, lineterminator="\n")
+    lines = ["| notebook | claims | reproduced | discrepancy (explained) |", "|---|---:|---:|---:|"]
+    for row in table.itertuples(index=False):
+        lines.append(f"| [{row.notebook}](notebooks/{row.notebook}.ipynb) | {row.claims} | {row.reproduced} | {row.discrepancy} |")
+    text = README.read_text()
+    if SUMMARY_START in text and SUMMARY_END in text:
+        head, rest = text.split(SUMMARY_START, 1)
+        _, tail = rest.split(SUMMARY_END, 1)
+        README.write_text(head + SUMMARY_START + "\n" + "\n".join(lines) + "\n" + SUMMARY_END + tail)
+
+
+def _parse_value(text: str) -> object:
+    """A -p value: JSON if it parses (numbers, lists, true/false), otherwise the string itself."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.reproduce", description=__doc__.split("\n\n")[0])
+    parser.add_argument("notebooks", nargs="*", help="notebook names (default: all)")
+    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
+                        help="a parameter; VALUE is read as JSON when it parses, else as a string")
+    parser.add_argument("-o", "--output-dir", help="where a run with other parameters writes (required with -p)")
+    args = parser.parse_args(argv)
+    names = args.notebooks or notebook_names()
+    given = {name: _parse_value(value) for name, value in args.parameter}
+    try:
+        for name in names:
+            target = run_notebook(name, given, args.output_dir, progress=sys.stderr.isatty())
+            print(f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+    except (ValueError, papermill.PapermillExecutionError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if not given and args.output_dir is None:
+        write_summary(notebook_names())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,140 @@
+"""Sensitivity of the mean and the median over Lee & Clifton's possible worlds.
+
+The worlds of a database X of n rows are the n subsets of size n-1 (one row absent).
+Two neighbour definitions are offered:
+
+- unbounded (add/remove one row), the paper's: the local sensitivity of a world Y is
+  max over t in Y of |f(Y) - f(Y - t)| (Eq. 15 for the median); Δf is its maximum over worlds.
+- bounded (replace one row by a value of the universe, here the values of X): the local
+  sensitivity of Y is max over t in Y and u in X of |f(Y) - f(Y - t + u)|.
+
+The unbounded forms are computed from one sort without enumerating neighbours: removing one
+element from a sorted list can move its mean by |t - mean|/(m-1) and its median to one of at
+most three values (the three cases of Eq. 15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from ._validate import finite_array
+
+Query = Literal["mean", "median"]
+QUERIES: tuple[str, ...] = ("mean", "median")
+MIN_ROWS = 3  # a world keeps n-1 rows, and one more is removed in the sensitivity: n-2 >= 1
+
+
+def check_query(query: str) -> str:
+    """Return ``query`` if it is a supported query name, else raise ValueError."""
+    if query not in QUERIES:
+        raise ValueError(f"query must be one of {QUERIES}, got {query!r}")
+    return query
+
+
+def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
+    """Return the database column as a float array with at least 3 finite values."""
+    arr = finite_array(name, values)
+    if arr.size < MIN_ROWS:
+        raise ValueError(
+            f"{name} needs at least {MIN_ROWS} rows (each possible world keeps n-1 rows and the "
+            f"sensitivity removes one more), got {arr.size}"
+        )
+    return arr
+
+
+def evaluate(values: Sequence[float] | np.ndarray, query: Query) -> float:
+    """f(X) for the mean, or the median of Eq. (13) (mean of the two middle values for an even count)."""
+    arr = finite_array("values", values)
+    return float(np.mean(arr) if check_query(query) == "mean" else np.median(arr))
+
+
+def _middle(sorted_values: np.ndarray, j: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Element k of each world ``sorted_values`` minus element j (vectorised over j and k)."""
+    return sorted_values[k + (k >= j)]
+
+
+def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
+    """Median of s minus s[j] (and, when ``skip`` is given, minus element ``skip`` of that world)."""
+    size = s.size - 1 - (skip is not None)
+    lo, hi = (size - 1) // 2, size // 2
+
+    def element(k: int) -> np.ndarray:
+        kk = np.full(j.shape, k)
+        if skip is not None:
+            kk = kk + (kk >= skip)
+        return _middle(s, j, kk)
+
+    return (element(lo) + element(hi)) / 2
+
+
+def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
+    """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3)."""
+    x = check_values(values)
+    check_query(query)
+    order = np.argsort(x, kind="stable")
+    s = x[order]
+    j = np.arange(s.size)
+    if query == "mean":
+        answers = (np.sum(s) - s) / (s.size - 1)
+    else:
+        answers = _world_medians(s, j)
+    out = np.empty_like(answers)
+    out[order] = answers
+    return out
+
+
+def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
+    """LS_f(ω_j) = max over t in ω_j of |f(ω_j) - f(ω_j - t)| for each world (Eq. 15; Table 4)."""
+    x = check_values(values)
+    check_query(query)
+    order = np.argsort(x, kind="stable")
+    s = x[order]
+    n = s.size
+    j = np.arange(n)
+    m = n - 1  # world size
+    if query == "mean":
+        centre = (np.sum(s) - s) / m
+        world_min = np.where(j == 0, s[1], s[0])
+        world_max = np.where(j == n - 1, s[n - 2], s[n - 1])
+        ls = np.maximum(world_max - centre, centre - world_min) / (m - 1)
+    else:
+        centre = _world_medians(s, j)
+        lo = (m - 2) // 2  # lower middle index after one more removal
+        # Removing element i of a world shifts both middle elements (i <= lo), only the upper one
+        # (lo < i <= hi) or neither (i > hi): three representatives cover every outcome.
+        candidates = [0, lo + 1, m - 1]
+        ls = np.max([np.abs(centre - _world_medians(s, j, np.full(n, i))) for i in candidates], axis=0)
+    out = np.empty_like(ls)
+    out[order] = ls
+    return out
+
+
+def unbounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
+    """Δf = max over worlds Y and t in Y of |f(Y) - f(Y - t)|: the paper's sensitivity (Sec. 4.1, Eq. 15)."""
+    return float(np.max(world_local_sensitivities(values, query)))
+
+
+def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
+    """max over worlds Y, t in Y and u in X of |f(Y) - f(Y - t + u)|: the replace-one sensitivity."""
+    x = check_values(values)
+    check_query(query)
+    n = x.size
+    if query == "mean":
+        # Replacing t by u moves the mean of n-1 values by (u - t)/(n-1); some world holds the minimum.
+        return float((x.max() - x.min()) / (n - 1))
+    if n > 400:
+        raise ValueError(f"values: the bounded median sensitivity enumerates neighbours; at most 400 rows, got {n}")
+    # The median is non-decreasing in the value put in, so u = min(X) or max(X) attains the maximum.
+    best = 0.0
+    for j in range(n):
+        world = np.delete(x, j)
+        centre = np.median(world)
+        for i in range(n - 1):
+            for u in (x.min(), x.max()):
+                neighbour = world.copy()
+                neighbour[i] = u
+                best = max(best, abs(float(np.median(neighbour)) - float(centre)))
+    return best
