@@ -270,14 +270,15 @@ def fit_response(
     """Recover the response behind a published posterior column (Tables 2-3): grid search, then refinement.
 
     The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that range
-    with one scale λ of margin; an interval touching either end extends to infinity.
+    with a small margin; an interval touching either end extends to infinity.
     """
     a = finite_array("answers", answers, min_size=2)
     target = finite_array("published", published, min_size=a.size)
     if target.size != a.size:
         raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
-    lam = laplace.scale(sensitivity, epsilon)
-    lo, hi = a.min() - lam, a.max() + lam
+    laplace.scale(sensitivity, epsilon)  # validates both
+    margin = 10 * positive("resolution", resolution)
+    lo, hi = a.min() - margin, a.max() + margin
     grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / positive("resolution", resolution))) + 1)
     residual = np.abs(posterior(a, grid, sensitivity, epsilon) - target).max(axis=1)
     i = int(residual.argmin())
