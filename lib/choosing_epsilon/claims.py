@@ -116,7 +116,7 @@ class Ledger:
         """Write claims.csv (``RESULT_COLUMNS``) and return the table."""
         table = self.results()
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        table.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
+        table.to_csv(path, index=False, lineterminator="\n")  # round-trip precision
         return table
 
 

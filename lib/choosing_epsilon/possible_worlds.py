@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, real
@@ -33,11 +33,11 @@ def posterior(
     ``response`` may be an array of T responses: the result then has shape (T, n).
     """
     a = finite_array("answers", answers)
-    lam = laplace.scale(sensitivity, epsilon)
     g = np.asarray(response, dtype=float)
     if not np.all(np.isfinite(g)):
         raise ValueError(f"response must be finite, got {response!r}")
-    logp = stats.laplace.logpdf(g[..., None], loc=a, scale=lam)
+    logp = laplace.log_density(g[..., None], a, sensitivity, epsilon)
+    logp = logp - logp.max(axis=-1, keepdims=True)  # the likeliest world at 0: ties stay exact far from every world
     return np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
 
 
@@ -113,9 +113,14 @@ def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho
     if g(0.0) >= 0:
         return 0.0
     lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
-    hi = max(2 * lo, 1e-3 * sens / max(float(np.ptp(a)), 1e-300))
-    while g(hi) <= 0:
-        lo, hi = hi, 2 * hi
+    if g(lo) >= 0:  # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to rounding
+        lo, hi = 0.0, lo
+    else:
+        hi = max(2 * lo, 1e-3 * sens / float(np.ptp(a)))
+        while g(hi) <= 0:
+            lo, hi = hi, 2 * hi
+    if g(hi) == 0:
+        return float(hi)
     return float(optimize.brentq(g, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500))
 
 
@@ -291,12 +296,13 @@ def fit_response(
                                        options={"xatol": step * 1e-4})
     best, best_residual = (float(refined.x), float(refined.fun)) if refined.fun < residual[i] else (float(grid[i]), float(residual[i]))
     ok = np.flatnonzero(residual <= tolerance)
-    if ok.size == 0:
-        lower = upper = math.nan
-    else:
+    lower = upper = math.nan
+    if ok.size:
         lower = -math.inf if ok[0] == 0 else float(grid[ok[0]])
         upper = math.inf if ok[-1] == grid.size - 1 else float(grid[ok[-1]])
-    return ResponseFit(best, best_residual, lower, upper)
+    if best_residual <= tolerance:  # the refined optimum may lie between grid points
+        lower, upper = np.nanmin([lower, best]), np.nanmax([upper, best])
+    return ResponseFit(best, best_residual, float(lower), float(upper))
 
 
 def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> pd.DataFrame:

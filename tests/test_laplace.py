@@ -1,0 +1,86 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from choosing_epsilon import laplace
+
+positive = st.floats(1e-3, 1e3)
+
+
+def test_scale_is_sensitivity_over_epsilon():
+    assert laplace.scale(17 / 6, 2) == pytest.approx(17 / 12)
+
+
+@given(z=st.floats(0, 50), sens=positive, eps=positive)
+def test_tail_is_exponential(z, sens, eps):
+    assert laplace.tail_probability(z, sens, eps) == pytest.approx(math.exp(-z * eps / sens), rel=1e-9, abs=1e-300)
+
+
+@given(pr=st.floats(1e-9, 1 - 1e-9), sens=positive, eps=positive)
+def test_noise_at_probability_inverts_the_tail(pr, sens, eps):
+    z = laplace.noise_at_probability(pr, sens, eps)
+    assert z == pytest.approx(-(sens / eps) * math.log(pr), rel=1e-9, abs=1e-12)
+    assert laplace.tail_probability(z, sens, eps) == pytest.approx(pr, rel=1e-7)
+
+
+@given(t=st.floats(-100, 100), shift=st.floats(-1, 1), eps=st.floats(0.01, 20))
+def test_neighbouring_tail_ratio_is_at_most_e_to_epsilon(t, shift, eps):
+    # answers one sensitivity apart at most: Definition 1 for the event {response > t}
+    ratio = laplace.tail_ratio(t, shift, 0.0, 1.0, eps)
+    assert ratio <= math.exp(eps) * (1 + 1e-9)
+    assert np.all(np.abs(laplace.log_density_ratio(np.array([t]), shift, 0.0, 1.0, eps)) <= eps + 1e-9)
+
+
+def test_paper_tail_ratio_section_4_1():
+    assert laplace.tail_ratio(3.1677, 4.0, 2.0, 17 / 6, 2) == pytest.approx(3.2933, abs=5e-5)
+
+
+def test_release_is_seeded():
+    a = laplace.release(2.0, 1.0, 0.5, np.random.default_rng(7), size=5)
+    b = laplace.release(2.0, 1.0, 0.5, np.random.default_rng(7), size=5)
+    assert np.array_equal(a, b)
+    big = laplace.release(0.0, 1.0, 0.5, np.random.default_rng(1), size=200_000)
+    assert big.var() == pytest.approx(2 * (1 / 0.5) ** 2, rel=0.03)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: laplace.scale(1, 0), "epsilon must be > 0"),
+        (lambda: laplace.scale(1, -1), "epsilon must be > 0"),
+        (lambda: laplace.scale(0, 1), "sensitivity must be > 0"),
+        (lambda: laplace.scale(1, float("nan")), "epsilon must be finite"),
+        (lambda: laplace.noise_at_probability(1.0, 1, 1), r"pr must lie in \(0, 1\)"),
+        (lambda: laplace.tail_probability(-1, 1, 1), "z must be >= 0"),
+        (lambda: laplace.release(0, 1, 1, rng=7), "rng must be a numpy.random.Generator"),
+        (lambda: laplace.scale("1", 1), "sensitivity must be a real number"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@given(t=st.floats(-1e4, 1e4), center=st.floats(-10, 10), eps=st.floats(0.01, 100))
+def test_log_survival_agrees_with_scipy_where_scipy_is_finite(t, center, eps):
+    from scipy import stats
+
+    ours = laplace.log_survival(t, center, 1.0, eps)
+    assert math.isfinite(ours)
+    reference = stats.laplace(loc=center, scale=1 / eps).logsf(t)
+    if math.isfinite(reference) and reference > -700:
+        assert ours == pytest.approx(reference, rel=1e-9, abs=1e-12)
+
+
+@given(y=st.floats(-1e3, 1e3), center=st.floats(-10, 10), eps=st.floats(0.01, 100))
+def test_log_density_agrees_with_scipy_where_scipy_is_exact(y, center, eps):
+    from scipy import stats
+
+    ours = float(laplace.log_density(y, center, 1.0, eps))
+    reference = float(stats.laplace(loc=center, scale=1 / eps).logpdf(y))
+    assert math.isfinite(ours)
+    if reference > -700:  # scipy takes the log of pdf, which is subnormal below about e^-708
+        assert ours == pytest.approx(reference, rel=1e-12, abs=1e-12)

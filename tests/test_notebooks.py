@@ -1,0 +1,149 @@
+"""Notebook-level tests: executed outputs, claims completeness, papermill runs, bad input, determinism."""
+
+import filecmp
+import json
+import math
+
+import nbformat
+import numpy as np
+import pandas as pd
+import papermill
+import pytest
+
+from choosing_epsilon import claims, reproduce
+from choosing_epsilon.paths import FIGURES, NOTEBOOKS, PUBLISHED
+from tests import bruteforce
+
+NAMES = reproduce.notebook_names()
+DONE = ("reproduced", "discrepancy")
+
+
+def test_there_are_notebooks():
+    assert "lee_clifton_2011" in NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_notebook_is_executed(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), "run top to bottom, every cell"
+    assert not [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert sum(len(c.outputs) for c in code) >= len(code) // 2, "outputs are committed"
+    assert not any(key in nb.metadata.get("papermill", {}) for key in reproduce.VOLATILE)
+
+
+@pytest.mark.parametrize("published", sorted(PUBLISHED.glob("*.csv")), ids=lambda p: p.stem)
+def test_every_published_claim_is_checked(published):
+    expected = claims.read_published(published)
+    result = pd.read_csv(FIGURES / published.stem / "claims.csv", keep_default_na=False)
+    assert list(result.columns) == claims.RESULT_COLUMNS
+    assert result.claim_id.tolist() == expected.claim_id.tolist()
+    assert np.array_equal(result.published.astype(float), expected.published)
+    assert set(result.status) <= set(DONE), "at the paper's parameters every claim is reproduced or explained"
+    ok = result[result.status == "reproduced"]
+    assert (abs(ok.reproduced.astype(float) - ok.published) <= ok.tolerance * (1 + 1e-9)).all()
+    assert (result[result.status == "discrepancy"].note.str.len() > 20).all()
+
+
+def test_results_json_matches_brute_force():
+    results = json.loads((FIGURES / "lee_clifton_2011" / "results.json").read_text())
+    data = pd.read_csv("data/students.csv")
+    assert set(results["attributes"]) == {"absence_days", "school_year"}
+    for attribute, by_query in results["attributes"].items():
+        for query, got in by_query.items():
+            check_against_brute_force(data[attribute].tolist(), 1 / 3, query, got)
+
+
+def check_against_brute_force(values, rho, query, got):
+    assert set(got) == {"sensitivity", "delta_v", "epsilon_upper_bound", "epsilon_exact"}
+    assert got["sensitivity"] == pytest.approx(bruteforce.sensitivity(values, query), rel=1e-9)
+    assert got["delta_v"] == pytest.approx(float(np.ptp(bruteforce.answers(values, query))), rel=1e-9, abs=1e-12)
+    for key, reference in (("epsilon_upper_bound", bruteforce.upper_bound(values, rho, query)),
+                           ("epsilon_exact", bruteforce.exact_epsilon(values, rho, query))):
+        if math.isinf(reference):
+            assert got[key] == "inf"
+        else:
+            assert got[key] == pytest.approx(reference, rel=1e-9)
+
+
+OTHER_DB = """name,height_cm,score
+Ann,162,71
+Bo,175,64
+Cy,181,88
+Dee,158,71
+Eve,170,93
+Finn,2150,59
+Gus,166,77
+"""
+
+
+@pytest.mark.notebook
+def test_papermill_run_on_another_database(tmp_path):
+    data = tmp_path / "other.csv"
+    data.write_text(OTHER_DB)
+    out = tmp_path / "run"
+    params = {"data_path": str(data), "attributes": ["score", "height_cm"], "absent": "Gus", "rho": 0.3, "n_trials": 500}
+    reproduce.run_notebook("lee_clifton_2011", params, out)
+    results = json.loads((out / "results.json").read_text())
+    frame = pd.read_csv(data)
+    for attribute in params["attributes"]:
+        for query in ("mean", "median"):
+            check_against_brute_force(frame[attribute].tolist(), 0.3, query, results["attributes"][attribute][query])
+    status = pd.read_csv(out / "claims.csv").status
+    assert set(status) == {"not applicable"}, "the paper's numbers do not apply to another database"
+    assert (out / "fig2_risk_upper_bound.png").exists() and (out / "lee_clifton_2011.ipynb").exists()
+
+
+@pytest.mark.notebook
+def test_default_run_reproduces_the_committed_figures_byte_for_byte(tmp_path):
+    reproduce.run_notebook("lee_clifton_2011", {}, tmp_path)
+    committed = FIGURES / "lee_clifton_2011"
+    names = sorted(p.name for p in committed.iterdir())
+    assert names == sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".ipynb")
+    match, mismatch, errors = filecmp.cmpfiles(committed, tmp_path, names, shallow=False)
+    assert not mismatch and not errors, f"differ from the committed files: {mismatch + errors}"
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"sed": 3}, r"unknown parameter\(s\) \['sed'\]"),
+        ({"seed": "3"}, r"'seed' must be of type int"),
+        ({"rho": 1.5}, r"'rho' must be in \(0, 1\)"),
+        ({"epsilons": [1, -0.5]}, r"'epsilons' must be in"),
+        ({"rho": 0.25}, "output_dir is required"),
+    ],
+)
+def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, tmp_path):
+    out = None if "output_dir" in message else tmp_path
+    with pytest.raises(ValueError, match=message):
+        reproduce.run_notebook("lee_clifton_2011", params, out)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize(
+    "csv, params, message",
+    [
+        (None, {"seed": "3"}, "parameter 'seed' must be of type int"),
+        ("name,absence_days,school_year\nChris,1,1\n", {}, "at least 3 rows"),
+        ("name,absence_days,school_year\nA,1,1\nB,2,2\nC,3,3\n", {}, "absent must be one of"),
+        ("name,absence_days\nA,1\nB,2\nTerry,3\n", {}, "no column 'school_year'"),
+        ("name,absence_days,school_year\nA,1,x\nB,2,2\nTerry,3,3\n", {}, "column 'school_year' must hold a number"),
+    ],
+)
+def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
+    # straight through papermill, as a user would without the runner: the notebook itself must refuse
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.json").write_text("{}")  # a stale result from an earlier run must not survive a failed one
+    given = {"output_dir": str(out), **params}
+    if csv is not None:
+        (tmp_path / "db.csv").write_text(csv)
+        given["data_path"] = str(tmp_path / "db.csv")
+    with pytest.raises(papermill.PapermillExecutionError) as failure:
+        papermill.execute_notebook(str(NOTEBOOKS / "lee_clifton_2011.ipynb"), str(tmp_path / "run.ipynb"), parameters=given,
+                                   cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+    assert failure.value.ename == "ValueError"
+    assert message in failure.value.evalue
+    assert not (out / "results.json").exists() and not (out / "claims.csv").exists()

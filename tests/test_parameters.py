@@ -1,0 +1,55 @@
+import json
+
+import nbformat
+import pytest
+
+from choosing_epsilon import parameters
+from choosing_epsilon.paths import NOTEBOOKS
+
+
+def parameters_cell(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    assert len(cells) == 1, f"{name}: exactly one cell tagged 'parameters'"
+    namespace = {}
+    exec(cells[0].source, namespace)
+    return {k: v for k, v in namespace.items() if not k.startswith("__")}
+
+
+@pytest.mark.parametrize("name", sorted(parameters.SPECS))
+def test_notebook_declares_exactly_the_spec_with_the_paper_values(name):
+    defaults = parameters_cell(name)
+    assert set(defaults) == set(parameters.SPECS[name])
+    parameters.validate(defaults, parameters.SPECS[name])
+    for key, value in parameters.paper_values(name).items():
+        assert json.dumps(defaults[key]) == json.dumps(value), key
+
+
+GOOD = parameters_cell("lee_clifton_2011")
+
+
+@pytest.mark.parametrize(
+    "name, value, message",
+    [
+        ("seed", "3", r"'seed' must be of type int"),
+        ("seed", 1e3, r"'seed' must be of type int"),
+        ("seed", True, r"'seed' must be of type int"),
+        ("rho", 1.5, r"'rho' must be in \(0, 1\)"),
+        ("rho", 0, r"'rho' must be in \(0, 1\)"),
+        ("epsilons", [1, 0], r"'epsilons' must be in"),
+        ("epsilons", [], r"'epsilons' must be in"),
+        ("epsilons", ["1"], r"'epsilons' must be of type list\[float\]"),
+        ("attributes", "absence_days", r"'attributes' must be of type list\[str\]"),
+        ("example_epsilon", -2, r"'example_epsilon' must be in \(0, inf\)"),
+        ("n_trials", 1, r"'n_trials' must be in"),
+        ("response", float("nan"), r"'response' must be of type float"),
+    ],
+)
+def test_bad_parameters_are_named(name, value, message):
+    with pytest.raises(ValueError, match=message):
+        parameters.validate({**GOOD, name: value}, parameters.SPECS["lee_clifton_2011"])
+
+
+def test_unknown_names_are_refused():
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['sed'\]"):
+        parameters.check_names("lee_clifton_2011", {"sed": 3})
