@@ -126,6 +126,7 @@ def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, t
     "csv, params, message",
     [
         (None, {"seed": "3"}, "parameter 'seed' must be of type int"),
+        (None, {"sed": 3}, "unknown parameter(s) ['sed']"),
         ("name,absence_days,school_year\nChris,1,1\n", {}, "at least 3 rows"),
         ("name,absence_days,school_year\nA,1,1\nB,2,2\nC,3,3\n", {}, "absent must be one of"),
         ("name,absence_days\nA,1\nB,2\nTerry,3\n", {}, "no column 'school_year'"),

@@ -53,3 +53,10 @@ def test_bad_parameters_are_named(name, value, message):
 def test_unknown_names_are_refused():
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['sed'\]"):
         parameters.check_names("lee_clifton_2011", {"sed": 3})
+
+
+def test_injected_cell_with_unknown_names_is_refused():
+    history = ["", "seed = 1", '# Parameters\nsed = 3\noutput_dir = "/tmp/x"\n']
+    with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['sed'\]"):
+        parameters.check_injected(history, "lee_clifton_2011")
+    parameters.check_injected(["", '# Parameters\nseed = 3\n'], "lee_clifton_2011")  # a declared name passes

@@ -9,7 +9,8 @@ refuses unknown names before a kernel starts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+import ast
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -102,3 +103,19 @@ def check_names(notebook: str, given: Mapping[str, object]) -> None:
 def paper_values(notebook: str) -> dict[str, object]:
     """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with these."""
     return {name: p.paper for name, p in SPECS[notebook].items() if p.paper is not None}
+
+
+def check_injected(history: Sequence[str], notebook: str) -> None:
+    """Refuse names in papermill's injected-parameters cell (found in the kernel's ``In`` history) that the notebook does not declare.
+
+    Plain papermill only warns about a misspelled name and runs on with the default; the notebook
+    calls this first so that the mistake stops the run. Interactive sessions have no injected cell.
+    """
+    spec = SPECS[notebook]
+    for source in history:
+        if not source.startswith("# Parameters\n"):
+            continue
+        names = {t.id for node in ast.parse(source).body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+        unknown = sorted(names - set(spec))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
