@@ -95,9 +95,10 @@ def test_papermill_run_on_another_database(tmp_path):
 
 
 @pytest.mark.notebook
-def test_default_run_reproduces_the_committed_figures_byte_for_byte(tmp_path):
-    reproduce.run_notebook("lee_clifton_2011", {}, tmp_path)
-    committed = FIGURES / "lee_clifton_2011"
+@pytest.mark.parametrize("name", NAMES)
+def test_default_run_reproduces_the_committed_figures_byte_for_byte(tmp_path, name):
+    reproduce.run_notebook(name, {}, tmp_path)
+    committed = FIGURES / name
     names = sorted(p.name for p in committed.iterdir())
     assert names == sorted(p.name for p in tmp_path.iterdir() if p.suffix != ".ipynb")
     match, mismatch, errors = filecmp.cmpfiles(committed, tmp_path, names, shallow=False)
@@ -148,3 +149,22 @@ def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
     assert failure.value.ename == "ValueError"
     assert message in failure.value.evalue
     assert not (out / "results.json").exists() and not (out / "claims.csv").exists()
+
+
+@pytest.mark.notebook
+def test_hsu_papermill_run_with_other_parameters(tmp_path):
+    from tests.test_economics import brute_force_max_epsilon
+
+    params = {"budget": 50000.0, "bad_event_cost": 2000.0, "slide_constants": False, "n_trials": 2000}
+    reproduce.run_notebook("hsu_2014", params, tmp_path)
+    results = json.loads((tmp_path / "results.json").read_text())
+    p = 2000 * 0.05
+    eps, n = brute_force_max_epsilon(p, 50000, 0.05, 0.1, slide=False)
+    assert results["expected_cost"] == pytest.approx(p)
+    assert results["payment_at_slide_point"] == pytest.approx(math.expm1(0.03) * p)
+    assert results["total_cost_at_slide_point"] == pytest.approx(15000 * math.expm1(0.03) * p)
+    a = 2 * math.exp(-15000 * 0.05**2 / 12) + math.exp(-15000 * 0.03 * 0.025)
+    assert results["feasible_at_slide_point"] == (a <= 0.1 and 15000 * math.expm1(0.03) * p <= 50000)
+    assert results["max_feasible_epsilon"] == pytest.approx(eps, rel=1e-12) and results["n_at_max_feasible_epsilon"] == n
+    status = pd.read_csv(tmp_path / "claims.csv").set_index("claim_id").status
+    assert status["slides_expected_cost"] == "not applicable" and status["slides_e_to_0.01"] == "reproduced"

@@ -5,6 +5,7 @@ One module per concept, reused across papers:
 - ``laplace``: the Laplace mechanism, its tails, sampling and privacy-loss ratios.
 - ``sensitivity``: sensitivity of the mean and median under both neighbour definitions.
 - ``possible_worlds``: Lee & Clifton's possible-worlds adversary and the epsilon it implies.
+- ``economics``: Hsu et al.'s payments, budget and accuracy constraints, and the feasible (ε, N) region.
 - ``claims``: the claims ledger that checks every published number.
 - ``figures``: one plotting style and deterministic figure files.
 - ``parameters``: validation of notebook parameters.

@@ -46,7 +46,31 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
 }
 
-SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011}
+def _unit(x: object) -> bool:
+    return 0 < x < 1  # type: ignore[operator]
+
+
+HSU_2014: dict[str, Param] = {
+    "bad_event_cost": Param("float", "(0, inf)", _positive, paper=1274),
+    "bad_event_probability": Param("float", "(0, 1)", _unit, paper=0.05),
+    "budget": Param("float", "(0, inf)", _positive, paper=30000),
+    "error": Param("float", "(0, 1)", _unit, paper=0.05),
+    "failure_probability": Param("float", "(0, 1)", _unit, paper=0.1),
+    "slide_constants": Param("bool", "True or False", paper=True),
+    "slide_epsilon": Param("float", "(0, inf)", _positive, paper=0.03),
+    "slide_n": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, paper=15000),
+    "secondary_failure_probability": Param("float", "(0, 1)", _unit, paper=0.05),
+    "movie_worst_cost": Param("float", "(0, inf)", _positive, paper=2500),
+    "movie_exposure_probability": Param("float", "(0, 1)", _unit, paper=0.0001),
+    "movie_exposed_fraction": Param("float", "(0, 1)", _unit, paper=0.002),
+    "true_fraction": Param("float", "[0, 1]", lambda v: 0 <= v <= 1),
+    "max_study_size": Param("int", "[1, 10**7]", lambda v: 1 <= v <= 10**7),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
+SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011, "hsu_2014": HSU_2014}
 
 
 def _is_kind(value: object, kind: str) -> bool:

@@ -1,0 +1,284 @@
+"""Hsu et al. (2014): choosing ε by paying participants for their extra expected cost.
+
+An individual expects cost P = (cost of a bad event) × (its probability) whether or not they take
+part; ε-differential privacy raises it by at most a factor e^ε, so a participant is paid
+(e^ε - 1)P. An analyst with budget B pays N participants and needs an accuracy bound
+A(ε, N) ≤ α. For estimating a fraction within additive error T (Sec. 5.1 of the paper, as quoted
+by secondary sources) A(ε, N) = 2 exp(-N T²/12) + exp(-N ε T/2): a Chernoff bound for sampling
+plus the Laplace tail of noise of scale 1/(εN) at T/2. The talk slides round the constants for
+T = 0.05 to 0.0002 and 0.025.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, stats
+
+from ._validate import open_unit, positive, real
+
+
+def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
+    """P: the expected cost of the bad event without participating (slides: 5% × $1274 = $63.70)."""
+    return positive("bad_event_cost", bad_event_cost) * open_unit("bad_event_probability", bad_event_probability)
+
+
+def payment(epsilon: float, expected_cost: float) -> float:
+    """(e^ε - 1)P: the increase in expected cost that an ε-private study must compensate."""
+    return math.expm1(positive("epsilon", epsilon)) * positive("expected_cost", expected_cost)
+
+
+def participates(offer: float, epsilon: float, expected_cost: float) -> bool:
+    """The participation rule: take part when the offer covers the increase in expected cost."""
+    return real("offer", offer) >= payment(epsilon, expected_cost)
+
+
+def total_cost(epsilon: float, n: float, expected_cost: float) -> float:
+    """N (e^ε - 1)P: what the analyst pays N participants."""
+    return _count("n", n) * payment(epsilon, expected_cost)
+
+
+def within_budget(epsilon: float, n: float, expected_cost: float, budget: float) -> bool:
+    """The budget constraint (e^ε - 1) P N ≤ B."""
+    return total_cost(epsilon, n, expected_cost) <= positive("budget", budget)
+
+
+def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
+    """(c_sampling, c_noise) in A = 2 e^{-c_s N} + e^{-c_n N ε}: (T²/12, T/2), or T²/12 rounded as the slides do."""
+    t = open_unit("error", error)
+    sampling, noise = t * t / 12, t / 2
+    if slide_constants:  # the slides print 0.0002 for T²/12 = 0.000208 (one significant figure)
+        sampling = float(f"{sampling:.0e}")
+    return sampling, noise
+
+
+def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool = False) -> float:
+    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > T) (paper Sec. 5.1)."""
+    c_s, c_n = bound_constants(error, slide_constants)
+    n = _count("n", n)
+    return 2 * math.exp(-c_s * n) + math.exp(-c_n * n * positive("epsilon", epsilon))
+
+
+def budget_epsilon(n: float, expected_cost: float, budget: float) -> float:
+    """The largest ε the budget pays for N participants: ln(1 + B / (P N))."""
+    return math.log1p(positive("budget", budget) / (positive("expected_cost", expected_cost) * _count("n", n)))
+
+
+def accuracy_epsilon(n: float, error: float, failure_probability: float, slide_constants: bool = False) -> float:
+    """The smallest ε meeting A(ε, N) ≤ α for N participants (inf when sampling alone exceeds α)."""
+    c_s, c_n = bound_constants(error, slide_constants)
+    alpha = open_unit("failure_probability", failure_probability)
+    n = _count("n", n)
+    room = alpha - 2 * math.exp(-c_s * n)
+    return math.log(1 / room) / (c_n * n) if room > 0 else math.inf
+
+
+def accuracy_n(epsilon: float, error: float, failure_probability: float, slide_constants: bool = False) -> int:
+    """The smallest integer N meeting A(ε, N) ≤ α (A falls as N grows), by brentq then an integer check."""
+    alpha = open_unit("failure_probability", failure_probability)
+    positive("epsilon", epsilon)
+
+    def gap(n: float) -> float:
+        return accuracy_bound(epsilon, n, error, slide_constants) - alpha
+
+    hi = 1.0
+    while gap(hi) > 0:
+        hi *= 2
+    n = math.ceil(optimize.brentq(gap, hi / 2 if hi > 1 else 1e-9, hi, xtol=1e-9)) if hi > 1 else 1
+    while n > 1 and gap(n - 1) <= 0:
+        n -= 1
+    while gap(n) > 0:
+        n += 1
+    return n
+
+
+def feasible(epsilon: float, n: float, expected_cost: float, budget: float, error: float, failure_probability: float,
+             slide_constants: bool = False) -> bool:
+    """Both constraints at (ε, N): accuracy A(ε, N) ≤ α and budget (e^ε - 1) P N ≤ B."""
+    accurate = accuracy_bound(epsilon, n, error, slide_constants) <= open_unit("failure_probability", failure_probability)
+    return accurate and within_budget(epsilon, n, expected_cost, budget)
+
+
+@dataclass(frozen=True)
+class StudyDesign:
+    """A study: its size, its ε, what it pays, and its accuracy bound."""
+
+    n: int
+    epsilon: float
+    payment: float
+    total_cost: float
+    accuracy_bound: float
+
+
+def largest_feasible_epsilon(expected_cost: float, budget: float, error: float, failure_probability: float,
+                             slide_constants: bool = False) -> StudyDesign | None:
+    """The largest ε for which some integer N ≥ 1 meets both constraints, and that N; None if none does.
+
+    For a fixed N the admissible ε form the interval [accuracy_epsilon(N), budget_epsilon(N)]. Times N,
+    its budget end N ln(1 + B/(PN)) rises with N towards B/P and its accuracy end ln(1/(α - 2e^{-c_s N}))/c_n
+    falls towards ln(1/α)/c_n, so once an N is feasible every larger one is: a study exists if and only
+    if B exceeds the cost floor P ln(1/α)/c_n, and bisection finds the smallest feasible N, whose budget
+    end (the largest over all feasible N, since it falls with N) is the answer.
+    """
+    c_s, c_n = bound_constants(error, slide_constants)
+    alpha = open_unit("failure_probability", failure_probability)
+    p, b = positive("expected_cost", expected_cost), positive("budget", budget)
+    if b <= cost_floor(p, error, alpha, slide_constants):
+        return None
+
+    def ok(n: int) -> bool:
+        return accuracy_epsilon(n, error, alpha, slide_constants) <= budget_epsilon(n, p, b)
+
+    lo = max(1, math.floor(math.log(2 / alpha) / c_s))  # below this, 2e^{-c_s N} >= α: never feasible
+    if ok(lo):
+        best = lo
+    else:
+        hi = 2 * lo
+        while not ok(hi):
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+        best = hi
+    eps = budget_epsilon(best, p, b)
+    while not within_budget(eps, best, p, b):  # the budget binds with equality: keep rounding on its safe side
+        eps = float(np.nextafter(eps, 0))
+    return _design(best, eps, p, error, slide_constants)
+
+
+def cheapest_study(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False,
+                   max_n: int = 10**7) -> StudyDesign:
+    """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε.
+
+    The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so without
+    a cap on N the cheapest study is infinitely large: the cap is part of the question.
+    """
+    c_s, c_n = bound_constants(error, slide_constants)
+    alpha = open_unit("failure_probability", failure_probability)
+    p = positive("expected_cost", expected_cost)
+    n = np.arange(max(1, math.floor(math.log(2 / alpha) / c_s)), _count("max_n", max_n) + 1, dtype=float)
+    room = alpha - 2 * np.exp(-c_s * n)
+    n, room = n[room > 0], room[room > 0]
+    if n.size == 0:
+        raise ValueError(f"max_n = {max_n} is too small: sampling alone needs N > {math.log(2 / alpha) / c_s:.0f}")
+    cost = n * np.expm1(np.log(1 / room) / (c_n * n)) * p
+    i = int(np.argmin(cost))
+    return _design(int(n[i]), float(np.log(1 / room[i]) / (c_n * n[i])), p, error, slide_constants)
+
+
+def cost_floor(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False) -> float:
+    """The limit of the cheapest accurate study's cost as N → ∞: P ln(1/α) / c_noise."""
+    _, c_n = bound_constants(error, slide_constants)
+    return positive("expected_cost", expected_cost) * math.log(1 / open_unit("failure_probability", failure_probability)) / c_n
+
+
+def true_failure_probability(epsilon: float, n: int, error: float, fraction: float = 0.5) -> float:
+    """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds."""
+    n = int(_count("n", n))
+    t, p = open_unit("error", error), real("fraction", fraction)
+    if not 0 <= p <= 1:
+        raise ValueError(f"fraction must lie in [0, 1], got {fraction!r}")
+    k = np.arange(n + 1)
+    weights = stats.binom.pmf(k, n, p)
+    offset = k / n - p
+    noise = stats.laplace(scale=1 / (positive("epsilon", epsilon) * n))
+    miss = noise.sf(t - offset) + noise.cdf(-t - offset)
+    return float(np.clip(np.sum(weights * miss), 0.0, 1.0))
+
+
+def simulate_failure(epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator) -> tuple[float, float]:
+    """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its standard error."""
+    n = int(_count("n", n))
+    counts = rng.binomial(n, fraction, size=n_trials)
+    estimate = counts / n + stats.laplace(scale=1 / (positive("epsilon", epsilon) * n)).rvs(size=n_trials, random_state=rng)
+    miss = np.abs(estimate - fraction) > error
+    return float(miss.mean()), float(miss.std(ddof=1) / math.sqrt(n_trials))
+
+
+def smallest_true_n(epsilon: float, error: float, failure_probability: float, fraction: float = 0.5) -> int:
+    """The N at which the exact failure probability first drops to ≤ α at this ε, found by bisection.
+
+    The binomial's discreteness makes the failure probability not exactly monotone in N, so a
+    slightly smaller N can occasionally qualify too; the answer is exact to within a few participants.
+    """
+    alpha = open_unit("failure_probability", failure_probability)
+    lo, hi = 1, 1
+    while true_failure_probability(epsilon, hi, error, fraction) > alpha:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if true_failure_probability(epsilon, mid, error, fraction) <= alpha:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+# Non-private comparison, as quoted from the full paper by secondary sources (NOTES.md).
+def sufficient_n(error: float, failure_probability: float) -> float:
+    """N ≥ (12/T²) ln(3/α): enough for 3 exp(-N T²/12) ≤ α, the paper's sufficient condition."""
+    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    return 12 / t**2 * math.log(3 / alpha)
+
+
+def max_base_cost(budget: float, error: float, failure_probability: float) -> float:
+    """The largest base cost E for which ε = T/6 at N = (12/T²) ln(3/α) fits the budget."""
+    t = open_unit("error", error)
+    return positive("budget", budget) / (sufficient_n(t, failure_probability) * math.expm1(t / 6))
+
+
+def non_private_n(error: float, failure_probability: float) -> float:
+    """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the paper)."""
+    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    return math.log(1 / (2 * alpha)) / (8 * t**2)
+
+
+def private_is_cheaper(error: float, failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> bool:
+    """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study to cost less."""
+    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    ratio = open_unit("exposed_fraction", exposed_fraction) * positive("worst_cost", worst_cost) * math.log(1 / (2 * alpha))
+    return t / 6 <= math.log1p(ratio / (96 * positive("base_cost", base_cost) * math.log(3 / alpha)))
+
+
+def _design(n: int, epsilon: float, p: float, error: float, slide_constants: bool) -> StudyDesign:
+    pay = math.expm1(epsilon) * p
+    return StudyDesign(n, epsilon, pay, n * pay, accuracy_bound(epsilon, n, error, slide_constants))
+
+
+def _count(name: str, value: float) -> float:
+    x = real(name, value)
+    if x < 1:
+        raise ValueError(f"{name} must be >= 1 (a number of participants), got {value!r}")
+    return x
+
+
+def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: float, failure_probability: float,
+                                   fraction: float = 0.5, epsilon_max: float = 20.0) -> StudyDesign | None:
+    """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of A(ε, N).
+
+    A geometric scan of ε down from ``epsilon_max`` finds the first affordable ε, then bisection refines it;
+    the returned design's ``accuracy_bound`` field holds the exact failure probability.
+    """
+    p, b = positive("expected_cost", expected_cost), positive("budget", budget)
+    alpha = open_unit("failure_probability", failure_probability)
+
+    def cost(eps: float) -> tuple[int, float]:
+        n = smallest_true_n(eps, error, alpha, fraction)
+        return n, n * math.expm1(eps) * p
+
+    grid = np.geomspace(positive("epsilon_max", epsilon_max), 1e-4, 80)  # downwards: large ε means small, cheap studies
+    first = next((i for i, e in enumerate(grid) if cost(e)[1] <= b), None)
+    if first is None:
+        return None
+    if first == 0:
+        lo = float(grid[0])
+    else:
+        lo, hi = float(grid[first]), float(grid[first - 1])
+        for _ in range(50):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if cost(mid)[1] <= b else (lo, mid)
+    n = cost(lo)[0]
+    pay = math.expm1(lo) * p
+    return StudyDesign(n, lo, pay, n * pay, true_failure_probability(lo, n, error, fraction))
