@@ -168,3 +168,31 @@ def test_hsu_papermill_run_with_other_parameters(tmp_path):
     assert results["max_feasible_epsilon"] == pytest.approx(eps, rel=1e-12) and results["n_at_max_feasible_epsilon"] == n
     status = pd.read_csv(tmp_path / "claims.csv").set_index("claim_id").status
     assert status["slides_expected_cost"] == "not applicable" and status["slides_e_to_0.01"] == "reproduced"
+
+
+@pytest.mark.notebook
+def test_shoaran_papermill_run_with_three_queries(tmp_path):
+    answers, index, deltas, eps, pr, re = [300.0, 3000.0, 30000.0], [1.0, 10.0, 100.0], [1.0, 2.0, 1.0], 0.05, 0.2, 0.15
+    params = {"query_answers": answers, "query_index": index, "query_sensitivities": deltas, "epsilon": eps, "pr": pr,
+              "re": re, "n_trials": 2000}
+    reproduce.run_notebook("shoaran_2012", params, tmp_path)
+    got = json.loads((tmp_path / "results.json").read_text())
+    ln = math.log(1 / pr)
+    alpha = sum(d / g for d, g in zip(deltas, index)) / eps
+    scales = [alpha * g for g in index]
+    assert got["single"]["noise_at_pr"] == pytest.approx(ln / eps) and got["single"]["mta"] == pytest.approx(ln / eps / re)
+    assert got["uniform"]["scale"] == pytest.approx(4 / eps)
+    assert got["uniform"]["relative_errors"] == pytest.approx([4 / eps * ln / q for q in answers])
+    assert got["diff"]["alpha"] == pytest.approx(alpha)
+    assert got["diff"]["scales"] == pytest.approx(scales)
+    assert got["diff"]["mtas"] == pytest.approx([s * ln / re for s in scales])
+    assert got["diff"]["relative_errors"] == pytest.approx([s * ln / q for s, q in zip(scales, answers)])
+
+
+@pytest.mark.notebook
+def test_shoaran_notebook_rejects_mismatched_queries(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError) as failure:
+        papermill.execute_notebook(str(NOTEBOOKS / "shoaran_2012.ipynb"), str(tmp_path / "run.ipynb"),
+                                   parameters={"query_index": [1.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
+                                   kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+    assert "must have the same length" in failure.value.evalue

@@ -70,7 +70,27 @@ HSU_2014: dict[str, Param] = {
     "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
 }
 
-SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011, "hsu_2014": HSU_2014}
+def _positive_list(v: object) -> bool:
+    return len(v) > 0 and all(x > 0 for x in v)  # type: ignore[arg-type, operator]
+
+
+SHOARAN_2012: dict[str, Param] = {
+    "epsilon": Param("float", "(0, inf)", _positive, paper=0.01),
+    "pr": Param("float", "(0, 1)", _unit, paper=0.1),
+    "re": Param("float", "(0, inf)", _positive, paper=0.1),
+    "sensitivity": Param("float", "(0, inf)", _positive, paper=1),
+    "query_answers": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[3000, 30000]),
+    "query_index": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 10]),
+    "query_sensitivities": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 1]),
+    "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v)),
+    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and all(0 < x < 1 for x in v)),
+    "fig2_reading_epsilon": Param("float", "(0, inf)", _positive, paper=0.1),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
+SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011, "hsu_2014": HSU_2014, "shoaran_2012": SHOARAN_2012}
 
 
 def _is_kind(value: object, kind: str) -> bool:
