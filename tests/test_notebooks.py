@@ -196,3 +196,24 @@ def test_shoaran_notebook_rejects_mismatched_queries(tmp_path):
                                    parameters={"query_index": [1.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
                                    kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
     assert "must have the same length" in failure.value.evalue
+
+
+@pytest.mark.notebook
+def test_poster_papermill_run_with_other_parameters(tmp_path):
+    from scipy import stats
+
+    sens, c, p, w, q = 2.0, 5.0, 0.97, 0.2, 40.0
+    params = {"sensitivity": sens, "c": c, "p": p, "w": w, "query_answer": q, "p_grid": [0.6, 0.97], "n_trials": 5000}
+    reproduce.run_notebook("mugunthan_poster", params, tmp_path)
+    got = json.loads((tmp_path / "results.json").read_text())
+    eps2 = sens * math.log(1 / (1 - p)) / c
+    eps3 = sens / c * math.sqrt(2 * (math.log(2) - math.log(1 - p)))
+    assert got["epsilon_theorem1"] == pytest.approx(math.sqrt(2) * sens / (w * q * math.sqrt(1 - p)))
+    assert got["epsilon_theorem2"] == pytest.approx(eps2) and got["epsilon_theorem3"] == pytest.approx(eps3)
+    assert got["coverage_theorem2"] == pytest.approx(p)
+    lap3 = stats.laplace(scale=sens / eps3)
+    assert got["coverage_theorem3"] == pytest.approx(lap3.cdf(c) - lap3.cdf(-c))
+    assert got["coverage_theorem3"] < p  # above the threshold Theorem 3 under-delivers
+    assert abs(got["coverage_theorem3_mc"] - got["coverage_theorem3"]) < 5 * math.sqrt(p * (1 - p) / 5000)
+    assert got["ratio_threshold_p"] == pytest.approx(0.9215083892, abs=1e-9)
+    assert set(pd.read_csv(tmp_path / "claims.csv").status) <= {"not applicable", "reproduced"}

@@ -88,7 +88,6 @@ def test_paper_binary_search_range_is_a_slip():
 
 
 @settings(max_examples=25, deadline=None)
-@settings(max_examples=25, deadline=None)
 @given(gamma=st.floats(-3, 8), eps=st.sampled_from([0.5, 2.0, 5.0]))
 def test_fit_response_recovers_a_known_response(gamma, eps):
     a = np.array([2, 13 / 3, 14 / 3, 5])

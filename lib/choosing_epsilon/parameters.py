@@ -90,7 +90,27 @@ SHOARAN_2012: dict[str, Param] = {
     "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
 }
 
-SPECS: dict[str, dict[str, Param]] = {"lee_clifton_2011": LEE_CLIFTON_2011, "hsu_2014": HSU_2014, "shoaran_2012": SHOARAN_2012}
+# The poster fixes no values: its claims are checked at these stated defaults, which play the paper's part.
+MUGUNTHAN_POSTER: dict[str, Param] = {
+    "sensitivity": Param("float", "(0, inf)", _positive, paper=1),
+    "c": Param("float", "(0, inf)", _positive, paper=10),
+    "p": Param("float", "(0, 1)", _unit, paper=0.9),
+    "w": Param("float", "(0, 1)", _unit, paper=0.1),
+    "query_answer": Param("float", "(0, inf)", _positive, paper=100),
+    "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", lambda v: len(v) > 0 and all(0 < x < 1 for x in v),
+                    paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999]),
+    "gaussian_delta": Param("float", "(0, 1)", _unit),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
+SPECS: dict[str, dict[str, Param]] = {
+    "lee_clifton_2011": LEE_CLIFTON_2011,
+    "hsu_2014": HSU_2014,
+    "shoaran_2012": SHOARAN_2012,
+    "mugunthan_poster": MUGUNTHAN_POSTER,
+}
 
 
 def _is_kind(value: object, kind: str) -> bool:

@@ -1,0 +1,85 @@
+"""Mugunthan, Xiao & Kagal (poster): three formulas for ε from a confidence requirement on the noise.
+
+The requirement is that the noisy answer lands within a distance c of the true one with probability p.
+For noise of standard deviation σ = M/ε (Laplace: σ = √2 Δ/ε, so M = √2 Δ):
+
+- Theorem 1 (Chebyshev), with c = w q(D): the poster states ε ≤ M / (w q(D) √(1-p)). Chebyshev's
+  inequality gives the requirement the other way round: ε ≥ that value suffices.
+- Theorem 2 (exact): solve p = ∫_{-c}^{c} f(x) dx; for Laplace noise ε = -Δ ln(1-p) / c.
+- Theorem 3 (McDiarmid): ε = (|M|/c) √(ln 2 - ln(1-p)); for Laplace (Δ/c) √(2 (ln 2 - ln(1-p))).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import integrate, optimize, stats
+
+from ._validate import open_unit, positive
+
+
+def laplace_m(sensitivity: float) -> float:
+    """M with σ = M/ε for Lap(Δ/ε): √2 Δ (the poster's Sec. III)."""
+    return math.sqrt(2) * positive("sensitivity", sensitivity)
+
+
+def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float) -> float:
+    """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)) — the poster's upper bound, in truth a lower bound (Chebyshev)."""
+    return laplace_m(sensitivity) / (open_unit("w", w) * positive("query_answer", query_answer) * math.sqrt(1 - open_unit("p", p)))
+
+
+def theorem2_epsilon_laplace(sensitivity: float, c: float, p: float) -> float:
+    """Theorem 2 for Laplace noise: ε = -Δ ln(1-p) / c."""
+    return -positive("sensitivity", sensitivity) * math.log1p(-open_unit("p", p)) / positive("c", c)
+
+
+def coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+    """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form)."""
+    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    dist = family(scale=scale)
+    c = positive("c", c)
+    return float(dist.cdf(c) - dist.cdf(-c))
+
+
+def integrated_coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+    """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p."""
+    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    c = positive("c", c)
+    value, _ = integrate.quad(family(scale=scale).pdf, -c, c, points=[0.0], epsabs=1e-13, epsrel=1e-12, limit=200)
+    return float(value)
+
+
+def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplace) -> float:
+    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from ``family``; by brentq on the quadrature."""
+    target = open_unit("p", p)
+
+    def gap(log_eps: float) -> float:
+        return integrated_coverage(math.exp(log_eps), c, sensitivity, family) - target
+
+    lo, hi = -1.0, 1.0
+    while gap(lo) > 0:
+        lo -= 2
+    while gap(hi) < 0:
+        hi += 2
+    return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
+
+
+def theorem3_epsilon(sensitivity: float, c: float, p: float, m: float | None = None) -> float:
+    """Theorem 3: ε = (|M|/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given."""
+    m_value = laplace_m(sensitivity) if m is None else abs(positive("m", m))
+    return m_value / positive("c", c) * math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))
+
+
+def ratio(p: float | np.ndarray) -> np.ndarray:
+    """ε2/ε3 for Laplace noise: -ln(1-p) / √(2 (ln 2 - ln(1-p))) (the poster's Fig. 1)."""
+    q = np.asarray(p, dtype=float)
+    if np.any((q <= 0) | (q >= 1)):
+        raise ValueError(f"p must lie in (0, 1), got {p!r}")
+    u = -np.log1p(-q)
+    return u / np.sqrt(2 * (math.log(2) + u))
+
+
+def ratio_threshold() -> float:
+    """The p where ε2 = ε3, by brentq; analytically 1 - exp(-(1 + √(1 + 2 ln 2)))."""
+    return float(optimize.brentq(lambda p: float(ratio(p)) - 1, 0.5, 1 - 1e-12, xtol=1e-15))
