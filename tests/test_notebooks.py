@@ -217,3 +217,23 @@ def test_poster_papermill_run_with_other_parameters(tmp_path):
     assert abs(got["coverage_theorem3_mc"] - got["coverage_theorem3"]) < 5 * math.sqrt(p * (1 - p) / 5000)
     assert got["ratio_threshold_p"] == pytest.approx(0.9215083892, abs=1e-9)
     assert set(pd.read_csv(tmp_path / "claims.csv").status) <= {"not applicable", "reproduced"}
+
+
+@pytest.mark.notebook
+def test_laplace_intro_papermill_run_with_other_parameters(tmp_path):
+    params = {"f_D": 40.0, "sensitivity": 2.0, "epsilon": 0.25, "epsilon_high": 5.0, "budget": 1.0, "n_runs": 400, "seed": 7}
+    reproduce.run_notebook("laplace_intro", params, tmp_path)
+    got = json.loads((tmp_path / "results.json").read_text())
+    scale = 2.0 / 0.25
+    assert got["noise_scale"] == pytest.approx(scale) and got["noise_variance"] == pytest.approx(2 * scale**2)
+    assert got["ratio_bound"] == pytest.approx(math.exp(0.25)) and got["ratio_bound_high"] == pytest.approx(math.exp(5.0))
+    assert got["runs_until_budget_exhausted"] == 4
+    assert 0 <= got["averaging_attack_error"] <= 5 * math.sqrt(2) * scale / math.sqrt(400)
+    status = pd.read_csv(tmp_path / "claims.csv").set_index("claim_id").status
+    assert status["mechanism_variance"] == "not applicable" and status["e_to_2"] == "reproduced"
+
+
+@pytest.mark.notebook
+def test_laplace_intro_rejects_a_bad_budget(tmp_path):
+    with pytest.raises(ValueError, match=r"'budget' must be in \(0, inf\)"):
+        reproduce.run_notebook("laplace_intro", {"budget": -1.0}, tmp_path)

@@ -8,6 +8,8 @@ One module per concept, reused across papers:
 - ``economics``: Hsu et al.'s payments, budget and accuracy constraints, and the feasible (ε, N) region.
 - ``relative_error``: Shoaran et al.'s relative error, minimum true answer and the DIFF mechanism.
 - ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems 1-3).
+- ``budget``: sequential composition and a privacy accountant that refuses to overdraw its budget.
+- ``interpretation``: what ε allows an adversary to conclude (the posterior bound).
 - ``claims``: the claims ledger that checks every published number.
 - ``figures``: one plotting style and deterministic figure files.
 - ``parameters``: validation of notebook parameters.

@@ -105,7 +105,21 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
     "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
 }
 
+LAPLACE_INTRO: dict[str, Param] = {
+    "f_D": Param("float", "any finite number", paper=5),
+    "sensitivity": Param("float", "(0, inf)", _positive, paper=7),
+    "epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
+    "epsilon_high": Param("float", "(0, inf)", _positive, paper=10),
+    "age_range": Param("list[float]", "[lower, upper] with lower < upper", lambda v: len(v) == 2 and v[0] < v[1], paper=[0, 110]),
+    "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9),
+    "n_runs": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "budget": Param("float", "(0, inf)", _positive),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
 SPECS: dict[str, dict[str, Param]] = {
+    "laplace_intro": LAPLACE_INTRO,
     "lee_clifton_2011": LEE_CLIFTON_2011,
     "hsu_2014": HSU_2014,
     "shoaran_2012": SHOARAN_2012,

@@ -138,3 +138,15 @@ def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> f
                 neighbour[i] = u
                 best = max(best, abs(float(np.median(neighbour)) - float(centre)))
     return best
+
+
+def mean_sensitivity(lower: float, upper: float, n: int) -> float:
+    """(ub - lb) / n: the sensitivity of the mean of n values known to lie in [lb, ub], bounded neighbours."""
+    from ._validate import real
+
+    lo, hi = real("lower", lower), real("upper", upper)
+    if not hi > lo:
+        raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be an integer >= 1 (a number of records), got {n!r}")
+    return (hi - lo) / int(n)

@@ -1,0 +1,62 @@
+"""A privacy budget under sequential composition: k releases at ε cost kε, and the budget ε_t caps the total.
+
+Amounts are added exactly as the decimal numbers they are written as (0.1 + 0.1 + 0.1 is 0.3),
+so a budget is never overdrawn by rounding and never refused a release it can afford.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from ._validate import positive
+
+
+class BudgetExhausted(ValueError):
+    """A release would spend more ε than the budget has left."""
+
+
+def _exact(name: str, value: float) -> Fraction:
+    return Fraction(repr(positive(name, value)))
+
+
+def releases_within(budget: float, epsilon: float) -> int:
+    """⌊ε_t / ε⌋: how many ε-DP releases a budget ε_t pays for (sequential composition)."""
+    return math.floor(_exact("budget", budget) / _exact("epsilon", epsilon))
+
+
+class PrivacyAccountant:
+    """Tracks the ε spent on one dataset and refuses any release that would exceed the budget ε_t."""
+
+    def __init__(self, budget: float):
+        self._budget = _exact("budget", budget)
+        self._spent = Fraction(0)
+        self.releases = 0
+
+    @property
+    def budget(self) -> float:
+        return float(self._budget)
+
+    @property
+    def spent(self) -> float:
+        return float(self._spent)
+
+    @property
+    def remaining(self) -> float:
+        return float(self._budget - self._spent)
+
+    def can_spend(self, epsilon: float) -> bool:
+        """Whether a release at ε still fits in the budget."""
+        return self._spent + _exact("epsilon", epsilon) <= self._budget
+
+    def spend(self, epsilon: float) -> None:
+        """Charge one ε-DP release, or raise BudgetExhausted naming what is left."""
+        cost = _exact("epsilon", epsilon)
+        if self._spent + cost > self._budget:
+            raise BudgetExhausted(
+                f"privacy budget exhausted: a release at epsilon = {epsilon!r} needs {float(cost)!r} but only "
+                f"{float(self._budget - self._spent)!r} of the budget {float(self._budget)!r} is left "
+                f"({self.releases} releases made)"
+            )
+        self._spent += cost
+        self.releases += 1

@@ -1,0 +1,66 @@
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from choosing_epsilon import budget, interpretation
+from choosing_epsilon import sensitivity as sens
+
+amounts = st.decimals(min_value="0.001", max_value="5", places=3).map(float)
+
+
+@given(total=amounts, requests=st.lists(amounts, max_size=60))
+def test_accountant_never_lets_spending_exceed_the_budget(total, requests):
+    accountant = budget.PrivacyAccountant(total)
+    for eps in requests:
+        before = accountant.spent
+        if accountant.can_spend(eps):
+            accountant.spend(eps)
+        else:
+            with pytest.raises(budget.BudgetExhausted, match="privacy budget exhausted"):
+                accountant.spend(eps)
+            assert accountant.spent == before
+        assert accountant.spent <= total
+
+
+@given(total=amounts, eps=amounts)
+def test_releases_within_is_what_the_accountant_allows(total, eps):
+    accountant = budget.PrivacyAccountant(total)
+    count = 0
+    while accountant.can_spend(eps):
+        accountant.spend(eps)
+        count += 1
+    assert count == budget.releases_within(total, eps)
+
+
+def test_decimal_amounts_add_exactly():
+    accountant = budget.PrivacyAccountant(0.3)
+    for _ in range(3):
+        accountant.spend(0.1)
+    assert accountant.remaining == 0 and budget.releases_within(0.3, 0.1) == 3
+
+
+@given(prior=st.floats(0.001, 0.999), eps=st.floats(0.001, 20))
+def test_posterior_bound_is_the_odds_bound(prior, eps):
+    got = interpretation.posterior_bound(prior, eps)
+    assert prior <= got <= 1
+    assert got == pytest.approx(prior * math.exp(eps) / (1 - prior + prior * math.exp(eps)), rel=1e-12)
+    if got < 0.99:  # the odds are well conditioned only away from 1
+        assert got / (1 - got) == pytest.approx(math.exp(eps) * prior / (1 - prior), rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: budget.PrivacyAccountant(0), "budget must be > 0"),
+        (lambda: budget.PrivacyAccountant(1).spend(-0.5), "epsilon must be > 0"),
+        (lambda: budget.releases_within(1, 0), "epsilon must be > 0"),
+        (lambda: interpretation.posterior_bound(1.0, 1), r"prior must lie in \(0, 1\)"),
+        (lambda: sens.mean_sensitivity(110, 0, 100), "upper must exceed lower"),
+        (lambda: sens.mean_sensitivity(0, 110, 0), "n must be an integer >= 1"),
+    ],
+)
+def test_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
