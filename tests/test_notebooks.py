@@ -237,3 +237,25 @@ def test_laplace_intro_papermill_run_with_other_parameters(tmp_path):
 def test_laplace_intro_rejects_a_bad_budget(tmp_path):
     with pytest.raises(ValueError, match=r"'budget' must be in \(0, inf\)"):
         reproduce.run_notebook("laplace_intro", {"budget": -1.0}, tmp_path)
+
+
+@pytest.mark.notebook
+def test_synthesis_papermill_run_with_another_scenario(tmp_path):
+    params = {"n_people": 5000, "max_advantage": 0.5, "c_years": 2.0, "p": 0.9, "posterior_threshold": 0.9, "rho": 0.01}
+    reproduce.run_notebook("synthesis", params, tmp_path)
+    got = json.loads((tmp_path / "results.json").read_text())["recommendations"]
+    delta = 110 / 5000
+    assert len(got) >= 5 and all(v > 0 and math.isfinite(v) for v in got.values())
+    assert got["Hypothesis testing"] == pytest.approx(math.log(3))
+    assert got["Posterior bound"] == pytest.approx(math.log(9))
+    assert got["Poster, Theorem 2"] == pytest.approx(delta * math.log(10) / 2.0)
+    assert got["Hsu et al., budget at N"] == pytest.approx(math.log1p(30000 / (63.7 * 5000)))
+
+
+@pytest.mark.notebook
+def test_synthesis_rejects_ages_outside_the_range(tmp_path):
+    with pytest.raises(papermill.PapermillExecutionError) as failure:
+        papermill.execute_notebook(str(NOTEBOOKS / "synthesis.ipynb"), str(tmp_path / "run.ipynb"),
+                                   parameters={"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
+                                   kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+    assert "observed_ages must lie inside age_range" in failure.value.evalue

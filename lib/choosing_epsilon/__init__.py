@@ -9,7 +9,8 @@ One module per concept, reused across papers:
 - ``relative_error``: Shoaran et al.'s relative error, minimum true answer and the DIFF mechanism.
 - ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems 1-3).
 - ``budget``: sequential composition and a privacy accountant that refuses to overdraw its budget.
-- ``interpretation``: what ε allows an adversary to conclude (the posterior bound).
+- ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing bounds).
+- ``registry``: the ε of real deployments and its δ column.
 - ``claims``: the claims ledger that checks every published number.
 - ``figures``: one plotting style and deterministic figure files.
 - ``parameters``: validation of notebook parameters.

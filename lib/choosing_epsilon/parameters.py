@@ -118,7 +118,30 @@ LAPLACE_INTRO: dict[str, Param] = {
     "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
 }
 
+SYNTHESIS: dict[str, Param] = {
+    "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7),
+    "age_range": Param("list[float]", "[lower, upper] with lower < upper", lambda v: len(v) == 2 and v[0] < v[1]),
+    "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1]),
+    "rho": Param("float", "(0, 1)", _unit),
+    "bad_event_cost": Param("float", "(0, inf)", _positive),
+    "bad_event_probability": Param("float", "(0, 1)", _unit),
+    "budget": Param("float", "(0, inf)", _positive),
+    "error_years": Param("float", "(0, inf)", _positive),
+    "failure_probability": Param("float", "(0, 1)", _unit),
+    "relative_error": Param("float", "(0, inf)", _positive),
+    "pr": Param("float", "(0, 1)", _unit),
+    "c_years": Param("float", "(0, inf)", _positive),
+    "p": Param("float", "(0, 1)", _unit),
+    "prior": Param("float", "(0, 1)", _unit),
+    "posterior_threshold": Param("float", "(0, 1)", _unit),
+    "max_advantage": Param("float", "(0, 1)", _unit),
+    "registry_path": Param("str", "a CSV file", lambda v: len(v) > 0),
+    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
+    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+}
+
 SPECS: dict[str, dict[str, Param]] = {
+    "synthesis": SYNTHESIS,
     "laplace_intro": LAPLACE_INTRO,
     "lee_clifton_2011": LEE_CLIFTON_2011,
     "hsu_2014": HSU_2014,

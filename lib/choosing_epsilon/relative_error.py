@@ -126,3 +126,8 @@ def check_queries(answers: Sequence[float], index: Sequence[float], sensitivitie
     for name, values in (("query_answers", q), ("query_index", gammas), ("query_sensitivities", deltas)):
         if values.size == 0 or np.any(~np.isfinite(values)) or np.any(values <= 0):
             raise ValueError(f"{name} must hold values > 0 (allowed range (0, inf)), got {values.tolist()}")
+
+
+def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
+    """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) / (re q(D))."""
+    return noise_at_probability(pr, sensitivity, 1.0) / (positive("re", re) * positive("true_answer", true_answer))
