@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from numba import njit
 from scipy import optimize, special
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, real
-from .sensitivity import Query, check_query, check_values, unbounded_sensitivity, world_answers
+from .sensitivity import Query, check_query, check_values, sorted_local_sensitivities, sorted_world_answers
 
-_BLOCK = 2048  # rows of the |a_i - a_k| matrix evaluated at once
 
 
 def posterior(
@@ -41,16 +41,76 @@ def posterior(
     return np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
 
 
+@njit(cache=True)
+def _kernel_sums(decay: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v, from decay[i] = e^{-rate (v[i+1] - v[i])}, in O(n).
+
+    Two one-sided recurrences, S_i = (S_{i-1} + c_{i-1}) decay_{i-1} from below and its mirror from above.
+    Every partial sum lies between 0 and the number of worlds, so nothing can overflow; terms too small
+    to matter are flushed to zero rather than carried as slow subnormal numbers.
+    """
+    n = counts.size
+    below = np.empty(n)
+    acc = 0.0
+    below[0] = 0.0
+    for i in range(1, n):
+        acc = (acc + counts[i - 1]) * decay[i - 1]
+        if acc < 1e-290:
+            acc = 0.0
+        below[i] = acc
+    total = np.empty(n)
+    acc = 0.0
+    for i in range(n - 1, -1, -1):
+        if i < n - 1:
+            acc *= decay[i]
+            if acc < 1e-290:
+                acc = 0.0
+        acc += counts[i]
+        total[i] = below[i] + acc
+    return total
+
+
+@njit(cache=True)
+def _min_kernel_sum(gaps: np.ndarray, counts: np.ndarray, rate: float, below: np.ndarray) -> float:
+    """min over i of Σ_k c_k e^{-rate |v_i - v_k|}, as ``_kernel_sums`` but fused with the exponentials."""
+    n = counts.size
+    acc = 0.0
+    below[0] = 0.0
+    for i in range(1, n):
+        acc = (acc + counts[i - 1]) * math.exp(-rate * gaps[i - 1])
+        if acc < 1e-290:
+            acc = 0.0
+        below[i] = acc
+    acc = 0.0
+    best = np.inf
+    for i in range(n - 1, -1, -1):
+        if i < n - 1:
+            acc *= math.exp(-rate * gaps[i])
+            if acc < 1e-290:
+                acc = 0.0
+        acc += counts[i]
+        total = below[i] + acc
+        if total < best:
+            best = total
+    return best
+
+
+def _distinct(answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct answers and how many worlds give each."""
+    values, counts = np.unique(answers, return_counts=True)
+    return values, counts.astype(float)
+
+
+def _log_kernel_sums(values: np.ndarray, counts: np.ndarray, rate: float) -> np.ndarray:
+    """log Σ_k c_k e^{-rate |v_i - v_k|}: the log-denominator of Eq. (3) at γ = f(ω_i), for each distinct answer."""
+    decay = np.exp(-rate * np.diff(values))
+    return np.log(_kernel_sums(decay, counts))
+
+
 def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) -> np.ndarray:
     """log β(ω_i) at γ = f(ω_i) for the distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
-    values, counts = np.unique(answers, return_counts=True)
-    out = np.empty(values.size)
-    for start in range(0, values.size, _BLOCK):
-        block = values[start : start + _BLOCK, None]
-        out[start : start + _BLOCK] = -special.logsumexp(
-            -epsilon_over_sensitivity * np.abs(block - values[None, :]), b=counts, axis=1
-        )
-    return out
+    values, counts = _distinct(answers)
+    return -_log_kernel_sums(values, counts, float(epsilon_over_sensitivity))
 
 
 def risk_per_world(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
@@ -86,12 +146,15 @@ def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) 
     return positive("sensitivity", sensitivity) / dv * max(log_odds, 0.0)
 
 
-def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float):
-    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible."""
+def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float, distinct: tuple[np.ndarray, np.ndarray] | None = None):
+    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible (the distinct answers are found once)."""
     log_rho = math.log(rho)
+    values, counts = _distinct(answers) if distinct is None else distinct
+    gaps = np.diff(values)
+    work = np.empty(values.size)
 
     def g(epsilon: float) -> float:
-        return float(np.max(_log_self_posterior(answers, epsilon / sensitivity)) - log_rho)
+        return -math.log(_min_kernel_sum(gaps, counts, epsilon / sensitivity, work)) - log_rho
 
     return g
 
@@ -102,14 +165,16 @@ def _limit_risk(answers: np.ndarray) -> float:
     return 1.0 / float(counts.min())
 
 
-def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float) -> float:
+def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float,
+                  distinct: tuple[np.ndarray, np.ndarray] | None = None) -> float:
     """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``scipy.optimize.brentq``."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = _check_rho(rho, a.size)
-    if rho >= _limit_risk(a):
+    values, counts = _distinct(a) if distinct is None else distinct
+    if rho >= 1.0 / counts.min():  # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
         return math.inf
-    g = _risk_gap(a, sens, rho)
+    g = _risk_gap(a, sens, rho, (values, counts))
     if g(0.0) >= 0:
         return 0.0
     lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
@@ -121,7 +186,7 @@ def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho
             lo, hi = hi, 2 * hi
     if g(hi) == 0:
         return float(hi)
-    return float(optimize.brentq(g, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500))
+    return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))
 
 
 @dataclass(frozen=True)
@@ -173,11 +238,15 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     x = check_values(values)
     check_query(query)
     rho = _check_rho(rho, x.size)
-    answers = world_answers(x, query)
-    sens = unbounded_sensitivity(x, query)
-    dv = float(np.ptp(answers))
+    s = np.sort(x)  # one sort: the multiset of world answers and the sensitivity need no more
+    answers = sorted_world_answers(s, query)  # non-increasing: the distinct values follow without sorting
+    sens = float(np.max(sorted_local_sensitivities(s, query)))
+    dv = float(answers[0] - answers[-1])
     if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
         return EpsilonForRisk(query, rho, x.size, 0.0, 0.0, math.inf, math.inf)
+    ascending = answers[::-1]
+    starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
+    distinct = (ascending[starts], np.diff(np.append(starts, ascending.size)).astype(float))
     return EpsilonForRisk(
         query=query,
         rho=rho,
@@ -185,7 +254,7 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
         sensitivity=sens,
         delta_v=dv,
         upper_bound=epsilon_upper_bound(x.size, dv, sens, rho),
-        exact=exact_epsilon(answers, sens, rho),
+        exact=exact_epsilon(ascending, sens, rho, distinct),
     )
 
 

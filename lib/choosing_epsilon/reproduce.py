@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import time
 import shutil
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -48,7 +51,8 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 
 
 def run_notebook(
-    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None, progress: bool = False
+    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
+    progress: bool | dict = False,
 ) -> Path:
     """Execute notebook ``name``; in place with the paper's parameters, else into ``output_dir``."""
     source = NOTEBOOKS / f"{name}.ipynb"
@@ -87,6 +91,27 @@ def run_notebook(
         nbformat.write(nb, scratch)
         shutil.move(scratch, target)
     return target
+
+
+def _run_timed(name: str, parameters: Mapping[str, object], output_dir: str | None, position: int, progress: bool) -> tuple[str, Path, float]:
+    """One notebook in a worker process, with its own progress bar line when ``progress``."""
+    start = time.perf_counter()
+    bar = {"desc": f"{name:<18}", "position": position, "leave": True} if progress else False
+    target = run_notebook(name, parameters, output_dir, progress=bar)
+    return name, target, time.perf_counter() - start
+
+
+def run_all(names: Sequence[str], parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
+            jobs: int | None = None, progress: bool = False) -> list[tuple[str, Path, float]]:
+    """Run notebooks in parallel worker processes (one per core by default); each raises as ``run_notebook`` does."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
+    given = dict(parameters or {})
+    out = None if output_dir is None else str(output_dir)
+    if jobs == 1:
+        return [_run_timed(name, given, out, i, progress) for i, name in enumerate(names)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_run_timed, name, given, out, i, progress) for i, name in enumerate(names)]
+        return [future.result() for future in futures]
 
 
 def claims_summary(names: Sequence[str]) -> pd.DataFrame:
@@ -137,16 +162,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
                         help="a parameter; VALUE is read as JSON when it parses, else as a string")
     parser.add_argument("-o", "--output-dir", help="where a run with other parameters writes (required with -p)")
+    parser.add_argument("-j", "--jobs", type=int, default=None, help="notebooks run at once (default: one per core)")
     args = parser.parse_args(argv)
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
-        for name in names:
-            target = run_notebook(name, given, args.output_dir, progress=sys.stderr.isatty())
-            print(f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target}")
+        for name in names:  # refuse bad names and parameters before any kernel starts
+            if not (NOTEBOOKS / f"{name}.ipynb").exists():
+                raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
+            if name in params.SPECS:
+                params.check_names(name, given)
+        done = run_all(names, given, args.output_dir, jobs=args.jobs, progress=sys.stderr.isatty())
     except (ValueError, papermill.PapermillExecutionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    for name, target, seconds in done:
+        print(f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} ({seconds:.1f} s)")
     if not given and args.output_dir is None:
         write_summary(notebook_names())
     return 0

@@ -70,28 +70,24 @@ def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None)
     return (element(lo) + element(hi)) / 2
 
 
+def sorted_world_answers(s: np.ndarray, query: Query) -> np.ndarray:
+    """f(ω_j) for the worlds missing s[j], given the values sorted ascending (non-increasing in j)."""
+    j = np.arange(s.size)
+    return (np.sum(s) - s) / (s.size - 1) if query == "mean" else _world_medians(s, j)
+
+
 def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
     """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3)."""
     x = check_values(values)
     check_query(query)
-    order = np.argsort(x, kind="stable")
-    s = x[order]
-    j = np.arange(s.size)
-    if query == "mean":
-        answers = (np.sum(s) - s) / (s.size - 1)
-    else:
-        answers = _world_medians(s, j)
-    out = np.empty_like(answers)
-    out[order] = answers
+    order = np.argsort(x)
+    out = np.empty(x.size)
+    out[order] = sorted_world_answers(x[order], query)
     return out
 
 
-def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
-    """LS_f(ω_j) = max over t in ω_j of |f(ω_j) - f(ω_j - t)| for each world (Eq. 15; Table 4)."""
-    x = check_values(values)
-    check_query(query)
-    order = np.argsort(x, kind="stable")
-    s = x[order]
+def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
+    """LS_f of the worlds missing s[j], given the values sorted ascending (Eq. 15 for the median)."""
     n = s.size
     j = np.arange(n)
     m = n - 1  # world size
@@ -99,16 +95,22 @@ def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query
         centre = (np.sum(s) - s) / m
         world_min = np.where(j == 0, s[1], s[0])
         world_max = np.where(j == n - 1, s[n - 2], s[n - 1])
-        ls = np.maximum(world_max - centre, centre - world_min) / (m - 1)
-    else:
-        centre = _world_medians(s, j)
-        lo = (m - 2) // 2  # lower middle index after one more removal
-        # Removing element i of a world shifts both middle elements (i <= lo), only the upper one
-        # (lo < i <= hi) or neither (i > hi): three representatives cover every outcome.
-        candidates = [0, lo + 1, m - 1]
-        ls = np.max([np.abs(centre - _world_medians(s, j, np.full(n, i))) for i in candidates], axis=0)
-    out = np.empty_like(ls)
-    out[order] = ls
+        return np.maximum(world_max - centre, centre - world_min) / (m - 1)
+    centre = _world_medians(s, j)
+    lo = (m - 2) // 2  # lower middle index after one more removal
+    # Removing element i of a world shifts both middle elements (i <= lo), only the upper one
+    # (lo < i <= hi) or neither (i > hi): three representatives cover every outcome.
+    candidates = [0, lo + 1, m - 1]
+    return np.max([np.abs(centre - _world_medians(s, j, np.full(n, i))) for i in candidates], axis=0)
+
+
+def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
+    """LS_f(ω_j) = max over t in ω_j of |f(ω_j) - f(ω_j - t)| for each world (Eq. 15; Table 4)."""
+    x = check_values(values)
+    check_query(query)
+    order = np.argsort(x)
+    out = np.empty(x.size)
+    out[order] = sorted_local_sensitivities(x[order], query)
     return out
 
 
