@@ -23,7 +23,7 @@ test: $(STAMP)  ## unit, property, notebook (nbval, papermill), claims and deter
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)  ## performance measurements (pytest-benchmark); never part of `make test`
-	$(BIN)/python -m pytest tests/benchmarks/bench_*.py --benchmark-only -o addopts="-p no:cacheprovider"
+	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
 
 lab: $(STAMP)  ## JupyterLab in the project environment
 	$(PIP) install -q jupyterlab==$(JUPYTERLAB_VERSION)

@@ -1,0 +1,139 @@
+"""make bench: how epsilon_for_risk scales, the Monte Carlo throughput, and make reproduce against its floor.
+
+Run with `make bench`; nothing here is part of `make test`, and nothing asserts a time. The
+measurements are written to figures/benchmarks/ (CSV, and a scaling figure) by the last test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+import time
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import nbformat
+import numpy as np
+import pandas as pd
+import papermill
+import pytest
+
+from choosing_epsilon import figures, reproduce
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon.paths import FIGURES
+
+OUT = FIGURES / "benchmarks"
+RESULTS: dict[str, list[dict]] = {"scaling": [], "monte_carlo": [], "reproduce": []}
+SIZES = [10**3, 3 * 10**3, 10**4, 10**5, 10**6, 10**7]
+BRUTE_MAX = 3000
+
+
+def database(n: int) -> np.ndarray:
+    values = np.random.default_rng(n).normal(size=n)
+    values[0] = 400.0  # one outlier, as the paper's astronaut alumni
+    return values
+
+
+def brute_force_exact(values: np.ndarray, rho: float) -> float:
+    """Every world against every world (O(n^2) per ε), and bisection: the definition, with no shortcut."""
+    answers = np.array([np.delete(values, j).mean() for j in range(values.size)])
+    sens = 0.0
+    for j in range(values.size):  # every world Y and every row t of it: |f(Y) - f(Y - t)|
+        world = np.delete(values, j)
+        without_t = (world.sum() - world) / (world.size - 1)  # the mean of Y - t, for every t at once
+        sens = max(sens, float(np.max(np.abs(world.mean() - without_t))))
+    distance = np.abs(answers[:, None] - answers[None, :])
+
+    def risk(eps: float) -> float:
+        return float(np.max(1 / np.exp(-eps / sens * distance).sum(axis=1)))
+
+    lo, hi = 0.0, 1.0
+    while risk(hi) <= rho:
+        lo, hi = hi, 2 * hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if risk(mid) <= rho else (lo, mid)
+    return lo
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_epsilon_for_risk_scaling(benchmark, n):
+    values = database(n)
+    pw.epsilon_for_risk(values[:50], 0.5, "mean")  # compile once, outside the timing
+    result = benchmark.pedantic(pw.epsilon_for_risk, args=(values, 0.5, "mean"), rounds=3 if n < 10**7 else 1, iterations=1)
+    sort_time = min(_timed(np.sort, values) for _ in range(3))
+    row = {"n": n, "seconds": benchmark.stats.stats.min, "sort_seconds": sort_time, "exact": result.exact}
+    row["ratio_to_sort"] = row["seconds"] / sort_time
+    if n <= BRUTE_MAX:
+        start = time.perf_counter()
+        reference = brute_force_exact(values, 0.5)
+        row["brute_force_seconds"] = time.perf_counter() - start
+        row["brute_force_exact"] = reference
+        row["relative_difference"] = abs(result.exact - reference) / reference
+    RESULTS["scaling"].append(row)
+
+
+def test_monte_carlo_throughput(benchmark):
+    answers = np.array([2, 13 / 3, 14 / 3, 5])
+    benchmark.pedantic(pw.simulate_adversary, args=(answers, 0, 17 / 6, 2.0, 10**6, np.random.default_rng(0)), rounds=3, iterations=1)
+    RESULTS["monte_carlo"].append({"releases": 10**6, "seconds": benchmark.stats.stats.min,
+                                   "releases_per_second": 10**6 / benchmark.stats.stats.min})
+
+
+def test_reproduce_against_its_floor(tmp_path):
+    names = reproduce.notebook_names()
+    start = time.perf_counter()
+    reproduce.run_all(names, {}, tmp_path / "run")
+    full = time.perf_counter() - start
+    floor_dir = tmp_path / "floor"
+    floor_dir.mkdir()
+    cell = "import matplotlib.pyplot, numpy, pandas, scipy.stats\nimport choosing_epsilon.possible_worlds"
+    for name in names:
+        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)],
+                                                metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}}),
+                       floor_dir / f"{name}.ipynb")
+    start = time.perf_counter()
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=min(len(names), __import__("os").cpu_count() or 1)) as pool:
+        list(pool.map(_floor_run, [str(floor_dir / f"{n}.ipynb") for n in names]))
+    floor = time.perf_counter() - start
+    RESULTS["reproduce"].append({"notebooks": len(names), "reproduce_seconds": full, "floor_seconds": floor, "ratio": full / floor})
+
+
+def _floor_run(path: str) -> None:
+    papermill.execute_notebook(path, path, kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+
+
+def test_write_report():
+    OUT.mkdir(parents=True, exist_ok=True)
+    scaling = pd.DataFrame(RESULTS["scaling"]).sort_values("n")
+    large = scaling[scaling.n >= 10**5]
+    exponent = float(np.polyfit(np.log(large.n), np.log(large.seconds), 1)[0]) if len(large) >= 2 else math.nan
+    scaling.to_csv(OUT / "scaling.csv", index=False, float_format="%.6g", lineterminator="\n")
+    pd.DataFrame(RESULTS["monte_carlo"]).to_csv(OUT / "monte_carlo.csv", index=False, float_format="%.6g", lineterminator="\n")
+    pd.DataFrame(RESULTS["reproduce"]).to_csv(OUT / "reproduce.csv", index=False, float_format="%.6g", lineterminator="\n")
+    summary = {"growth_exponent_1e5_to_1e7": exponent,
+               "ratio_to_sort_1e6": float(scaling.loc[scaling.n == 10**6, "ratio_to_sort"].iloc[0]) if (scaling.n == 10**6).any() else None,
+               "reproduce_over_floor": RESULTS["reproduce"][0]["ratio"] if RESULTS["reproduce"] else None}
+    (OUT / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    figures.use_style()
+    fig, ax = plt.subplots()
+    ax.plot(scaling.n, scaling.seconds, "o-", label=f"epsilon_for_risk (growth exponent {exponent:.2f})")
+    ax.plot(scaling.n, scaling.sort_seconds, "s--", label="one numpy.sort")
+    if "brute_force_seconds" in scaling:
+        brute = scaling.dropna(subset=["brute_force_seconds"])
+        ax.plot(brute.n, brute.brute_force_seconds, "^:", label="brute force, O(n²) per ε")
+    ax.set(xscale="log", yscale="log", xlabel="rows n", ylabel="seconds", title="Lee & Clifton's exact ε: time against database size")
+    ax.legend(fontsize=8)
+    figures.save_figure(fig, "scaling", scaling, OUT)
+    print(json.dumps(summary, indent=2))
+
+
+def _timed(function, *args) -> float:
+    start = time.perf_counter()
+    function(*args)
+    return time.perf_counter() - start
