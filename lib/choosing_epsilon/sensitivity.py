@@ -76,14 +76,19 @@ def sorted_world_answers(s: np.ndarray, query: Query) -> np.ndarray:
     return (np.sum(s) - s) / (s.size - 1) if query == "mean" else _world_medians(s, j)
 
 
-def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3)."""
+def _per_world(values: Sequence[float] | np.ndarray, query: Query, on_sorted) -> np.ndarray:
+    """Apply a computation on the sorted values and return its result per world, in the order of ``values``."""
     x = check_values(values)
     check_query(query)
     order = np.argsort(x)
     out = np.empty(x.size)
-    out[order] = sorted_world_answers(x[order], query)
+    out[order] = on_sorted(x[order], query)
     return out
+
+
+def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
+    """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3)."""
+    return _per_world(values, query, sorted_world_answers)
 
 
 def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
@@ -106,12 +111,7 @@ def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
 
 def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
     """LS_f(ω_j) = max over t in ω_j of |f(ω_j) - f(ω_j - t)| for each world (Eq. 15; Table 4)."""
-    x = check_values(values)
-    check_query(query)
-    order = np.argsort(x)
-    out = np.empty(x.size)
-    out[order] = sorted_local_sensitivities(x[order], query)
-    return out
+    return _per_world(values, query, sorted_local_sensitivities)
 
 
 def unbounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
