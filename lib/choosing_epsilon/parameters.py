@@ -28,12 +28,21 @@ def _positive(x: object) -> bool:
     return x > 0  # type: ignore[operator]
 
 
+def _unit(x: object) -> bool:
+    return 0 < x < 1  # type: ignore[operator]
+
+
+# Inputs every notebook shares.
+SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
+N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
+OUTPUT_DIR = Param("str", "a directory path", lambda v: len(v) > 0)
+
 LEE_CLIFTON_2011: dict[str, Param] = {
     "data_path": Param("str", "a CSV file with a 'name' column", lambda v: len(v) > 0, paper="../data/students.csv"),
     "attributes": Param("list[str]", "a non-empty list of numeric column names", lambda v: len(v) > 0,
                         paper=["absence_days", "school_year"]),
     "absent": Param("str", "a value of the 'name' column", lambda v: len(v) > 0, paper="Terry"),
-    "rho": Param("float", "(0, 1)", lambda v: 0 < v < 1, paper=1 / 3),
+    "rho": Param("float", "(0, 1)", _unit, paper=1 / 3),
     "epsilons": Param("list[float]", "a non-empty list of values > 0", lambda v: len(v) > 0 and all(e > 0 for e in v),
                       paper=[5, 2, 1, 0.5, 0.1, 0.01]),
     "response": Param("float", "any finite number", paper=2.2013),
@@ -43,15 +52,11 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "fig2_max_epsilon": Param("float", "(0, inf)", _positive, paper=5),
     "outlier_km": Param("float", "(0, inf)", _positive, paper=400000),
     "alumni_n": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7),
-    "alumni_rho": Param("float", "(0, 1)", lambda v: 0 < v < 1),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "alumni_rho": Param("float", "(0, 1)", _unit),
+    "seed": SEED,
+    "n_trials": N_TRIALS,
+    "output_dir": OUTPUT_DIR,
 }
-
-def _unit(x: object) -> bool:
-    return 0 < x < 1  # type: ignore[operator]
-
 
 HSU_2014: dict[str, Param] = {
     "bad_event_cost": Param("float", "(0, inf)", _positive, paper=1274),
@@ -68,9 +73,9 @@ HSU_2014: dict[str, Param] = {
     "movie_exposed_fraction": Param("float", "(0, 1)", _unit, paper=0.002),
     "true_fraction": Param("float", "[0, 1]", lambda v: 0 <= v <= 1),
     "max_study_size": Param("int", "[1, 10**7]", lambda v: 1 <= v <= 10**7),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "seed": SEED,
+    "n_trials": N_TRIALS,
+    "output_dir": OUTPUT_DIR,
 }
 
 def _positive_list(v: object) -> bool:
@@ -88,9 +93,9 @@ SHOARAN_2012: dict[str, Param] = {
     "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v)),
     "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and all(0 < x < 1 for x in v)),
     "fig2_reading_epsilon": Param("float", "(0, inf)", _positive, paper=0.1),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "seed": SEED,
+    "n_trials": N_TRIALS,
+    "output_dir": OUTPUT_DIR,
 }
 
 # The poster fixes no values: its claims are checked at these stated defaults, which play the paper's part.
@@ -103,9 +108,9 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
     "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", lambda v: len(v) > 0 and all(0 < x < 1 for x in v),
                     paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999]),
     "gaussian_delta": Param("float", "(0, 1)", _unit),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "n_trials": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "seed": SEED,
+    "n_trials": N_TRIALS,
+    "output_dir": OUTPUT_DIR,
 }
 
 LAPLACE_INTRO: dict[str, Param] = {
@@ -117,8 +122,8 @@ LAPLACE_INTRO: dict[str, Param] = {
     "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9),
     "n_runs": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
     "budget": Param("float", "(0, inf)", _positive),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "seed": SEED,
+    "output_dir": OUTPUT_DIR,
 }
 
 SYNTHESIS: dict[str, Param] = {
@@ -139,8 +144,8 @@ SYNTHESIS: dict[str, Param] = {
     "posterior_threshold": Param("float", "(0, 1)", _unit),
     "max_advantage": Param("float", "(0, 1)", _unit),
     "registry_path": Param("str", "a CSV file", lambda v: len(v) > 0),
-    "seed": Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63),
-    "output_dir": Param("str", "a directory path", lambda v: len(v) > 0),
+    "seed": SEED,
+    "output_dir": OUTPUT_DIR,
 }
 
 SPECS: dict[str, dict[str, Param]] = {

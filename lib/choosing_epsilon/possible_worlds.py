@@ -42,37 +42,14 @@ def posterior(
 
 
 @njit(cache=True)
-def _kernel_sums(decay: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v, from decay[i] = e^{-rate (v[i+1] - v[i])}, in O(n).
+def _kernel_sums(gaps: np.ndarray, counts: np.ndarray, rate: float, below: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v with gaps v[i+1] - v[i], into ``total``, in O(n).
 
-    Two one-sided recurrences, S_i = (S_{i-1} + c_{i-1}) decay_{i-1} from below and its mirror from above.
-    Every partial sum lies between 0 and the number of worlds, so nothing can overflow; terms too small
-    to matter are flushed to zero rather than carried as slow subnormal numbers.
+    Two one-sided recurrences, S_i = (S_{i-1} + c_{i-1}) e^{-rate gap_{i-1}} from below and its mirror
+    from above. Every partial sum lies between 0 and the number of worlds, so nothing can overflow;
+    terms too small to matter are flushed to zero rather than carried as slow subnormal numbers.
+    ``below`` and ``total`` are work arrays of the same length as ``counts``, reused across calls.
     """
-    n = counts.size
-    below = np.empty(n)
-    acc = 0.0
-    below[0] = 0.0
-    for i in range(1, n):
-        acc = (acc + counts[i - 1]) * decay[i - 1]
-        if acc < 1e-290:
-            acc = 0.0
-        below[i] = acc
-    total = np.empty(n)
-    acc = 0.0
-    for i in range(n - 1, -1, -1):
-        if i < n - 1:
-            acc *= decay[i]
-            if acc < 1e-290:
-                acc = 0.0
-        acc += counts[i]
-        total[i] = below[i] + acc
-    return total
-
-
-@njit(cache=True)
-def _min_kernel_sum(gaps: np.ndarray, counts: np.ndarray, rate: float, below: np.ndarray) -> float:
-    """min over i of Σ_k c_k e^{-rate |v_i - v_k|}, as ``_kernel_sums`` but fused with the exponentials."""
     n = counts.size
     acc = 0.0
     below[0] = 0.0
@@ -82,35 +59,32 @@ def _min_kernel_sum(gaps: np.ndarray, counts: np.ndarray, rate: float, below: np
             acc = 0.0
         below[i] = acc
     acc = 0.0
-    best = np.inf
     for i in range(n - 1, -1, -1):
         if i < n - 1:
             acc *= math.exp(-rate * gaps[i])
             if acc < 1e-290:
                 acc = 0.0
         acc += counts[i]
-        total = below[i] + acc
-        if total < best:
-            best = total
-    return best
+        total[i] = below[i] + acc
+    return total
+
+
+def _distinct_sorted(ascending: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of an ascending array and how many times each occurs (run lengths, no sort)."""
+    starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
+    return ascending[starts], np.diff(np.append(starts, ascending.size)).astype(float)
 
 
 def _distinct(answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted distinct answers and how many worlds give each."""
-    values, counts = np.unique(answers, return_counts=True)
-    return values, counts.astype(float)
-
-
-def _log_kernel_sums(values: np.ndarray, counts: np.ndarray, rate: float) -> np.ndarray:
-    """log Σ_k c_k e^{-rate |v_i - v_k|}: the log-denominator of Eq. (3) at γ = f(ω_i), for each distinct answer."""
-    decay = np.exp(-rate * np.diff(values))
-    return np.log(_kernel_sums(decay, counts))
+    return _distinct_sorted(np.sort(answers))
 
 
 def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) -> np.ndarray:
     """log β(ω_i) at γ = f(ω_i) for the distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
     values, counts = _distinct(answers)
-    return -_log_kernel_sums(values, counts, float(epsilon_over_sensitivity))
+    work = np.empty((2, values.size))
+    return -np.log(_kernel_sums(np.diff(values), counts, float(epsilon_over_sensitivity), work[0], work[1]))
 
 
 def risk_per_world(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
@@ -151,18 +125,12 @@ def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float, distinct: tup
     log_rho = math.log(rho)
     values, counts = _distinct(answers) if distinct is None else distinct
     gaps = np.diff(values)
-    work = np.empty(values.size)
+    below, total = np.empty((2, values.size))  # work arrays, allocated once for every evaluation
 
     def g(epsilon: float) -> float:
-        return -math.log(_min_kernel_sum(gaps, counts, epsilon / sensitivity, work)) - log_rho
+        return -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, below, total).min()) - log_rho
 
     return g
-
-
-def _limit_risk(answers: np.ndarray) -> float:
-    """Worst-case risk as ε → ∞: 1 / (fewest worlds sharing one answer)."""
-    _, counts = np.unique(answers, return_counts=True)
-    return 1.0 / float(counts.min())
 
 
 def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float,
@@ -245,8 +213,6 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
         return EpsilonForRisk(query, rho, x.size, 0.0, 0.0, math.inf, math.inf)
     ascending = answers[::-1]
-    starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
-    distinct = (ascending[starts], np.diff(np.append(starts, ascending.size)).astype(float))
     return EpsilonForRisk(
         query=query,
         rho=rho,
@@ -254,7 +220,7 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
         sensitivity=sens,
         delta_v=dv,
         upper_bound=epsilon_upper_bound(x.size, dv, sens, rho),
-        exact=exact_epsilon(ascending, sens, rho, distinct),
+        exact=exact_epsilon(ascending, sens, rho, _distinct_sorted(ascending)),
     )
 
 

@@ -50,15 +50,11 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
-def run_notebook(
-    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
-    progress: bool | dict = False,
-) -> Path:
-    """Execute notebook ``name``; in place with the paper's parameters, else into ``output_dir``."""
+def check_request(name: str, given: Mapping[str, object], output_dir: str | Path | None) -> Path:
+    """Refuse an unknown notebook, undeclared or mistyped parameters, or parameters without an output_dir; return its path."""
     source = NOTEBOOKS / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
-    given = dict(parameters or {})
     declared = papermill.inspect_notebook(str(source))
     unknown = sorted(set(given) - set(declared))
     if unknown:
@@ -67,6 +63,16 @@ def run_notebook(
         params.check_names(name, given)
     if given and output_dir is None:
         raise ValueError("output_dir is required when parameters are given: the committed notebooks hold the paper's run")
+    return source
+
+
+def run_notebook(
+    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
+    progress: bool | dict = False,
+) -> Path:
+    """Execute notebook ``name``; in place with the paper's parameters, else into ``output_dir``."""
+    given = dict(parameters or {})
+    source = check_request(name, given, output_dir)
     if output_dir is not None:
         out = Path(output_dir).resolve()
         out.mkdir(parents=True, exist_ok=True)
@@ -168,10 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
         for name in names:  # refuse bad names and parameters before any kernel starts
-            if not (NOTEBOOKS / f"{name}.ipynb").exists():
-                raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
-            if name in params.SPECS:
-                params.check_names(name, given)
+            check_request(name, given, args.output_dir)
         done = run_all(names, given, args.output_dir, jobs=args.jobs, progress=sys.stderr.isatty())
     except (ValueError, papermill.PapermillExecutionError) as error:
         print(f"error: {error}", file=sys.stderr)

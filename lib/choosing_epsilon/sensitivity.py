@@ -20,7 +20,7 @@ from typing import Literal
 
 import numpy as np
 
-from ._validate import finite_array
+from ._validate import finite_array, real
 
 Query = Literal["mean", "median"]
 QUERIES: tuple[str, ...] = ("mean", "median")
@@ -144,8 +144,6 @@ def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> f
 
 def mean_sensitivity(lower: float, upper: float, n: int) -> float:
     """(ub - lb) / n: the sensitivity of the mean of n values known to lie in [lb, ub], bounded neighbours."""
-    from ._validate import real
-
     lo, hi = real("lower", lower), real("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
