@@ -259,3 +259,13 @@ def test_synthesis_rejects_ages_outside_the_range(tmp_path):
                                    parameters={"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
                                    kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
     assert "observed_ages must lie inside age_range" in failure.value.evalue
+
+
+def test_split_print_output_is_stored_as_one_stream():
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('a')")])
+    nb.cells[0].outputs = [nbformat.v4.new_output("stream", name="stdout", text="a"),
+                           nbformat.v4.new_output("stream", name="stdout", text="\n"),
+                           nbformat.v4.new_output("stream", name="stderr", text="w\n"),
+                           nbformat.v4.new_output("stream", name="stdout", text="b\n")]
+    outputs = reproduce.strip_volatile(nb).cells[0].outputs
+    assert [(o.name, "".join(o.text)) for o in outputs] == [("stdout", "a\n"), ("stderr", "w\n"), ("stdout", "b\n")]

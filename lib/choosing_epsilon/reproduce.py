@@ -39,14 +39,29 @@ def notebook_names() -> list[str]:
     return sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 
 
+def _coalesce_streams(outputs: list) -> list:
+    """Merge adjacent stdout (or stderr) outputs: how a print arrives in pieces depends on timing, its text does not."""
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
+
+
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove run timings and timestamps that papermill and nbclient write into a notebook."""
+    """Remove run timings and timestamps that papermill and nbclient write into a notebook, and coalesce streams."""
     for key in VOLATILE:
         nb.metadata.get("papermill", {}).pop(key, None)
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         for key in VOLATILE:
             cell.metadata.get("papermill", {}).pop(key, None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     return nb
 
 
