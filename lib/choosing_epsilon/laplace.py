@@ -30,20 +30,20 @@ def release(
     """Noisy answer(s) f(X) + Lap(Δf/ε) drawn from the seeded generator ``rng``."""
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return distribution(true_answer, sensitivity, epsilon).rvs(size=size, random_state=rng)
+    return stats.laplace.rvs(loc=real("true_answer", true_answer), scale=scale(sensitivity, epsilon), size=size, random_state=rng)
 
 
 def tail_probability(z: float, sensitivity: float, epsilon: float) -> float:
     """Pr(|η| ≥ z) = e^{-z/λ} for η ~ Lap(λ), λ = Δ/ε (two-sided tail)."""
     if real("z", z) < 0:
         raise ValueError(f"z must be >= 0 (allowed range [0, inf)), got {z!r}")
-    return float(2 * stats.laplace(scale=scale(sensitivity, epsilon)).sf(z))
+    return float(2 * stats.laplace.sf(z, scale=scale(sensitivity, epsilon)))
 
 
 def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:
     """The magnitude z with Pr(|η| ≥ z) = pr, i.e. z = -(Δ/ε) ln pr."""
     p = open_unit("pr", pr)
-    return float(stats.laplace(scale=scale(sensitivity, epsilon)).isf(p / 2))
+    return float(stats.laplace.isf(p / 2, scale=scale(sensitivity, epsilon)))
 
 
 def log_density(y: float | np.ndarray, center: float | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from numba import njit
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, real
@@ -233,8 +233,8 @@ def guess_success_probability(answers: Sequence[float] | np.ndarray, true_index:
     below, above = a[a < centre], a[a > centre]
     lower = (centre + below.max()) / 2 if below.size else -np.inf
     upper = (centre + above.min()) / 2 if above.size else np.inf
-    dist = laplace.distribution(centre, sensitivity, epsilon)
-    return float((dist.cdf(upper) - dist.cdf(lower)) / np.sum(a == centre))
+    low, high = stats.laplace.cdf([lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon))
+    return float((high - low) / np.sum(a == centre))
 
 
 def simulate_adversary(
