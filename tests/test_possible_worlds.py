@@ -97,6 +97,35 @@ def test_fit_response_recovers_a_known_response(gamma, eps):
     assert fit.lower <= gamma + 1e-4 and gamma - 1e-4 <= fit.upper
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    answers=st.lists(st.integers(0, 40).map(lambda v: v / 8), min_size=2, max_size=6),
+    gamma=st.floats(-1, 6),
+    noise=st.floats(0, 0.05),
+    eps=st.sampled_from([0.01, 0.5, 2.0, 5.0, 40.0]),
+    tolerance=st.sampled_from([1e-6, 1e-4, 1e-2, 0.3]),
+)
+def test_fit_response_skips_only_grid_cells_that_cannot_matter(answers, gamma, noise, eps, tolerance):
+    # the pruned grid search gives exactly what scoring every grid point gives
+    a, sensitivity, resolution = np.array(answers), 1.5, 1e-3
+    column = pw.posterior(a, gamma, sensitivity, eps) + noise * np.cos(np.arange(a.size))
+    fit = pw.fit_response(a, column, sensitivity, eps, tolerance, resolution=resolution)
+    lo, hi = a.min() - 10 * resolution, a.max() + 10 * resolution
+    grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / resolution)) + 1)
+    residual = np.array([np.abs(pw.posterior(a, g, sensitivity, eps) - column).max() for g in grid])
+    best = residual.argmin()
+    assert fit.residual <= residual[best]
+    assert fit.response == grid[best] or (abs(fit.response - grid[best]) <= grid[1] - grid[0] and fit.residual < residual[best])
+    ok = np.flatnonzero(residual <= tolerance)
+    if ok.size:
+        lower = -math.inf if ok[0] == 0 else grid[ok[0]]
+        upper = math.inf if ok[-1] == grid.size - 1 else grid[ok[-1]]
+        assert fit.lower == min(lower, fit.response if fit.residual <= tolerance else lower)
+        assert fit.upper == max(upper, fit.response if fit.residual <= tolerance else upper)
+    elif fit.residual > tolerance:
+        assert math.isnan(fit.lower) and math.isnan(fit.upper)
+
+
 def test_guess_success_matches_simulation():
     a = sens.world_answers(ABSENCE, "mean")[[3, 2, 1, 0]]
     exact = pw.guess_success_probability(a, 0, 17 / 6, 1.0)

@@ -299,6 +299,26 @@ class ResponseFit:
     upper: float  # largest such γ (+inf: every γ above the answers); both nan when none is
 
 
+def _grid_residuals(residual_at, grid: np.ndarray, lipschitz: float, tolerance: float, stride: int = 64) -> tuple[np.ndarray, np.ndarray]:
+    """The grid points a full grid search would need: coarse points, plus every cell that may hold the minimum or a point within tolerance.
+
+    The residual is Lipschitz with constant ``lipschitz``, so inside a coarse cell of width h with end
+    residuals r0, r1 it is at least (r0 + r1 - lipschitz h) / 2. Cells whose bound exceeds both the
+    coarse minimum and the tolerance cannot change the grid search's answer and are skipped.
+    Returns the evaluated indices (ascending) and their residuals.
+    """
+    coarse = np.unique(np.r_[np.arange(0, grid.size, stride), grid.size - 1])
+    r = residual_at(grid[coarse])
+    floor = (r[:-1] + r[1:] - lipschitz * np.diff(grid[coarse])) / 2
+    slack = 1e-12 + 1e-9 * float(r.max())  # rounding in the residuals must not prune a cell that matters
+    keep = np.flatnonzero(floor <= max(float(r.min()), tolerance) + slack)
+    inner = np.concatenate([np.arange(coarse[c] + 1, coarse[c + 1]) for c in keep] or [np.array([], dtype=int)])
+    index = np.concatenate([coarse, inner])
+    values = np.concatenate([r, residual_at(grid[inner]) if inner.size else np.array([])])
+    order = np.argsort(index)
+    return index[order], values[order]
+
+
 def fit_response(
     answers: Sequence[float] | np.ndarray,
     published: Sequence[float] | np.ndarray,
@@ -310,7 +330,10 @@ def fit_response(
     """Recover the response behind a published posterior column (Tables 2-3): grid search, then refinement.
 
     The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that range
-    with a small margin; an interval touching either end extends to infinity.
+    with a small margin; an interval touching either end extends to infinity. Each β(ω) changes with γ at
+    rate at most ε/(2Δf), since dβ_k/dγ = β_k (ε/Δf) Σ_j β_j (s_k - s_j) with slopes s = ±1, and
+    |Σ_j β_j (s_k - s_j)| ≤ 2(1 - β_k); that bound lets the grid search skip cells that cannot matter
+    while returning exactly what evaluating every grid point would.
     """
     a = finite_array("answers", answers, min_size=2)
     target = finite_array("published", published, min_size=a.size)
@@ -320,17 +343,22 @@ def fit_response(
     margin = 10 * positive("resolution", resolution)
     lo, hi = a.min() - margin, a.max() + margin
     grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / positive("resolution", resolution))) + 1)
-    residual = np.abs(posterior(a, grid, sensitivity, epsilon) - target).max(axis=1)
-    i = int(residual.argmin())
+
+    def residual_at(g: np.ndarray) -> np.ndarray:
+        return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1)
+
+    index, residual = _grid_residuals(residual_at, grid, epsilon / (2 * sensitivity), tolerance)
+    i = int(index[residual.argmin()])
     step = grid[1] - grid[0]
 
     def loss(g: float) -> float:
-        return float(np.abs(posterior(a, g, sensitivity, epsilon) - target).max())
+        return float(residual_at(np.float64(g)))
 
     refined = optimize.minimize_scalar(loss, bounds=(grid[i] - step, grid[i] + step), method="bounded",
                                        options={"xatol": step * 1e-4})
-    best, best_residual = (float(refined.x), float(refined.fun)) if refined.fun < residual[i] else (float(grid[i]), float(residual[i]))
-    ok = np.flatnonzero(residual <= tolerance)
+    best_grid = float(residual.min())
+    best, best_residual = (float(refined.x), float(refined.fun)) if refined.fun < best_grid else (float(grid[i]), best_grid)
+    ok = index[residual <= tolerance]
     lower = upper = math.nan
     if ok.size:
         lower = -math.inf if ok[0] == 0 else float(grid[ok[0]])
