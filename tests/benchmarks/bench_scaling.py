@@ -19,7 +19,6 @@ import matplotlib.pyplot as plt
 import nbformat
 import numpy as np
 import pandas as pd
-import papermill
 import pytest
 
 from choosing_epsilon import figures, reproduce
@@ -105,7 +104,7 @@ def test_reproduce_against_its_floor(tmp_path):
 
 
 def _floor_run(path: str) -> None:
-    papermill.execute_notebook(path, path, kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+    reproduce.execute(Path(path), Path(path))  # the same papermill call as the runner's
 
 
 def test_write_report():
