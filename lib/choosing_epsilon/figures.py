@@ -29,7 +29,11 @@ def use_style() -> None:
 
 
 def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> list[Path]:
-    """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``, byte-deterministic."""
+    """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``, byte-deterministic.
+
+    The figure is laid out once and both images are cropped to that one tight bounding box, so each
+    image is drawn once (``bbox_inches="tight"`` would lay the figure out again for every file).
+    """
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")
     if not isinstance(data, pd.DataFrame) or data.empty:
@@ -37,10 +41,24 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg", out / f"{name}.csv"]
-    fig.savefig(paths[0], metadata={"Software": None}, bbox_inches="tight")
-    fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches="tight")
+    fig.draw_without_rendering()  # positions every artist: ticks, labels, legends
+    bbox = fig.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
+    fig.savefig(paths[0], metadata={"Software": None}, bbox_inches=bbox)
+    fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=bbox)
     data.to_csv(paths[2], index=False, float_format="%.10g", lineterminator="\n")
     return paths
+
+
+def save_and_show(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> None:
+    """``save_figure``, then show the saved PNG in the notebook at screen size and close the figure (no third drawing)."""
+    from IPython.display import Image, display
+    from PIL import Image as PILImage
+
+    png = save_figure(fig, name, data, output_dir)[0]
+    plt.close(fig)
+    with PILImage.open(png) as image:
+        width = round(image.width * STYLE["figure.dpi"] / STYLE["savefig.dpi"])
+    display(Image(filename=png, width=width))
 
 
 def save_table(table: pd.DataFrame, name: str, output_dir: str | Path, index: bool = False) -> Path:
