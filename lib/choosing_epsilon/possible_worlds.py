@@ -42,30 +42,33 @@ def posterior(
 
 
 @njit(cache=True)
-def _kernel_sums(gaps: np.ndarray, counts: np.ndarray, rate: float, below: np.ndarray, total: np.ndarray) -> np.ndarray:
+def _kernel_sums(gaps: np.ndarray, counts: np.ndarray, rate: float, decay: np.ndarray, total: np.ndarray) -> np.ndarray:
     """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v with gaps v[i+1] - v[i], into ``total``, in O(n).
 
-    Two one-sided recurrences, S_i = (S_{i-1} + c_{i-1}) e^{-rate gap_{i-1}} from below and its mirror
-    from above. Every partial sum lies between 0 and the number of worlds, so nothing can overflow;
-    terms too small to matter are flushed to zero rather than carried as slow subnormal numbers.
-    ``below`` and ``total`` are work arrays of the same length as ``counts``, reused across calls.
+    Two one-sided recurrences: from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; from below,
+    B_i = (B_{i-1} + c_{i-1}) e^{-rate gap_{i-1}}; the sum is A_i + B_i. Each factor e^{-rate gap_i}
+    is computed once, in the first pass, and kept in ``decay`` for the second. Every partial sum lies
+    between 0 and the number of worlds, so nothing can overflow; terms too small to matter are
+    flushed to zero rather than carried as slow subnormal numbers. ``decay`` and ``total`` are work
+    arrays of the same length as ``counts``, reused across calls.
     """
     n = counts.size
     acc = 0.0
-    below[0] = 0.0
-    for i in range(1, n):
-        acc = (acc + counts[i - 1]) * math.exp(-rate * gaps[i - 1])
-        if acc < 1e-290:
-            acc = 0.0
-        below[i] = acc
-    acc = 0.0
     for i in range(n - 1, -1, -1):
         if i < n - 1:
-            acc *= math.exp(-rate * gaps[i])
+            factor = math.exp(-rate * gaps[i])
+            decay[i] = factor
+            acc *= factor
             if acc < 1e-290:
                 acc = 0.0
         acc += counts[i]
-        total[i] = below[i] + acc
+        total[i] = acc
+    acc = 0.0
+    for i in range(1, n):
+        acc = (acc + counts[i - 1]) * decay[i - 1]
+        if acc < 1e-290:
+            acc = 0.0
+        total[i] += acc
     return total
 
 
@@ -125,10 +128,10 @@ def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float, distinct: tup
     log_rho = math.log(rho)
     values, counts = _distinct(answers) if distinct is None else distinct
     gaps = np.diff(values)
-    below, total = np.empty((2, values.size))  # work arrays, allocated once for every evaluation
+    decay, total = np.empty((2, values.size))  # work arrays, allocated once for every evaluation
 
     def g(epsilon: float) -> float:
-        return -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, below, total).min()) - log_rho
+        return -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, decay, total).min()) - log_rho
 
     return g
 
