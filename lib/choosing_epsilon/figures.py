@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.ticker import LogFormatterSciNotation
 
 STYLE = {
     "figure.figsize": (6.4, 4.0),
@@ -21,6 +23,38 @@ STYLE = {
     "svg.hashsalt": "choosing-epsilon",  # stable SVG ids
     "svg.fonttype": "none",  # text stays text: smaller files, no font-dependent glyph paths
 }
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-\N{MINUS SIGN}+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻⁺")
+
+
+class PlainLogFormatter(LogFormatterSciNotation):
+    """Log-axis tick labels as plain text, 10⁻³ and 2×10³, where matplotlib writes mathtext.
+
+    The labels read the same; mathtext costs a parse per label and renderer, about a third of the
+    time it takes to save a figure with log axes. Anything that is not a power of ten (or a multiple
+    of one) keeps matplotlib's mathtext label.
+    """
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        label = super().__call__(x, pos)
+        match = re.fullmatch(r"\$\\mathdefault\{(-?)(?:(\d+)\\times)?(\d+)\^\{(-?\d+)\}\}\$", label)
+        if match is None:
+            return label
+        sign, coefficient, base, exponent = match.groups()
+        minus = "\N{MINUS SIGN}" if matplotlib.rcParams["axes.unicode_minus"] else "-"
+        return (minus if sign else "") + (f"{coefficient}×" if coefficient else "") + base + exponent.translate(_SUPERSCRIPTS)
+
+
+def _plain_log_labels(fig: plt.Figure) -> None:
+    """Give every log axis of ``fig`` the PlainLogFormatter, with the settings of the formatter it replaces."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, put in ((axis.get_major_formatter, axis.set_major_formatter), (axis.get_minor_formatter, axis.set_minor_formatter)):
+                old = get()
+                if type(old) is LogFormatterSciNotation:
+                    put(PlainLogFormatter(base=old._base, labelOnlyBase=old.labelOnlyBase,
+                                          minor_thresholds=old.minor_thresholds, linthresh=old._linthresh))
 
 
 def use_style() -> None:
@@ -41,6 +75,7 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg", out / f"{name}.csv"]
+    _plain_log_labels(fig)
     fig.draw_without_rendering()  # positions every artist: ticks, labels, legends
     bbox = fig.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
     fig.savefig(paths[0], metadata={"Software": None}, bbox_inches=bbox)
