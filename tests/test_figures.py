@@ -66,3 +66,20 @@ def test_save_figure_rejects_bad_input(tmp_path, name, data, message):
         figures.save_figure(fig, name, data, tmp_path)
     assert not any(tmp_path.iterdir())
     plt.close(fig)
+
+
+def test_log_axes_get_minor_ticks_at_2_and_5_when_they_span_two_decades(tmp_path):
+    figures.use_style()
+    fig, (wide, narrow) = plt.subplots(1, 2, figsize=(11, 4))
+    wide.plot([1, 1e3], [1, 2])
+    narrow.plot([1, 50], [1, 2])
+    wide.set(xscale="log")
+    narrow.set(xscale="log")
+    figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)
+    def mantissas(axis):
+        locs = axis.get_minorticklocs()
+        return set(np.round(locs / 10 ** np.floor(np.log10(locs)), 6))
+
+    assert mantissas(wide.xaxis) == {2, 5}
+    assert mantissas(narrow.xaxis) == {2, 3, 4, 5, 6, 7, 8, 9}  # matplotlib's own
+    plt.close(fig)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
 import matplotlib
 import matplotlib.pyplot as plt
 import pandas as pd
-from matplotlib.ticker import LogFormatterSciNotation
+from matplotlib.ticker import LogFormatterSciNotation, LogLocator
 
 STYLE = {
     "figure.figsize": (6.4, 4.0),
@@ -31,7 +32,7 @@ _SUPERSCRIPTS = str.maketrans("0123456789-\N{MINUS SIGN}+", "⁰¹²³⁴⁵⁶�
 class PlainLogFormatter(LogFormatterSciNotation):
     """Log-axis tick labels as plain text, 10⁻³ and 2×10³, where matplotlib writes mathtext.
 
-    The labels read the same; mathtext costs a parse per label and renderer, about a third of the
+    The labels read the same; mathtext costs a parse per label and renderer, about a fifth of the
     time it takes to save a figure with log axes. Anything that is not a power of ten (or a multiple
     of one) keeps matplotlib's mathtext label.
     """
@@ -46,15 +47,27 @@ class PlainLogFormatter(LogFormatterSciNotation):
         return (minus if sign else "") + (f"{coefficient}×" if coefficient else "") + base + exponent.translate(_SUPERSCRIPTS)
 
 
-def _plain_log_labels(fig: plt.Figure) -> None:
-    """Give every log axis of ``fig`` the PlainLogFormatter, with the settings of the formatter it replaces."""
+def _log_axes(fig: plt.Figure) -> None:
+    """The project's log axes: plain-text labels, and minor ticks at 2 and 5 times each power of ten.
+
+    matplotlib's default puts minor ticks at 2, 3, ..., 9 times each power of ten, and updates every
+    tick a dozen times per drawing; on axes spanning two or more decades 2 and 5 suffice to read a
+    value, and halve the time to save such a figure. Narrower axes keep matplotlib's ticks.
+    """
     for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
+        for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
+            if axis.get_scale() != "log":
+                continue
             for get, put in ((axis.get_major_formatter, axis.set_major_formatter), (axis.get_minor_formatter, axis.set_minor_formatter)):
                 old = get()
                 if type(old) is LogFormatterSciNotation:
                     put(PlainLogFormatter(base=old._base, labelOnlyBase=old.labelOnlyBase,
                                           minor_thresholds=old.minor_thresholds, linthresh=old._linthresh))
+            minor = axis.get_minor_locator()
+            low, high = sorted(limits)
+            default = type(minor) is LogLocator and isinstance(getattr(minor, "_subs", None), str)  # subs="auto"
+            if default and low > 0 and math.log10(high / low) >= 2:
+                axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
 
 
 def use_style() -> None:
@@ -75,7 +88,7 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg", out / f"{name}.csv"]
-    _plain_log_labels(fig)
+    _log_axes(fig)
     fig.draw_without_rendering()  # positions every artist: ticks, labels, legends
     bbox = fig.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
     fig.savefig(paths[0], metadata={"Software": None}, bbox_inches=bbox)
