@@ -141,9 +141,15 @@ def run_all(names: Sequence[str], parameters: Mapping[str, object] | None = None
     out = None if output_dir is None else str(output_dir)
     if jobs == 1:
         return [_run_timed(name, given, out, i, progress) for i, name in enumerate(names)]
+    longest_first = sorted(range(len(names)), key=lambda i: -_code_cells(names[i]))  # fewer idle cores at the end
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(_run_timed, name, given, out, i, progress) for i, name in enumerate(names)]
-        return [future.result() for future in futures]
+        futures = {i: pool.submit(_run_timed, names[i], given, out, i, progress) for i in longest_first}
+        return [futures[i].result() for i in range(len(names))]
+
+
+def _code_cells(name: str) -> int:
+    """How many code cells notebook ``name`` has: a rough, deterministic proxy for how long it runs."""
+    return sum(cell.cell_type == "code" for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells)
 
 
 def claims_summary(names: Sequence[str]) -> pd.DataFrame:
