@@ -85,8 +85,8 @@ def execute(source: Path, target: Path, parameters: Mapping[str, object] | None 
     """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook written once at the end.
 
     papermill by default rewrites the whole output notebook when every cell starts and ends; for a
-    notebook of forty cells and a megabyte of figures that costs seconds, and nobody reads the
-    partial file here (a failed run is discarded anyway).
+    notebook of forty cells and a megabyte of figures that costs over a second of CPU, and nobody
+    reads the partial file here (a failed run is discarded anyway).
     """
     papermill.execute_notebook(
         str(source),
