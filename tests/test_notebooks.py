@@ -269,3 +269,17 @@ def test_split_print_output_is_stored_as_one_stream():
                            nbformat.v4.new_output("stream", name="stdout", text="b\n")]
     outputs = reproduce.strip_volatile(nb).cells[0].outputs
     assert [(o.name, "".join(o.text)) for o in outputs] == [("stdout", "a\n"), ("stderr", "w\n"), ("stdout", "b\n")]
+
+
+def _fake_run(name, parameters, output_dir, position, progress):
+    return name, NOTEBOOKS / f"{name}.ipynb", float(position)
+
+
+def test_run_all_starts_the_longest_first_and_answers_in_the_order_asked(monkeypatch):
+    cells = {name: reproduce._code_cells(name) for name in NAMES}
+    assert max(cells, key=cells.get) == "lee_clifton_2011"  # the longest notebook has the most code cells
+    monkeypatch.setattr(reproduce, "_run_timed", _fake_run)  # forked workers see the stand-in
+    order = list(reversed(NAMES))
+    done = reproduce.run_all(order, jobs=2)
+    assert [name for name, _, _ in done] == order
+    assert [position for _, _, position in done] == list(range(len(order)))

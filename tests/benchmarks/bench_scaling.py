@@ -10,6 +10,8 @@ import json
 import math
 import os
 import resource
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -25,10 +27,10 @@ import pytest
 
 from choosing_epsilon import figures, reproduce
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.paths import FIGURES, ROOT
 
 OUT = FIGURES / "benchmarks"
-RESULTS: dict[str, list[dict]] = {"scaling": [], "monte_carlo": [], "reproduce": []}
+RESULTS: dict[str, list[dict]] = {"scaling": [], "monte_carlo": [], "reproduce": [], "memory": []}
 SIZES = [10**3, 3 * 10**3, 10**4, 10**5, 10**6, 10**7]
 BRUTE_MAX = 3000
 
@@ -78,6 +80,29 @@ def test_epsilon_for_risk_scaling(benchmark, n):
     RESULTS["scaling"].append(row)
 
 
+MEMORY_SCRIPT = """
+from pathlib import Path
+from tests.benchmarks.bench_scaling import database
+from choosing_epsilon import possible_worlds as pw
+values = database({n})
+if {call}:
+    pw.epsilon_for_risk(values, 0.5, "mean")
+# this process's peak resident memory, in kB (ru_maxrss would report the parent's peak if higher)
+print(next(line.split()[1] for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("VmHWM:")))
+"""
+
+
+def test_epsilon_for_risk_peak_memory():
+    # each in a fresh process, so that the peak is this call's: with the call, and the same process without it
+    n = SIZES[-1]
+    peak = {}
+    for call in (True, False):
+        run = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(n=n, call=call)], cwd=ROOT, check=True,
+                             capture_output=True, text=True)
+        peak[call] = int(run.stdout.split()[-1]) / 1024
+    RESULTS["memory"].append({"n": n, "peak_rss_mb": peak[True], "peak_rss_mb_without_the_call": peak[False]})
+
+
 def test_monte_carlo_throughput(benchmark):
     answers = np.array([2, 13 / 3, 14 / 3, 5])
     benchmark.pedantic(pw.simulate_adversary, args=(answers, 0, 17 / 6, 2.0, 10**6, np.random.default_rng(0)), rounds=3, iterations=1)
@@ -100,8 +125,7 @@ def test_reproduce_against_its_floor(tmp_path):
     jobs = min(len(names), os.cpu_count() or 1)  # as many workers as the runner uses
     for repeat in range(REPEATS):
         (full, full_cpu), done = _measured(reproduce.run_all, names, {}, tmp_path / f"run{repeat}")
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            (floor, floor_cpu), _ = _measured(lambda: list(pool.map(_floor_run, [str(floor_dir / f"{n}.ipynb") for n in names])))
+        (floor, floor_cpu), _ = _measured(_run_floor, [str(floor_dir / f"{n}.ipynb") for n in names], jobs)
         RESULTS["reproduce"].append({"repeat": repeat, "notebooks": len(names), "reproduce_seconds": full, "floor_seconds": floor,
                                      "ratio": full / floor, "reproduce_cpu_seconds": full_cpu, "floor_cpu_seconds": floor_cpu,
                                      "cpu_ratio": full_cpu / floor_cpu}
@@ -109,7 +133,7 @@ def test_reproduce_against_its_floor(tmp_path):
 
 
 def _measured(function, *args) -> tuple[tuple[float, float], object]:
-    """Wall time and CPU time of the finished child processes (workers and their kernels), and the result."""
+    """Wall time, and CPU time of the child processes (workers and their kernels) reaped meanwhile, and the result."""
     def cpu() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return usage.ru_utime + usage.ru_stime
@@ -117,6 +141,12 @@ def _measured(function, *args) -> tuple[tuple[float, float], object]:
     start_wall, start_cpu = time.perf_counter(), cpu()
     result = function(*args)
     return (time.perf_counter() - start_wall, cpu() - start_cpu), result
+
+
+def _run_floor(paths: list[str], jobs: int) -> None:
+    """The import-only notebooks in a pool of ``jobs`` workers, shut down (and so counted) before returning."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(_floor_run, paths))
 
 
 def _floor_run(path: str) -> None:
@@ -131,11 +161,13 @@ def test_write_report():
     scaling.to_csv(OUT / "scaling.csv", index=False, float_format="%.6g", lineterminator="\n")
     pd.DataFrame(RESULTS["monte_carlo"]).to_csv(OUT / "monte_carlo.csv", index=False, float_format="%.6g", lineterminator="\n")
     pd.DataFrame(RESULTS["reproduce"]).to_csv(OUT / "reproduce.csv", index=False, float_format="%.6g", lineterminator="\n")
+    pd.DataFrame(RESULTS["memory"]).to_csv(OUT / "memory.csv", index=False, float_format="%.6g", lineterminator="\n")
     runs = pd.DataFrame(RESULTS["reproduce"])
     summary = {"growth_exponent_1e5_to_1e7": exponent,
                "ratio_to_sort_1e6": float(scaling.loc[scaling.n == 10**6, "ratio_to_sort"].iloc[0]) if (scaling.n == 10**6).any() else None,
                "reproduce_over_floor": float(runs.ratio.median()) if len(runs) else None,
-               "reproduce_cpu_over_floor": float(runs.cpu_ratio.median()) if len(runs) else None}
+               "reproduce_cpu_over_floor": float(runs.cpu_ratio.median()) if len(runs) else None,
+               "peak_rss_mb_1e7": RESULTS["memory"][0]["peak_rss_mb"] if RESULTS["memory"] else None}
     (OUT / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures.use_style()
     fig, ax = plt.subplots()
