@@ -32,18 +32,30 @@ def _unit(x: object) -> bool:
     return 0 < x < 1  # type: ignore[operator]
 
 
+def _nonempty(v: object) -> bool:
+    return len(v) > 0  # type: ignore[arg-type]
+
+
+def _positive_list(v: object) -> bool:
+    return _nonempty(v) and all(_positive(x) for x in v)  # type: ignore[attr-defined]
+
+
+def _unit_list(v: object) -> bool:
+    return _nonempty(v) and all(_unit(x) for x in v)  # type: ignore[attr-defined]
+
+
 # Inputs every notebook shares.
 SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
-OUTPUT_DIR = Param("str", "a directory path", lambda v: len(v) > 0)
+OUTPUT_DIR = Param("str", "a directory path", _nonempty)
 
 LEE_CLIFTON_2011: dict[str, Param] = {
-    "data_path": Param("str", "a CSV file with a 'name' column", lambda v: len(v) > 0, paper="../data/students.csv"),
-    "attributes": Param("list[str]", "a non-empty list of numeric column names", lambda v: len(v) > 0,
+    "data_path": Param("str", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"),
+    "attributes": Param("list[str]", "a non-empty list of numeric column names", _nonempty,
                         paper=["absence_days", "school_year"]),
-    "absent": Param("str", "a value of the 'name' column", lambda v: len(v) > 0, paper="Terry"),
+    "absent": Param("str", "a value of the 'name' column", _nonempty, paper="Terry"),
     "rho": Param("float", "(0, 1)", _unit, paper=1 / 3),
-    "epsilons": Param("list[float]", "a non-empty list of values > 0", lambda v: len(v) > 0 and all(e > 0 for e in v),
+    "epsilons": Param("list[float]", "a non-empty list of values > 0", _positive_list,
                       paper=[5, 2, 1, 0.5, 0.1, 0.01]),
     "response": Param("float", "any finite number", paper=2.2013),
     "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
@@ -78,10 +90,6 @@ HSU_2014: dict[str, Param] = {
     "output_dir": OUTPUT_DIR,
 }
 
-def _positive_list(v: object) -> bool:
-    return len(v) > 0 and all(x > 0 for x in v)  # type: ignore[arg-type, operator]
-
-
 SHOARAN_2012: dict[str, Param] = {
     "epsilon": Param("float", "(0, inf)", _positive, paper=0.01),
     "pr": Param("float", "(0, 1)", _unit, paper=0.1),
@@ -91,7 +99,7 @@ SHOARAN_2012: dict[str, Param] = {
     "query_index": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 10]),
     "query_sensitivities": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 1]),
     "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v)),
-    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and all(0 < x < 1 for x in v)),
+    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and _unit_list(v)),
     "fig2_reading_epsilon": Param("float", "(0, inf)", _positive, paper=0.1),
     "seed": SEED,
     "n_trials": N_TRIALS,
@@ -105,7 +113,7 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
     "p": Param("float", "(0, 1)", _unit, paper=0.9),
     "w": Param("float", "(0, 1)", _unit, paper=0.1),
     "query_answer": Param("float", "(0, inf)", _positive, paper=100),
-    "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", lambda v: len(v) > 0 and all(0 < x < 1 for x in v),
+    "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", _unit_list,
                     paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999]),
     "gaussian_delta": Param("float", "(0, 1)", _unit),
     "seed": SEED,
@@ -143,7 +151,7 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit),
     "posterior_threshold": Param("float", "(0, 1)", _unit),
     "max_advantage": Param("float", "(0, 1)", _unit),
-    "registry_path": Param("str", "a CSV file", lambda v: len(v) > 0),
+    "registry_path": Param("str", "a CSV file", _nonempty),
     "seed": SEED,
     "output_dir": OUTPUT_DIR,
 }
