@@ -80,6 +80,7 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
 
     The figure is laid out once and both images are cropped to that one tight bounding box, so each
     image is drawn once (``bbox_inches="tight"`` would lay the figure out again for every file).
+    Log axes get the project's labels and minor ticks first (``_log_axes``).
     """
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")

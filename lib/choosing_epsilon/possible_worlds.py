@@ -343,9 +343,9 @@ def fit_response(
     if target.size != a.size:
         raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
     laplace.scale(sensitivity, epsilon)  # validates both
-    margin = 10 * positive("resolution", resolution)
-    lo, hi = a.min() - margin, a.max() + margin
-    grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / positive("resolution", resolution))) + 1)
+    resolution = positive("resolution", resolution)
+    lo, hi = a.min() - 10 * resolution, a.max() + 10 * resolution
+    grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / resolution)) + 1)
 
     def residual_at(g: np.ndarray) -> np.ndarray:
         return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1)
