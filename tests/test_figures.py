@@ -1,3 +1,5 @@
+import contextlib
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -83,3 +85,76 @@ def test_log_axes_get_minor_ticks_at_2_and_5_when_they_span_two_decades(tmp_path
     assert mantissas(wide.xaxis) == {2, 5}
     assert mantissas(narrow.xaxis) == {2, 3, 4, 5, 6, 7, 8, 9}  # matplotlib's own
     plt.close(fig)
+
+
+def _pixels(path):
+    with PILImage.open(path) as image:
+        return image.mode, np.asarray(image.convert("RGB"), dtype=float)
+
+
+def _ink(image: np.ndarray) -> np.ndarray:
+    """The part of an image inside the bounding box of its non-white pixels."""
+    rows, columns = np.nonzero((image < 255).any(axis=-1))
+    return image[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+
+
+def _margins(image: np.ndarray) -> np.ndarray:
+    """The white margins of an image in pixels: top, left, bottom, right."""
+    rows, columns = np.nonzero((image < 255).any(axis=-1))
+    return np.array([rows.min(), columns.min(), image.shape[0] - 1 - rows.max(), image.shape[1] - 1 - columns.max()])
+
+
+@pytest.mark.parametrize("outside", [False, True], ids=["inside the figure", "legend beyond its edge"])
+def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
+    """The PNG holds what matplotlib draws, pixel for pixel, with savefig's tight box and margins around it."""
+    def build():
+        fig = log_figure()
+        if outside:  # a legend wholly right of the figure: cutting cannot recover it, savefig must draw it
+            fig.axes[0].legend(loc="center left", bbox_to_anchor=(1.4, 0.5))
+        return fig
+    ours = figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+    for name, box in (("whole", None), ("tight", "tight")):
+        reference = build()
+        figures._log_axes(reference)
+        reference.savefig(tmp_path / f"{name}.png", bbox_inches=box)
+    mode, a = _pixels(ours)
+    whole, tight = _pixels(tmp_path / "whole.png")[1], _pixels(tmp_path / "tight.png")[1]
+    assert mode == "RGB"  # opaque: no alpha channel
+    assert abs(a.shape[0] - tight.shape[0]) <= 2 and abs(a.shape[1] - tight.shape[1]) <= 2
+    assert np.abs(_margins(a) - _margins(tight)).max() <= 1  # savefig.pad_inches around the contents, as savefig leaves
+    if outside:
+        assert a.shape[1] > whole.shape[1]  # the legend beyond the figure's edge is in the file
+        assert _ink(a).shape == _ink(tight).shape
+    else:
+        assert np.array_equal(_ink(a), _ink(whole))  # cut from one drawing: the same pixels
+    plt.close("all")
+
+
+def test_png_keeps_its_alpha_channel_when_the_figure_is_transparent(tmp_path):
+    fig = log_figure()
+    fig.patch.set_alpha(0.0)
+    png = figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+    with PILImage.open(png) as image:
+        assert image.mode == "RGBA" and image.getextrema()[3][0] == 0
+    plt.close(fig)
+
+
+def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_path, monkeypatch):
+    """A title matplotlib must move (above top tick labels and an offset text) ends up where placing it again would put it."""
+    def build():
+        figures.use_style()
+        fig, (left, right) = plt.subplots(1, 2)
+        left.plot([0, 1], [1e7, 2e7])
+        left.xaxis.tick_top()
+        left.set_title("moved up")
+        right.plot([0, 1], [0, 1])
+        right.set_title("in place", y=1.05)  # placed by hand: never moved
+        return fig
+    fig = build()
+    kept = [p.read_bytes() for p in figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path / "kept")[:2]]
+    assert [ax._autotitlepos for ax in fig.axes] == [True, False]  # restored afterwards
+    assert fig.axes[0].title.get_position()[1] > 1.05  # the test is meaningful: this title was moved
+    monkeypatch.setattr(figures, "_titles_kept", lambda fig: contextlib.nullcontext())
+    placed = [p.read_bytes() for p in figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path / "placed")[:2]]
+    assert kept == placed
+    plt.close("all")
