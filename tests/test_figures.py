@@ -139,6 +139,17 @@ def test_png_keeps_its_alpha_channel_when_the_figure_is_transparent(tmp_path):
     plt.close(fig)
 
 
+@pytest.mark.parametrize("style, mode, corner", [({"savefig.facecolor": "black"}, "RGB", (0, 0, 0)),
+                                                 ({"savefig.transparent": True}, "RGBA", (255, 255, 255, 0))])
+def test_png_background_follows_the_savefig_style(tmp_path, style, mode, corner):
+    """A savefig.* background other than the figure's own is painted as savefig paints it."""
+    with matplotlib.rc_context(style):
+        png = figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+    with PILImage.open(png) as image:
+        assert image.mode == mode and image.getpixel((0, 0)) == corner
+    plt.close("all")
+
+
 def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_path, monkeypatch):
     """A title matplotlib must move (above top tick labels and an offset text) ends up where placing it again would put it."""
     def build():

@@ -134,8 +134,9 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     both again for the second file. Here one Agg drawing gives the box and the PNG, cut from its
     pixels; the SVG is drawn over the same box, keeping the titles where that drawing put them
     (``_titles_kept``). Only when the figure's contents reach beyond its edges (a legend or label
-    outside), which cutting cannot recover, is the PNG drawn again by ``savefig``. The PNG drops
-    its alpha channel when every pixel is opaque: the same image, a quarter less to compress.
+    outside), which cutting cannot recover, or the ``savefig.*`` style asks for another background,
+    is the PNG drawn again by ``savefig``. The PNG drops its alpha channel when every pixel is
+    opaque: the same image, a quarter less to compress.
     Log axes get the project's labels and minor ticks first (``_log_axes``).
     """
     if not name or "/" in name:
@@ -151,8 +152,11 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     pixels, tight = _draw_agg(fig, dpi)
     box = tight.padded(matplotlib.rcParams["savefig.pad_inches"])
     width, height = fig.get_size_inches()
+    outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
+    recoloured = matplotlib.rcParams["savefig.transparent"] or any(
+        matplotlib.rcParams[f"savefig.{key}"] != "auto" for key in ("facecolor", "edgecolor"))  # savefig paints another background
     with _titles_kept(fig):
-        if tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height:
+        if outside or recoloured:
             drawn = io.BytesIO()
             fig.savefig(drawn, format="png", bbox_inches=box)
             with PILImage.open(drawn) as png:
