@@ -145,7 +145,7 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
         raise ValueError(f"data must be a non-empty DataFrame of the plotted values, got {type(data).__name__}")
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = [out / f"{name}.png", out / f"{name}.svg", out / f"{name}.csv"]
+    paths = [out / f"{name}.png", out / f"{name}.svg"]
     _log_axes(fig)
     dpi = matplotlib.rcParams["savefig.dpi"]
     dpi = fig.dpi if dpi == "figure" else float(dpi)
@@ -166,8 +166,7 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
         opaque = bool((image[..., 3] == 255).all())
         PILImage.fromarray(image[..., :3] if opaque else image).save(paths[0], format="png", dpi=(dpi, dpi))
         fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
-    data.to_csv(paths[2], index=False, float_format="%.10g", lineterminator="\n")
-    return paths
+    return [*paths, save_table(data, name, out)]
 
 
 def save_and_show(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> None:
