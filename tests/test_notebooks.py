@@ -135,7 +135,7 @@ def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, t
     ],
 )
 def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
-    # straight through papermill, as a user would without the runner: the notebook itself must refuse
+    # straight through papermill (reproduce.execute, without the runner's checks): the notebook itself must refuse
     out = tmp_path / "out"
     out.mkdir()
     (out / "results.json").write_text("{}")  # a stale result from an earlier run must not survive a failed one
@@ -144,8 +144,7 @@ def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
         (tmp_path / "db.csv").write_text(csv)
         given["data_path"] = str(tmp_path / "db.csv")
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        papermill.execute_notebook(str(NOTEBOOKS / "lee_clifton_2011.ipynb"), str(tmp_path / "run.ipynb"), parameters=given,
-                                   cwd=str(NOTEBOOKS), kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+        reproduce.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "run.ipynb", given)
     assert failure.value.ename == "ValueError"
     assert message in failure.value.evalue
     assert not (out / "results.json").exists() and not (out / "claims.csv").exists()
@@ -192,9 +191,7 @@ def test_shoaran_papermill_run_with_three_queries(tmp_path):
 @pytest.mark.notebook
 def test_shoaran_notebook_rejects_mismatched_queries(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        papermill.execute_notebook(str(NOTEBOOKS / "shoaran_2012.ipynb"), str(tmp_path / "run.ipynb"),
-                                   parameters={"query_index": [1.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
-                                   kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+        reproduce.execute(NOTEBOOKS / "shoaran_2012.ipynb", tmp_path / "run.ipynb", {"query_index": [1.0], "output_dir": str(tmp_path)})
     assert "must have the same length" in failure.value.evalue
 
 
@@ -255,9 +252,7 @@ def test_synthesis_papermill_run_with_another_scenario(tmp_path):
 @pytest.mark.notebook
 def test_synthesis_rejects_ages_outside_the_range(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        papermill.execute_notebook(str(NOTEBOOKS / "synthesis.ipynb"), str(tmp_path / "run.ipynb"),
-                                   parameters={"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)}, cwd=str(NOTEBOOKS),
-                                   kernel_name="python3", progress_bar=False, shutdown_kernel="immediate")
+        reproduce.execute(NOTEBOOKS / "synthesis.ipynb", tmp_path / "run.ipynb", {"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)})
     assert "observed_ages must lie inside age_range" in failure.value.evalue
 
 
