@@ -34,6 +34,14 @@ def open_unit(name: str, value: float) -> float:
     return x
 
 
+def closed_unit(name: str, value: float) -> float:
+    """Return ``value`` as a float if it lies in the closed interval [0, 1], else raise ValueError."""
+    x = real(name, value)
+    if not 0 <= x <= 1:
+        raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
+    return x
+
+
 def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
     """Return ``values`` as a 1-D float array of finite numbers with at least ``min_size`` entries."""
     try:
@@ -46,4 +54,12 @@ def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int 
         raise ValueError(f"{name} needs at least {min_size} values, got {arr.size}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must contain only finite numbers, got {arr[~np.isfinite(arr)][:3]!r}")
+    return arr
+
+
+def positive_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
+    """``finite_array`` whose every entry is > 0."""
+    arr = finite_array(name, values, min_size)
+    if np.any(arr <= 0):
+        raise ValueError(f"{name} must hold values > 0 (allowed range (0, inf)), got {arr.tolist()!r}")
     return arr

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-from ._validate import open_unit, positive, real
+from ._validate import closed_unit, open_unit, positive, real
 
 
 def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
@@ -178,9 +178,7 @@ def cost_floor(expected_cost: float, error: float, failure_probability: float, s
 def true_failure_probability(epsilon: float, n: int, error: float, fraction: float = 0.5) -> float:
     """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds."""
     n = int(_count("n", n))
-    t, p = open_unit("error", error), real("fraction", fraction)
-    if not 0 <= p <= 1:
-        raise ValueError(f"fraction must lie in [0, 1], got {fraction!r}")
+    t, p = open_unit("error", error), closed_unit("fraction", fraction)
     weights, offset = _binomial(n, p)
     lam = 1 / (positive("epsilon", epsilon) * n)  # the noise scale, passed to scipy's laplace functions directly
     # Pr(noise > T - offset) + Pr(noise < -T - offset), the second as sf(T + offset) by symmetry, in one call

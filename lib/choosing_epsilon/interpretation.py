@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ._validate import open_unit, positive
+from ._validate import closed_unit, open_unit, positive
 
 
 def posterior_bound(prior: float, epsilon: float) -> float:
@@ -36,8 +36,6 @@ def epsilon_for_advantage(advantage: float) -> float:
 
 def tpr_bound(fpr: float, epsilon: float) -> float:
     """The largest true-positive rate of a test with false-positive rate ``fpr`` under ε-DP: min(1, e^ε FPR, 1 - e^-ε (1 - FPR))."""
-    f = float(fpr)
-    if not 0 <= f <= 1:
-        raise ValueError(f"fpr must lie in [0, 1], got {fpr!r}")
+    f = closed_unit("fpr", fpr)
     eps = positive("epsilon", epsilon)
     return min(1.0, math.exp(eps) * f, 1 - math.exp(-eps) * (1 - f))

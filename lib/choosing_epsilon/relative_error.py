@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import laplace
-from ._validate import finite_array, open_unit, positive
+from ._validate import finite_array, open_unit, positive, positive_array
 
 
 def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:
@@ -37,8 +37,7 @@ def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
 
 def uniform_scale(sensitivities: Sequence[float], epsilon: float) -> float:
     """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query."""
-    deltas = _sensitivities(sensitivities)
-    return float(np.sum(deltas)) / positive("epsilon", epsilon)
+    return float(np.sum(positive_array("sensitivities", sensitivities))) / positive("epsilon", epsilon)
 
 
 def diff_alpha(sensitivities: Sequence[float], index: Sequence[float], epsilon: float) -> float:
@@ -83,9 +82,7 @@ def log_likelihood_ratio(outputs: np.ndarray, answers_a: Sequence[float], answer
     """ln Pr[outputs | D_a] / Pr[outputs | D_b] for independent Laplace releases (rows of ``outputs``)."""
     y = np.atleast_2d(np.asarray(outputs, dtype=float))
     qa, qb = finite_array("answers_a", answers_a), finite_array("answers_b", answers_b)
-    la, lb = finite_array("scales_a", scales_a), finite_array("scales_b", scales_b)
-    if np.any(la <= 0) or np.any(lb <= 0):
-        raise ValueError("scales must be > 0")
+    la, lb = positive_array("scales_a", scales_a), positive_array("scales_b", scales_b)
     log_a = -np.abs(y - qa) / la - np.log(2 * la)
     log_b = -np.abs(y - qb) / lb - np.log(2 * lb)
     return np.sum(log_a - log_b, axis=1)
@@ -93,27 +90,15 @@ def log_likelihood_ratio(outputs: np.ndarray, answers_a: Sequence[float], answer
 
 def proportional_scales(answers: Sequence[float], sensitivities: Sequence[float], epsilon: float) -> np.ndarray:
     """Scales proportional to the true answers (Xiao et al.'s Proportional, as described): DIFF with γ = q(D)."""
-    q = finite_array("answers", answers)
-    if np.any(q <= 0):
-        raise ValueError(f"answers must be > 0 for proportional scales, got {answers!r}")
-    return diff_scales(sensitivities, q, epsilon)
-
-
-def _sensitivities(values: Sequence[float]) -> np.ndarray:
-    deltas = finite_array("sensitivities", values)
-    if np.any(deltas <= 0):
-        raise ValueError(f"sensitivities must be > 0 (allowed range (0, inf)), got {list(values)!r}")
-    return deltas
+    return diff_scales(sensitivities, positive_array("answers", answers), epsilon)
 
 
 def _pair(sensitivities: Sequence[float], index: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    deltas = _sensitivities(sensitivities)
+    deltas = positive_array("sensitivities", sensitivities)
     gammas = finite_array("index", index)
     if gammas.size != deltas.size:
         raise ValueError(f"index and sensitivities must have the same length, got {gammas.size} and {deltas.size}")
-    if np.any(gammas <= 0):
-        raise ValueError(f"index must hold values > 0 (allowed range (0, inf)), got {list(index)!r}")
-    return deltas, gammas
+    return deltas, positive_array("index", gammas)
 
 
 def check_queries(answers: Sequence[float], index: Sequence[float], sensitivities: Sequence[float]) -> None:
