@@ -44,6 +44,10 @@ def _unit_list(v: object) -> bool:
     return _nonempty(v) and all(_unit(x) for x in v)  # type: ignore[attr-defined]
 
 
+def _increasing_pair(v: object) -> bool:
+    return len(v) == 2 and v[0] < v[1]  # type: ignore[arg-type,index]
+
+
 # Inputs every notebook shares.
 SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
@@ -126,9 +130,9 @@ LAPLACE_INTRO: dict[str, Param] = {
     "sensitivity": Param("float", "(0, inf)", _positive, paper=7),
     "epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
     "epsilon_high": Param("float", "(0, inf)", _positive, paper=10),
-    "age_range": Param("list[float]", "[lower, upper] with lower < upper", lambda v: len(v) == 2 and v[0] < v[1], paper=[0, 110]),
+    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]),
     "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9),
-    "n_runs": Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7),
+    "n_runs": N_TRIALS,
     "budget": Param("float", "(0, inf)", _positive),
     "seed": SEED,
     "output_dir": OUTPUT_DIR,
@@ -136,7 +140,7 @@ LAPLACE_INTRO: dict[str, Param] = {
 
 SYNTHESIS: dict[str, Param] = {
     "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7),
-    "age_range": Param("list[float]", "[lower, upper] with lower < upper", lambda v: len(v) == 2 and v[0] < v[1]),
+    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair),
     "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1]),
     "rho": Param("float", "(0, 1)", _unit),
     "bad_event_cost": Param("float", "(0, inf)", _positive),
