@@ -4,7 +4,7 @@ import nbformat
 import pytest
 
 from choosing_epsilon import parameters
-from choosing_epsilon.paths import NOTEBOOKS
+from choosing_epsilon.paths import FIGURES, NOTEBOOKS
 
 
 def parameters_cell(name):
@@ -17,12 +17,22 @@ def parameters_cell(name):
 
 
 @pytest.mark.parametrize("name", sorted(parameters.SPECS))
-def test_notebook_declares_exactly_the_spec_with_the_paper_values(name):
+def test_notebook_declares_exactly_the_spec_with_the_committed_values(name):
     defaults = parameters_cell(name)
-    assert set(defaults) == set(parameters.SPECS[name])
-    parameters.validate(defaults, parameters.SPECS[name])
+    spec = parameters.SPECS[name]
+    assert set(defaults) == set(spec)
+    parameters.validate(defaults, spec)
+    for key, param in spec.items():
+        if key == "output_dir":
+            assert parameters.as_path(defaults[key], NOTEBOOKS) == str(FIGURES / name)
+            continue
+        value = parameters.as_path(defaults[key], NOTEBOOKS) if param.kind == "path" else defaults[key]
+        assert json.dumps(value) == json.dumps(param.committed), key
     for key, value in parameters.paper_values(name).items():
-        assert json.dumps(defaults[key]) == json.dumps(value), key
+        assert json.dumps(value) == json.dumps(spec[key].committed), key
+    with_notebook_cwd = {k: parameters.as_path(v, NOTEBOOKS) if spec[k].kind == "path" else v for k, v in defaults.items()}
+    assert parameters.differ_from_defaults(name, with_notebook_cwd) == []
+    assert parameters.differ_from_defaults(name, {**with_notebook_cwd, "seed": 1}) == ["seed"]
 
 
 GOOD = parameters_cell("lee_clifton_2011")

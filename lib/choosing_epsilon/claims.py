@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .parameters import same
+
 COLUMNS = ["claim_id", "location", "description", "published", "tolerance"]
 RESULT_COLUMNS = ["claim_id", "location", "description", "published", "reproduced", "tolerance", "status", "note"]
 STATUSES = ("reproduced", "discrepancy", "not applicable")
@@ -52,7 +54,7 @@ class Ledger:
         missing = set(paper_parameters) - set(parameters)
         if missing:
             raise ValueError(f"parameters: no value given for {sorted(missing)}")
-        self._differs = {name for name, value in paper_parameters.items() if not _same(value, parameters[name])}
+        self._differs = {name for name, value in paper_parameters.items() if not same(value, parameters[name])}
         self._known = set(paper_parameters)
         self._rows: dict[str, dict[str, object]] = {}
 
@@ -119,11 +121,3 @@ class Ledger:
         table.to_csv(path, index=False, lineterminator="\n")  # round-trip precision
         return table
 
-
-def _same(a: object, b: object) -> bool:
-    """Equality that treats numbers by value (1 == 1.0) and compares sequences element-wise."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool):
-        return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
-    return a == b

@@ -188,9 +188,3 @@ def save_table(table: pd.DataFrame, name: str, output_dir: str | Path, index: bo
     table.to_csv(path, index=index, float_format="%.10g", lineterminator="\n")
     return path
 
-
-def clear_results(output_dir: object, names: tuple[str, ...] = ("results.json", "claims.csv")) -> None:
-    """Delete the previous run's result files first, so a run that fails leaves no old result looking current."""
-    if isinstance(output_dir, (str, Path)) and str(output_dir) and Path(output_dir).is_dir():
-        for name in names:
-            (Path(output_dir) / name).unlink(missing_ok=True)

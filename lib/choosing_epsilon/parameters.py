@@ -8,20 +8,38 @@ refuses unknown names before a kernel starts.
 
 from __future__ import annotations
 
-import math
 import ast
+import math
+import os
 from collections.abc import Callable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
+
+from .paths import NOTEBOOKS
 
 
 @dataclass(frozen=True)
 class Param:
     """One parameter: its kind and an optional range check with its description."""
 
-    kind: str  # "int", "float", "str", "bool", "list[float]", "list[str]"
+    kind: str  # "int", "float", "str", "path", "bool", "list[float]", "list[str]"
     allowed: str = ""
     check: Callable[[object], bool] | None = None
     paper: object = None  # the value the paper fixes (None: not a paper input, e.g. seed)
+    default: object = None  # the committed run's value, where the paper fixes none (None: ``paper``)
+
+    @property
+    def committed(self) -> object:
+        """The value of the committed run: the paper's, or the notebook's own choice."""
+        value = self.paper if self.default is None else self.default
+        return as_path(value, NOTEBOOKS) if self.kind == "path" and value is not None else value
+
+
+def as_path(value: object, base: Path | None = None) -> str:
+    """A path parameter as an absolute path: relative paths are taken from ``base`` (default: the working directory)."""
+    path = Path(str(value)).expanduser()
+    return os.path.abspath(path if base is None or path.is_absolute() else base / path)
 
 
 def _positive(x: object) -> bool:
@@ -48,13 +66,18 @@ def _increasing_pair(v: object) -> bool:
     return len(v) == 2 and v[0] < v[1]  # type: ignore[arg-type,index]
 
 
+def _default(param: Param, value: object) -> Param:
+    """``param`` with the committed run's value ``value``."""
+    return dataclasses.replace(param, default=value)
+
+
 # Inputs every notebook shares.
-SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
+SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)  # each notebook sets its default with _default
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
-OUTPUT_DIR = Param("str", "a directory path", _nonempty)
+OUTPUT_DIR = Param("path", "a directory path", _nonempty)
 
 LEE_CLIFTON_2011: dict[str, Param] = {
-    "data_path": Param("str", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"),
+    "data_path": Param("path", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"),
     "attributes": Param("list[str]", "a non-empty list of numeric column names", _nonempty,
                         paper=["absence_days", "school_year"]),
     "absent": Param("str", "a value of the 'name' column", _nonempty, paper="Terry"),
@@ -67,10 +90,10 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "eq12_epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
     "fig2_max_epsilon": Param("float", "(0, inf)", _positive, paper=5),
     "outlier_km": Param("float", "(0, inf)", _positive, paper=400000),
-    "alumni_n": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7),
-    "alumni_rho": Param("float", "(0, 1)", _unit),
-    "seed": SEED,
-    "n_trials": N_TRIALS,
+    "alumni_n": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=100000),
+    "alumni_rho": Param("float", "(0, 1)", _unit, default=0.01),
+    "seed": _default(SEED, 20110901),
+    "n_trials": _default(N_TRIALS, 20000),
     "output_dir": OUTPUT_DIR,
 }
 
@@ -87,10 +110,10 @@ HSU_2014: dict[str, Param] = {
     "movie_worst_cost": Param("float", "(0, inf)", _positive, paper=2500),
     "movie_exposure_probability": Param("float", "(0, 1)", _unit, paper=0.0001),
     "movie_exposed_fraction": Param("float", "(0, 1)", _unit, paper=0.002),
-    "true_fraction": Param("float", "[0, 1]", lambda v: 0 <= v <= 1),
-    "max_study_size": Param("int", "[1, 10**7]", lambda v: 1 <= v <= 10**7),
-    "seed": SEED,
-    "n_trials": N_TRIALS,
+    "true_fraction": Param("float", "[0, 1]", lambda v: 0 <= v <= 1, default=0.5),
+    "max_study_size": Param("int", "[1, 10**7]", lambda v: 1 <= v <= 10**7, default=1000000),
+    "seed": _default(SEED, 20140722),
+    "n_trials": _default(N_TRIALS, 200000),
     "output_dir": OUTPUT_DIR,
 }
 
@@ -102,11 +125,11 @@ SHOARAN_2012: dict[str, Param] = {
     "query_answers": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[3000, 30000]),
     "query_index": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 10]),
     "query_sensitivities": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 1]),
-    "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v)),
-    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and _unit_list(v)),
+    "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v), default=[0.01, 0.02, 0.05]),
+    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and _unit_list(v), default=[0.1, 0.3, 0.5]),
     "fig2_reading_epsilon": Param("float", "(0, inf)", _positive, paper=0.1),
-    "seed": SEED,
-    "n_trials": N_TRIALS,
+    "seed": _default(SEED, 20120827),
+    "n_trials": _default(N_TRIALS, 200000),
     "output_dir": OUTPUT_DIR,
 }
 
@@ -119,9 +142,9 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
     "query_answer": Param("float", "(0, inf)", _positive, paper=100),
     "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", _unit_list,
                     paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999]),
-    "gaussian_delta": Param("float", "(0, 1)", _unit),
-    "seed": SEED,
-    "n_trials": N_TRIALS,
+    "gaussian_delta": Param("float", "(0, 1)", _unit, default=1e-05),
+    "seed": _default(SEED, 20191111),
+    "n_trials": _default(N_TRIALS, 200000),
     "output_dir": OUTPUT_DIR,
 }
 
@@ -131,32 +154,32 @@ LAPLACE_INTRO: dict[str, Param] = {
     "epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
     "epsilon_high": Param("float", "(0, inf)", _positive, paper=10),
     "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]),
-    "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9),
-    "n_runs": N_TRIALS,
-    "budget": Param("float", "(0, inf)", _positive),
-    "seed": SEED,
+    "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, default=1000),
+    "n_runs": _default(N_TRIALS, 1000),
+    "budget": Param("float", "(0, inf)", _positive, default=2.0),
+    "seed": _default(SEED, 20230315),
     "output_dir": OUTPUT_DIR,
 }
 
 SYNTHESIS: dict[str, Param] = {
-    "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7),
-    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair),
-    "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1]),
-    "rho": Param("float", "(0, 1)", _unit),
-    "bad_event_cost": Param("float", "(0, inf)", _positive),
-    "bad_event_probability": Param("float", "(0, 1)", _unit),
-    "budget": Param("float", "(0, inf)", _positive),
-    "error_years": Param("float", "(0, inf)", _positive),
-    "failure_probability": Param("float", "(0, 1)", _unit),
-    "relative_error": Param("float", "(0, inf)", _positive),
-    "pr": Param("float", "(0, 1)", _unit),
-    "c_years": Param("float", "(0, inf)", _positive),
-    "p": Param("float", "(0, 1)", _unit),
-    "prior": Param("float", "(0, 1)", _unit),
-    "posterior_threshold": Param("float", "(0, 1)", _unit),
-    "max_advantage": Param("float", "(0, 1)", _unit),
-    "registry_path": Param("str", "a CSV file", _nonempty),
-    "seed": SEED,
+    "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=20000),
+    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, default=[0, 110]),
+    "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1], default=[18, 90]),
+    "rho": Param("float", "(0, 1)", _unit, default=0.002),
+    "bad_event_cost": Param("float", "(0, inf)", _positive, default=1274),
+    "bad_event_probability": Param("float", "(0, 1)", _unit, default=0.05),
+    "budget": Param("float", "(0, inf)", _positive, default=30000),
+    "error_years": Param("float", "(0, inf)", _positive, default=5),
+    "failure_probability": Param("float", "(0, 1)", _unit, default=0.1),
+    "relative_error": Param("float", "(0, inf)", _positive, default=0.05),
+    "pr": Param("float", "(0, 1)", _unit, default=0.1),
+    "c_years": Param("float", "(0, inf)", _positive, default=1),
+    "p": Param("float", "(0, 1)", _unit, default=0.95),
+    "prior": Param("float", "(0, 1)", _unit, default=0.5),
+    "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
+    "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
+    "registry_path": Param("path", "a CSV file", _nonempty, default='../data/epsilon_registry.csv'),
+    "seed": _default(SEED, 20261122),
     "output_dir": OUTPUT_DIR,
 }
 
@@ -175,7 +198,7 @@ def _is_kind(value: object, kind: str) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "float":
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-    if kind == "str":
+    if kind in ("str", "path"):
         return isinstance(value, str)
     if kind == "bool":
         return isinstance(value, bool)
@@ -206,7 +229,7 @@ def validate(values: Mapping[str, object], spec: Mapping[str, Param], partial: b
             )
         if param.check is not None and not param.check(value):
             raise ValueError(f"parameter {name!r} must be in {param.allowed}, got {value!r}")
-        checked[name] = list(value) if isinstance(value, tuple) else value
+        checked[name] = list(value) if isinstance(value, tuple) else as_path(value) if param.kind == "path" else value
     return checked
 
 
@@ -223,7 +246,7 @@ def check_names(notebook: str, given: Mapping[str, object]) -> None:
 
 def paper_values(notebook: str) -> dict[str, object]:
     """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with these."""
-    return {name: p.paper for name, p in SPECS[notebook].items() if p.paper is not None}
+    return {name: p.committed for name, p in SPECS[notebook].items() if p.paper is not None}
 
 
 def check_injected(history: Sequence[str], notebook: str) -> None:
@@ -240,3 +263,22 @@ def check_injected(history: Sequence[str], notebook: str) -> None:
         unknown = sorted(names - set(spec))
         if unknown:
             raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
+
+
+def differ_from_defaults(notebook: str, values: Mapping[str, object]) -> list[str]:
+    """The parameters (but output_dir) whose value is not the committed run's: the run's results are not figures/'s."""
+    spec = SPECS[notebook]
+    return sorted(
+        name for name, value in values.items()
+        if name in spec and name != "output_dir" and not same(value, spec[name].committed)
+    )
+
+
+def same(a: object, b: object) -> bool:
+    """Equality that treats numbers by value (1 == 1.0, 1/3 to 1e-12) and compares sequences element-wise."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    numbers = (int, float)
+    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
+    return a == b

@@ -322,6 +322,27 @@ def _grid_residuals(residual_at, grid: np.ndarray, lipschitz: float, tolerance: 
     return index[order], values[order]
 
 
+FLAT = 1e-12  # residuals closer than this to the best count as ties: float noise differs by CPU, the fit must not
+
+
+def _refine(loss, grid: np.ndarray, i: int) -> tuple[float, float]:
+    """Golden-section search between the grid neighbours of grid[i], to 1e-15 relative; the grid point if it is no worse.
+
+    Golden section compares values only, and near a max-abs optimum (a kink where two residuals
+    cross) neighbouring values differ by far more than float noise, so every CPU takes the same
+    steps and returns the same γ to the last digits printed.
+    """
+    left, right = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
+    centre = float(grid[i])
+    try:
+        refined = optimize.minimize_scalar(loss, bracket=(left, centre, right), method="golden", tol=1e-15)
+    except ValueError:  # not a strict bracket: the grid point is the optimum
+        return centre, loss(centre)
+    if refined.fun < loss(centre) and left <= refined.x <= right:
+        return float(refined.x), float(refined.fun)
+    return centre, loss(centre)
+
+
 def fit_response(
     answers: Sequence[float] | np.ndarray,
     published: Sequence[float] | np.ndarray,
@@ -333,7 +354,10 @@ def fit_response(
     """Recover the response behind a published posterior column (Tables 2-3): grid search, then refinement.
 
     The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that range
-    with a small margin; an interval touching either end extends to infinity. Each β(ω) changes with γ at
+    with a small margin; an interval touching either end extends to infinity. The optimum is chosen
+    canonically: grid points within ``FLAT`` of the best residual are ties, the smallest wins, and
+    a tie at either end of the grid (a flat tail) is reported as that tail's end, min or max f(ω);
+    otherwise a golden-section search refines the smallest tie between its grid neighbours. Each β(ω) changes with γ at
     rate at most ε/(2Δf), since dβ_k/dγ = β_k (ε/Δf) Σ_j β_j (s_k - s_j) with slopes s = ±1, and
     |Σ_j β_j (s_k - s_j)| ≤ 2(1 - β_k); that bound lets the grid search skip cells that cannot matter
     while returning exactly what evaluating every grid point would.
@@ -351,16 +375,14 @@ def fit_response(
         return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1)
 
     index, residual = _grid_residuals(residual_at, grid, epsilon / (2 * sensitivity), tolerance)
-    i = int(index[residual.argmin()])
-    step = grid[1] - grid[0]
-
-    def loss(g: float) -> float:
-        return float(residual_at(np.float64(g)))
-
-    refined = optimize.minimize_scalar(loss, bounds=(grid[i] - step, grid[i] + step), method="bounded",
-                                       options={"xatol": step * 1e-4})
     best_grid = float(residual.min())
-    best, best_residual = (float(refined.x), float(refined.fun)) if refined.fun < best_grid else (float(grid[i]), best_grid)
+    ties = index[residual <= best_grid + FLAT]  # grid points as good as the best: a flat optimum
+    if ties[0] == 0 or ties[-1] == grid.size - 1:
+        # the posterior is the same for every γ beyond the answers: that tail's finite end stands for it
+        best = float(a.min() if ties[0] == 0 else a.max())
+        best_residual = float(residual_at(np.float64(best)))
+    else:
+        best, best_residual = _refine(lambda g: float(residual_at(np.float64(g))), grid, int(ties[0]))
     ok = index[residual <= tolerance]
     lower = upper = math.nan
     if ok.size:

@@ -3,11 +3,12 @@
     python -m choosing_epsilon.reproduce                      # every notebook, in place, paper parameters
     python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o /tmp/run
 
-A default run executes each notebook into a temporary file and replaces the committed notebook
-only if the run succeeds, after removing papermill's timings, so a second run leaves
-``git status`` clean. A run with other parameters needs ``--output-dir`` (outside the committed
-tree): the executed notebook and its figures go there. Parameter names and types are checked
-before a kernel starts.
+A default run executes each notebook into a temporary file and, if the run succeeds, replaces
+the committed notebook and its figures/ only where their content changed beyond the tolerances of
+``compare`` (papermill's timings removed), so a rerun on any CPU leaves ``git status`` clean. A
+run with other parameters needs ``--output-dir`` outside figures/ (several notebooks get a
+subdirectory each); relative paths are taken from the directory the runner starts in. Parameter
+names, types and ranges, input files and the output directory are checked before a kernel starts.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import time
-import shutil
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -27,6 +28,7 @@ import nbformat
 import pandas as pd
 import papermill
 
+from . import compare, inputs, outputs
 from . import parameters as params
 from .paths import FIGURES, NOTEBOOKS, README, ROOT
 
@@ -65,8 +67,23 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return nb
 
 
+def _resolved(name: str, given: Mapping[str, object]) -> dict[str, object]:
+    """``given`` with path parameters made absolute from the directory the runner was started in."""
+    spec = params.SPECS.get(name, {})
+    return {k: params.as_path(v) if k in spec and spec[k].kind == "path" and isinstance(v, str) else v
+            for k, v in given.items()}
+
+
+def normalise(path: Path, name: str) -> None:
+    """Rewrite an executed notebook as it is committed: no timings, streams coalesced, no temporary paths."""
+    nb = strip_volatile(nbformat.read(path, as_version=4))
+    nb.metadata.papermill["input_path"] = f"{name}.ipynb"
+    nb.metadata.papermill["output_path"] = f"{name}.ipynb"
+    nbformat.write(nb, path)
+
+
 def check_request(name: str, given: Mapping[str, object], output_dir: str | Path | None) -> Path:
-    """Refuse an unknown notebook, undeclared or mistyped parameters, or parameters without an output_dir; return its path."""
+    """Refuse an unknown notebook, bad parameters, bad input files or output directory before a kernel starts; return its path."""
     source = NOTEBOOKS / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
@@ -74,10 +91,19 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     unknown = sorted(set(given) - set(declared))
     if unknown:
         raise ValueError(f"unknown parameter(s) {unknown} for {name}; declared: {sorted(declared)}")
+    given = _resolved(name, given)
     if name in params.SPECS:
         params.check_names(name, given)
-    if given and output_dir is None:
-        raise ValueError("output_dir is required when parameters are given: the committed notebooks hold the paper's run")
+    changed = params.differ_from_defaults(name, given) if name in params.SPECS else sorted(given)
+    if changed and output_dir is None:
+        raise ValueError(
+            f"output_dir (-o) is required when parameters differ from the committed run ({', '.join(changed)}): "
+            "figures/ holds the run at the default parameters"
+        )
+    if output_dir is not None:
+        outputs.check_target(Path(os.path.abspath(output_dir)), name, changed)
+    if name in inputs.CHECKS:
+        inputs.CHECKS[name]({**{k: p.committed for k, p in params.SPECS[name].items()}, **given})
     return source
 
 
@@ -104,24 +130,26 @@ def run_notebook(
     name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
     progress: bool | dict = False,
 ) -> Path:
-    """Execute notebook ``name``; in place with the paper's parameters, else into ``output_dir``."""
-    given = dict(parameters or {})
+    """Execute notebook ``name``: into ``output_dir`` if given, else in place (only at the default parameters).
+
+    In place, the notebook and its figures/ are rewritten only where their content changed beyond
+    the tolerances of ``compare``: a rerun on another CPU leaves the committed files as they are.
+    """
+    given = _resolved(name, dict(parameters or {}))
     source = check_request(name, given, output_dir)
     if output_dir is not None:
-        out = Path(output_dir).resolve()
+        out = Path(os.path.abspath(output_dir))
         out.mkdir(parents=True, exist_ok=True)
-        given.setdefault("output_dir", str(out))
+        given["output_dir"] = str(out)
         target = out / f"{name}.ipynb"
     else:
+        given = {}  # in place means the defaults: no injected cell in the committed notebook
         target = source
     with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
         scratch = Path(tmp) / f"{name}.ipynb"
         execute(source, scratch, given, progress)
-        nb = strip_volatile(nbformat.read(scratch, as_version=4))
-        nb.metadata.papermill["input_path"] = f"{name}.ipynb"
-        nb.metadata.papermill["output_path"] = f"{name}.ipynb"
-        nbformat.write(nb, scratch)
-        shutil.move(scratch, target)
+        normalise(scratch, name)
+        compare.replace_if_changed(scratch, target)
     return target
 
 
@@ -138,12 +166,13 @@ def run_all(names: Sequence[str], parameters: Mapping[str, object] | None = None
     """Run notebooks in parallel worker processes (one per core by default); each raises as ``run_notebook`` does."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     given = dict(parameters or {})
-    out = None if output_dir is None else str(output_dir)
+    out = [None if output_dir is None else str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
+           for name in names]  # several notebooks sent to one directory: a subdirectory each
     if jobs == 1:
-        return [_run_timed(name, given, out, i, progress) for i, name in enumerate(names)]
+        return [_run_timed(name, given, out[i], i, progress) for i, name in enumerate(names)]
     longest_first = sorted(range(len(names)), key=lambda i: -_code_cells(names[i]))  # fewer idle cores at the end
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {i: pool.submit(_run_timed, names[i], given, out, i, progress) for i in longest_first}
+        futures = {i: pool.submit(_run_timed, names[i], given, out[i], i, progress) for i in longest_first}
         return [futures[i].result() for i in range(len(names))]
 
 
@@ -186,8 +215,17 @@ def write_summary(names: Sequence[str]) -> None:
         README.write_text(head + SUMMARY_START + "\n" + "\n".join(lines) + "\n" + SUMMARY_END + tail)
 
 
+_FRACTION = re.compile(r"\s*([-+]?\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*")
+
+
 def _parse_value(text: str) -> object:
-    """A -p value: JSON if it parses (numbers, lists, true/false), otherwise the string itself."""
+    """A -p value as people type it: JSON if it parses (numbers, lists, true/false), a fraction such as
+    1/3, True or False as Python writes them, otherwise the string itself."""
+    if text.strip() in ("True", "False"):
+        return text.strip() == "True"
+    fraction = _FRACTION.fullmatch(text)
+    if fraction and float(fraction.group(2)) != 0:
+        return float(fraction.group(1)) / float(fraction.group(2))
     try:
         return json.loads(text)
     except json.JSONDecodeError:
@@ -205,11 +243,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
-        for name in names:  # refuse bad names and parameters before any kernel starts
-            check_request(name, given, args.output_dir)
+        for name in names:  # refuse bad names, parameters, files and directories before any kernel starts
+            out = args.output_dir if args.output_dir is None or len(names) == 1 else os.path.join(args.output_dir, name)
+            check_request(name, given, out)
         done = run_all(names, given, args.output_dir, jobs=args.jobs, progress=sys.stderr.isatty())
-    except (ValueError, papermill.PapermillExecutionError) as error:
+    except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    except papermill.PapermillExecutionError as error:  # the notebook refused: its one-line reason, not a traceback
+        print(f"error: {error.ename}: {error.evalue}", file=sys.stderr)
         return 2
     for name, target, seconds in done:
         print(f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} ({seconds:.1f} s)")

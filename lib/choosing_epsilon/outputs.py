@@ -1,0 +1,80 @@
+"""Where a notebook run writes: a fresh staging directory, moved into ``output_dir`` only on success.
+
+A notebook calls ``start`` before it writes anything and ``finish`` as its last step. In between,
+every file goes to a temporary directory, so a run that fails leaves ``output_dir`` as it was: no
+mixture of stale and new files. ``finish`` rewrites a file only where its content changed beyond
+the tolerances of ``compare``, so rerunning the default parameters on any CPU leaves the committed
+``figures/`` untouched, and removes files an earlier run wrote that this one did not.
+
+The committed ``figures/<notebook>`` holds the run at the notebook's default parameters; a run
+with any other parameter is refused there. Tests and benchmarks set the environment variable
+``CHOOSING_EPSILON_OUTPUT_ROOT``: the default ``output_dir`` then goes to
+``$CHOOSING_EPSILON_OUTPUT_ROOT/<notebook>`` instead, and the working tree is never written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+
+from . import compare
+from . import parameters as params
+from .paths import FIGURES
+
+REDIRECT = "CHOOSING_EPSILON_OUTPUT_ROOT"
+MANIFEST = ".choosing-epsilon-run.json"  # the files the last run wrote to a directory outside figures/
+_STAGES: dict[Path, Path] = {}
+
+
+def committed(notebook: str) -> Path:
+    """The committed results of ``notebook``: figures/<notebook>."""
+    return FIGURES / notebook
+
+
+def target_dir(output_dir: str | Path, notebook: str) -> Path:
+    """``output_dir`` as an absolute path, redirected under $CHOOSING_EPSILON_OUTPUT_ROOT when that is set."""
+    target = Path(os.path.abspath(Path(output_dir).expanduser()))
+    root = os.environ.get(REDIRECT)
+    if root and target == committed(notebook):
+        return Path(root).resolve() / notebook
+    return target
+
+
+def check_target(target: Path, notebook: str, changed: list[str]) -> None:
+    """Refuse a file as output directory, and figures/ for a run whose parameters are not the defaults."""
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"output_dir: {str(target)!r} is a file, not a directory")
+    if changed and target.is_relative_to(FIGURES):
+        raise ValueError(
+            f"output_dir: {str(target)!r} is inside figures/, which holds the committed run at the default "
+            f"parameters, and these differ ({', '.join(changed)}): choose an output_dir outside figures/"
+        )
+
+
+def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -> Path:
+    """Check ``output_dir`` for a run of ``notebook`` with parameters ``values``; return a fresh staging directory."""
+    target = target_dir(output_dir, notebook)
+    check_target(target, notebook, params.differ_from_defaults(notebook, values))
+    stage = Path(tempfile.mkdtemp(prefix=f"choosing-epsilon-{notebook}-"))
+    _STAGES[stage] = target
+    return stage
+
+
+def finish(stage: Path) -> list[str]:
+    """Move a successful run's files from ``stage`` into its output directory; return the names written or removed."""
+    target = _STAGES.pop(Path(stage))
+    manifest = target / MANIFEST
+    inside_figures = target.is_relative_to(FIGURES)
+    stale: set[str] | None = None
+    if not inside_figures:
+        stale = set(json.loads(manifest.read_text())) if manifest.is_file() else set()
+    changed = compare.sync(stage, target, stale)
+    if not inside_figures:
+        written = sorted(p.relative_to(stage).as_posix() for p in Path(stage).rglob("*") if p.is_file())
+        manifest.write_text(json.dumps(written, indent=0) + "\n")
+    shutil.rmtree(stage, ignore_errors=True)
+    return changed
