@@ -1,33 +1,71 @@
-"""requirements.lock, environment.yml and pyproject.toml must agree, and lib/ must be tracked."""
+"""requirements.lock, environment.yml, pyproject.toml and the Makefile must agree, and lib/ must be tracked."""
 
 import subprocess
+import sys
 import tomllib
 
+import pytest
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from choosing_epsilon.paths import ROOT
 
+sys.path.insert(0, str(ROOT / "tools"))
+import environment  # noqa: E402  (tools/environment.py writes environment.yml)
 
-def lock_pins():
-    lines = [l.strip() for l in (ROOT / "requirements.lock").read_text().splitlines()]
-    return dict(l.split("==") for l in lines if l and not l.startswith("#"))
-
-
-def test_environment_yml_repeats_the_lock():
-    text = (ROOT / "environment.yml").read_text()
-    listed = [l.strip()[2:] for l in text.splitlines() if l.startswith("      - ")]
-    assert listed[-1] == "-e ."
-    assert dict(p.split("==") for p in listed[:-1]) == lock_pins()
+SUPPORTED = ("3.11", "3.12", "3.13")
 
 
-def test_lock_satisfies_pyproject_ranges():
+def lock_requirements():
+    lines = [line.strip() for line in (ROOT / "requirements.lock").read_text().splitlines()]
+    return [Requirement(line) for line in lines if line and not line.startswith("#")]
+
+
+def pins_for(python):
+    """The lock's pins that pip installs on CPython ``python`` on Linux."""
+    env = {**environment.ENVIRONMENT, "python_version": python, "python_full_version": f"{python}.0"}
+    return {r.name.lower(): Version(str(r.specifier)[2:])
+            for r in lock_requirements() if r.marker is None or r.marker.evaluate(env)}
+
+
+def test_every_lock_line_is_one_exact_pin():
+    for requirement in lock_requirements():
+        assert len(requirement.specifier) == 1 and str(requirement.specifier).startswith("=="), requirement
+
+
+def test_environment_yml_is_rendered_from_the_lock():
+    makefile = (ROOT / "Makefile").read_text()
+    jupyterlab = makefile.split("JUPYTERLAB_VERSION := ")[1].split()[0]
+    assert (ROOT / "environment.yml").read_text() == environment.render(ROOT / "requirements.lock", jupyterlab)
+    assert f"jupyterlab=={jupyterlab}" in (ROOT / "environment.yml").read_text()
+
+
+@pytest.mark.parametrize("python", SUPPORTED)
+def test_lock_satisfies_pyproject_ranges_on_every_supported_python(python):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pins = {name.lower(): Version(v) for name, v in lock_pins().items()}
+    assert Version(f"{python}.0") in SpecifierSet(project["requires-python"])
+    pins = pins_for(python)
     for spec in project["dependencies"] + project["optional-dependencies"]["test"]:
         requirement = Requirement(spec)
-        assert requirement.name.lower() in pins, f"{requirement.name} is not locked"
+        assert requirement.name.lower() in pins, f"{requirement.name} is not locked for Python {python}"
         assert pins[requirement.name.lower()] in requirement.specifier, f"{requirement.name} lock outside {requirement.specifier}"
+
+
+def test_supported_pythons_are_stated_alike():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert not Version("3.10.0") in SpecifierSet(project["requires-python"])
+    assert not Version("3.14.0") in SpecifierSet(project["requires-python"])
+    assert "SUPPORTED := " + " ".join(SUPPORTED) in (ROOT / "Makefile").read_text()
+    assert "3.11, 3.12 or 3.13" in (ROOT / "README.md").read_text()
+
+
+def test_make_names_the_interpreter_it_needs_in_one_line():
+    result = subprocess.run(["make", "-s", "--no-print-directory", "-f", str(ROOT / "Makefile"), "-C", str(ROOT),
+                             "PYTHON=/nonexistent/python3", "VENV=/nonexistent-venv", "test"],
+                            capture_output=True, text=True)
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[0].startswith("make: needs CPython 3.11, 3.12 or 3.13")
 
 
 def test_lib_is_tracked_not_ignored():
