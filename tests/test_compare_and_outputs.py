@@ -168,3 +168,26 @@ def test_relative_paths_are_taken_from_where_the_runner_starts(tmp_path, monkeyp
     monkeypatch.chdir(tmp_path)
     resolved = reproduce._resolved("lee_clifton_2011", {"data_path": "db.csv", "rho": 0.3})
     assert resolved == {"data_path": os.path.join(str(tmp_path), "db.csv"), "rho": 0.3}
+
+
+def test_nbval_compares_outputs_to_the_same_tolerances():
+    from nbformat import NotebookNode
+
+    from tests.conftest import _compare_to_tolerance
+
+    class Cell:  # the parts of nbval's cell item the comparison uses
+        parent = type("Parent", (), {"skip_compare": ("metadata", "traceback", "image/png")})()
+        colors = type("Colors", (), {"FAIL": "", "ENDC": "", "OKBLUE": ""})()
+
+        def sanitize(self, text):
+            return text
+
+        def format_output_compare(self, *args):
+            pass
+
+    def stream(text):
+        return [NotebookNode({"output_type": "stream", "name": "stdout", "text": text})]
+
+    assert _compare_to_tolerance(Cell(), stream("γ = 2.0002\n"), stream("γ = 2.0001\n"))  # last digit, another CPU
+    assert not _compare_to_tolerance(Cell(), stream("γ = 2.0004\n"), stream("γ = 2.0001\n"))
+    assert not _compare_to_tolerance(Cell(), stream("ω2\n"), stream("ω1\n"))

@@ -128,7 +128,7 @@ def test_default_run_reproduces_the_committed_results(tmp_path, monkeypatch, nam
         ({"seed": "3"}, r"'seed' must be of type int"),
         ({"rho": 1.5}, r"'rho' must be in \(0, 1\)"),
         ({"epsilons": [1, -0.5]}, r"'epsilons' must be in"),
-        ({"rho": 0.25}, "output_dir is required"),
+        ({"rho": 0.25}, r"output_dir \(-o\) is required"),
     ],
 )
 def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, tmp_path):
@@ -154,7 +154,7 @@ def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
     # straight through papermill (reproduce.execute, without the runner's checks): the notebook itself must refuse
     out = tmp_path / "out"
     out.mkdir()
-    (out / "results.json").write_text("{}")  # a stale result from an earlier run must not survive a failed one
+    (out / "results.json").write_text("{}")  # an earlier run's result: a failed run leaves the directory as it was
     given = {"output_dir": str(out), **params}
     if csv is not None:
         (tmp_path / "db.csv").write_text(csv)
@@ -163,7 +163,7 @@ def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
         reproduce.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "run.ipynb", given)
     assert failure.value.ename == "ValueError"
     assert message in failure.value.evalue
-    assert not (out / "results.json").exists() and not (out / "claims.csv").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["results.json"] and (out / "results.json").read_text() == "{}"
 
 
 @pytest.mark.notebook
