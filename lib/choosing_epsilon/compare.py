@@ -128,12 +128,12 @@ def equivalent(a: str | Path, b: str | Path) -> bool:
     return False
 
 
-def differences(source: str | Path, target: str | Path) -> list[str]:
-    """File names (relative) that differ in content between two directories, or exist in one only."""
+def differences(source: str | Path, target: str | Path, ignore: frozenset[str] = frozenset()) -> list[str]:
+    """File names (relative) that differ in content between two directories, or exist in one only; ``ignore``d names skipped."""
     source, target = Path(source), Path(target)
     names = {p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file()}
     names |= {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
-    return sorted(name for name in names if not equivalent(source / name, target / name))
+    return sorted(name for name in names - set(ignore) if not equivalent(source / name, target / name))
 
 
 def replace_if_changed(new: str | Path, old: str | Path) -> bool:
