@@ -7,12 +7,14 @@
 - nbval compares a cell's outputs as text, byte for byte; where that fails, the outputs are
   compared again to the tolerances of ``choosing_epsilon.compare`` (a printed number may differ in
   its last digit on another CPU), so nbval holds on any machine but still fails on a real change.
+- Everything the notebooks write goes under one temporary directory, removed when the session ends.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
   is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays empty.
 """
 
 import hashlib
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -28,6 +30,8 @@ settings.load_profile("project")
 
 OUTPUT_ROOT = tempfile.mkdtemp(prefix="choosing-epsilon-tests-")
 os.environ[outputs.REDIRECT] = OUTPUT_ROOT  # inherited by every kernel nbval and papermill start
+os.environ[outputs.STAGE_ROOT] = os.path.join(OUTPUT_ROOT, "stages")  # nbval's kernels stage there too
+os.mkdir(os.environ[outputs.STAGE_ROOT])
 
 
 def _flattened(cell, outputs_, skip):
@@ -83,6 +87,7 @@ def pytest_sessionstart(session):
 
 
 def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(OUTPUT_ROOT, ignore_errors=True)  # what the notebooks wrote: nothing is left in the temporary directory
     before, after = session.config.stash.get(TREE, None), tree_state()
     if before is None or after is None or before == after:
         return

@@ -26,6 +26,7 @@ from . import parameters as params
 from .paths import FIGURES
 
 REDIRECT = "CHOOSING_EPSILON_OUTPUT_ROOT"
+STAGE_ROOT = "CHOOSING_EPSILON_STAGE_ROOT"  # where staging directories go (the runner removes it after each run)
 MANIFEST = ".choosing-epsilon-run.json"  # the files the last run wrote to a directory outside figures/
 _STAGES: dict[Path, Path] = {}
 
@@ -59,7 +60,7 @@ def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -
     """Check ``output_dir`` for a run of ``notebook`` with parameters ``values``; return a fresh staging directory."""
     target = target_dir(output_dir, notebook)
     check_target(target, notebook, params.differ_from_defaults(notebook, values))
-    stage = Path(tempfile.mkdtemp(prefix=f"choosing-epsilon-{notebook}-"))
+    stage = Path(tempfile.mkdtemp(prefix=f"choosing-epsilon-{notebook}-", dir=os.environ.get(STAGE_ROOT) or None))
     _STAGES[stage] = target
     return stage
 

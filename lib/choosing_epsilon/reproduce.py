@@ -114,16 +114,26 @@ def execute(source: Path, target: Path, parameters: Mapping[str, object] | None 
     notebook of forty cells and a megabyte of figures that costs over a second of CPU, and nobody
     reads the partial file here (a failed run is discarded anyway).
     """
-    papermill.execute_notebook(
-        str(source),
-        str(target),
-        parameters=dict(parameters) if parameters else None,
-        cwd=str(NOTEBOOKS),
-        kernel_name="python3",
-        progress_bar=progress,
-        request_save_on_cell_execute=False,
-        shutdown_kernel="immediate",
-    )
+    with tempfile.TemporaryDirectory(prefix="choosing-epsilon-stage-") as stages:
+        # the kernel stages its files under ``stages`` (see ``outputs.start``): a failed run leaves nothing behind
+        previous = os.environ.get(outputs.STAGE_ROOT)
+        os.environ[outputs.STAGE_ROOT] = stages
+        try:
+            papermill.execute_notebook(
+                str(source),
+                str(target),
+                parameters=dict(parameters) if parameters else None,
+                cwd=str(NOTEBOOKS),
+                kernel_name="python3",
+                progress_bar=progress,
+                request_save_on_cell_execute=False,
+                shutdown_kernel="immediate",
+            )
+        finally:
+            if previous is None:
+                os.environ.pop(outputs.STAGE_ROOT, None)
+            else:
+                os.environ[outputs.STAGE_ROOT] = previous
 
 
 def run_notebook(
