@@ -69,3 +69,40 @@ def upper_bound(values, rho: float, name: str) -> float:
     if dv == 0:
         return math.inf
     return sens / dv * math.log((n - 1) * rho / (1 - rho))
+
+
+# --- Shoaran et al. Sec. 6: the privacy check by enumerating every neighbour and a grid of outputs ---
+
+
+def _laplace_log_density(y: np.ndarray, center: float, scale: float) -> np.ndarray:
+    return -np.abs(y - center) / scale - math.log(2 * scale)
+
+
+def worst_log_ratio(answers, sensitivities, index, epsilon, width, proportional=False, points=2001):
+    """Max over all 3^m - 1 shift patterns (0 or ±Δ_i per query) of the joint log-ratio, each query on its own grid.
+
+    The grid of query i spans width DIFF scales either side of q_i; scales are α γ_i with α = Σ Δ_j/γ_j / ε,
+    and γ = the (neighbour's) answers for the proportional mechanism.
+    """
+    import itertools
+
+    def scales(gammas):
+        alpha = sum(d / g for d, g in zip(sensitivities, gammas)) / epsilon
+        return [alpha * g for g in gammas]
+
+    diff = scales(index)
+    best = -math.inf
+    for shift in itertools.product(*[(-d, 0.0, d) for d in sensitivities]):
+        if not any(shift):
+            continue
+        moved = [q + s for q, s in zip(answers, shift)]
+        if proportional and min(moved) <= 0:
+            return math.inf
+        la, lb = (scales(answers), scales(moved)) if proportional else (diff, diff)
+        total = 0.0
+        for q, b, s, a_scale, b_scale in zip(answers, moved, diff, la, lb):
+            grid = np.concatenate([np.linspace(q - width * s, q + width * s, points), [q, b]])
+            grid = grid[(grid >= q - width * s) & (grid <= q + width * s)]
+            total += float(np.max(_laplace_log_density(grid, q, a_scale) - _laplace_log_density(grid, b, b_scale)))
+        best = max(best, total)
+    return best

@@ -76,3 +76,38 @@ def log_density_ratio(
     """Privacy loss ln(p_a(y)/p_b(y)) at each output y; ε-DP bounds it by ε when |a - b| ≤ Δ."""
     y = finite_array("outputs", np.atleast_1d(outputs))
     return log_density(y, real("center_a", center_a), sensitivity, epsilon) - log_density(y, real("center_b", center_b), sensitivity, epsilon)
+
+
+_LOG_MAX = float(np.log(np.finfo(float).max))  # e^x overflows a float beyond this (about 709.78)
+
+
+def exp_or_inf(x: float) -> float:
+    """e^x (the ratio bound e^ε of ε-DP) as a float, inf where it exceeds the float range instead of an OverflowError."""
+    x = float(x)
+    return float(np.exp(x)) if x <= _LOG_MAX else float("inf")
+
+
+def exp_text(x: float, spec: str = ".4g") -> str:
+    """e^x as text formatted with ``spec``; outside the float range as m × 10^k, computed from x / ln 10."""
+    x = real("x", x)
+    if -700 <= x <= _LOG_MAX:
+        return format(float(np.exp(x)), spec)
+    exponent = x / np.log(10)
+    k = int(np.floor(exponent))
+    return f"{10 ** (exponent - k):.4f} × 10^{k}"
+
+
+def check_privacy_loss(loss: np.ndarray, outputs: np.ndarray, center_a: float, center_b: float,
+                       sensitivity: float, epsilon: float) -> None:
+    """Raise if any privacy loss ln(p_a(y)/p_b(y)) leaves [-ε, ε] by more than the round-off of its terms |y - c|/λ + ln 2λ."""
+    lam = scale(sensitivity, epsilon)
+    y = np.asarray(outputs, dtype=float)
+    terms = (np.abs(y - center_a) + np.abs(y - center_b) + abs(center_a - center_b)) / lam + 2 * abs(np.log(2 * lam))
+    slack = 4 * np.finfo(float).eps * (terms + 1) + 1e-12 * epsilon
+    excess = np.abs(np.asarray(loss, dtype=float)) - epsilon - slack
+    if np.any(excess > 0):
+        worst = int(np.argmax(excess))
+        raise RuntimeError(
+            f"privacy loss {float(np.ravel(loss)[worst])!r} at output {float(np.ravel(y)[worst])!r} exceeds epsilon = {epsilon!r}: "
+            "the Laplace mechanism is mis-specified"
+        )

@@ -116,3 +116,148 @@ def check_queries(answers: Sequence[float], index: Sequence[float], sensitivitie
 def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
     """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) / (re q(D))."""
     return noise_at_probability(pr, sensitivity, 1.0) / (positive("re", re) * positive("true_answer", true_answer))
+
+
+# --- the privacy check of Sec. 6: worst privacy loss over outputs and neighbouring databases ---
+
+EXACT_NEIGHBOURS = 3**12  # enumerate every neighbour of the proportional mechanism up to this many (about a second)
+
+
+def max_log_ratio(answer_a: np.ndarray, answer_b: np.ndarray, scale_a: np.ndarray, scale_b: np.ndarray,
+                  low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Largest ln Lap(y; a, λ_a)/Lap(y; b, λ_b) over y in [low, high] (Eq. (3)'s density): piecewise linear, so at an end or a kink."""
+    a, b, la, lb, lo, hi = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (answer_a, answer_b, scale_a, scale_b, low, high)))
+    candidates = np.stack([lo, hi, np.clip(a, lo, hi), np.clip(b, lo, hi)])
+    t = candidates - a  # offsets from a: the terms stay as small as the interval allows
+    loss = -np.abs(t) / la + np.abs(t - (b - a)) / lb + (np.log(2 * lb) - np.log(2 * la))
+    return loss.max(axis=0)
+
+
+def _shifts(sensitivities: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Rows of shifts d_i in {-Δ_i, 0, +Δ_i} for neighbour numbers ``codes`` (base-3 digits 0, 1, 2)."""
+    digits = (codes[:, None] // 3 ** np.arange(sensitivities.size)) % 3
+    return (digits - 1) * sensitivities
+
+
+def _intervals(answers: np.ndarray, sensitivities: np.ndarray, index: np.ndarray, epsilon: float, width: float):
+    scales = diff_scales(sensitivities, index, epsilon)
+    half = positive("width", width) * scales
+    return scales, answers - half, answers + half
+
+
+def diff_worst_log_ratio(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
+                         epsilon: float, width: float) -> float:
+    """Worst ln-ratio of DIFF (Eqs. (7)-(8)) over outputs within ``width`` DIFF scales of the answers and every neighbour.
+
+    A neighbour moves each answer by 0 or ±Δ(q_i). DIFF's scales do not depend on the data, so the joint
+    log-ratio is a sum of per-query terms and its maximum over all 3^m neighbours is the sum of per-query maxima.
+    """
+    q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
+    scales, lo, hi = _intervals(q, deltas, np.asarray(index, dtype=float), epsilon, width)
+    per_shift = [max_log_ratio(q, q + sign * deltas, scales, scales, lo, hi) for sign in (-1, 1)]
+    return float(np.sum(np.maximum(*per_shift)))
+
+
+def roundoff_bound(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
+                   epsilon: float, width: float) -> float:
+    """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query term |y - q|/λ_i."""
+    deltas = positive_array("sensitivities", sensitivities)
+    scales = diff_scales(deltas, index, epsilon)
+    terms = positive("width", width) + deltas / scales  # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
+    return float(np.sum(4 * np.finfo(float).eps * (2 * terms + 1)))
+
+
+def _proportional_losses(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray,
+                         shifts: np.ndarray) -> np.ndarray:
+    """Worst joint ln-ratio of the proportional mechanism for each row of ``shifts`` (neighbour answers q + d)."""
+    scale_a = proportional_scales(q, deltas, epsilon)
+    moved = q + shifts
+    alpha_b = np.sum(deltas / moved, axis=1, keepdims=True) / epsilon
+    return max_log_ratio(q, moved, scale_a, alpha_b * moved, lo, hi).sum(axis=1)
+
+
+def proportional_worst_log_ratio(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
+                                 epsilon: float, width: float, max_neighbours: int = EXACT_NEIGHBOURS) -> tuple[float, bool]:
+    """Worst ln-ratio of noise scaled to the answers (DIFF with γ = q(D)) over the same outputs and neighbours as DIFF.
+
+    Returns (value, exact). Its scales depend on every answer through α, so the neighbours do not separate:
+    all 3^m - 1 are enumerated when there are at most ``max_neighbours``; beyond, a coordinate search from
+    the uniform shifts returns a value reached by some neighbour, a lower bound on the worst (exact=False).
+    A neighbour answer ≤ 0 would get no noise at all: no ε bounds that, and the result is inf.
+    """
+    q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
+    if q.size != deltas.size:
+        raise ValueError(f"answers and sensitivities must have the same length, got {q.size} and {deltas.size}")
+    _, lo, hi = _intervals(q, deltas, np.asarray(index, dtype=float), epsilon, width)
+    if np.any(q - deltas <= 0):
+        return float("inf"), True
+    m = q.size
+    total = 3**m
+    if total - 1 <= max_neighbours:
+        best = -np.inf
+        chunk = max(1, 2**18 // m)
+        for start in range(0, total, chunk):
+            codes = np.arange(start, min(start + chunk, total))
+            codes = codes[codes != (total - 1) // 2]  # all digits 1: no shift, the database itself
+            if codes.size:
+                best = max(best, float(_proportional_losses(q, deltas, epsilon, lo, hi, _shifts(deltas, codes)).max()))
+        return best, True
+    return _coordinate_search(q, deltas, epsilon, lo, hi), False
+
+
+def _coordinate_search(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray) -> float:
+    """Largest joint ln-ratio found by changing one query's shift at a time, from every all-equal shift pattern."""
+    def value(shift: np.ndarray) -> float:
+        return float(_proportional_losses(q, deltas, epsilon, lo, hi, shift[None, :])[0])
+
+    best = -np.inf
+    for start in (-1, 0, 1):
+        shift = start * deltas.copy()
+        if start == 0:
+            shift[0] = deltas[0]
+        current, improved = value(shift), True
+        while improved:
+            improved = False
+            for i in range(q.size):
+                for sign in (-1, 0, 1):
+                    trial = shift.copy()
+                    trial[i] = sign * deltas[i]
+                    if np.any(trial != 0) and (v := value(trial)) > current + 1e-12 * abs(current):
+                        shift, current, improved = trial, v, True
+        best = max(best, current)
+    return best
+
+
+def within_relative_error(answers: Sequence[float], scales: Sequence[float], re: float, n_trials: int,
+                          rng: np.random.Generator, chunk_rows: int = 2**18) -> np.ndarray:
+    """Per query, how many of ``n_trials`` releases q_i + Lap(λ_i) have relative error ≤ re (Eq. (5)), drawn in chunks."""
+    q, lam = positive_array("answers", answers), positive_array("scales", scales)
+    threshold = positive("re", re) * q
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
+        raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
+    counts = np.zeros(q.size, dtype=np.int64)
+    rows = max(1, chunk_rows // q.size)
+    for start in range(0, int(n_trials), rows):
+        releases = q + rng.laplace(0.0, 1.0, size=(min(rows, int(n_trials) - start), q.size)) * lam
+        counts += np.sum(np.abs(releases - q) <= threshold, axis=0)
+    return counts
+
+
+def probability_within(answers: Sequence[float], scales: Sequence[float], re: float) -> np.ndarray:
+    """Exact Pr(relative error ≤ re) = 1 - e^{-re q_i/λ_i} for a release q_i + Lap(λ_i) (Eqs. (3), (5))."""
+    q, lam = positive_array("answers", answers), positive_array("scales", scales)
+    return -np.expm1(-positive("re", re) * q / lam)
+
+
+def check_simulated(count: int, n_trials: int, probability: float, name: str, level: float = 1e-6) -> None:
+    """Raise if ``count`` successes in ``n_trials`` is implausible for the exact ``probability`` (exact binomial test)."""
+    from scipy import stats
+
+    p_value = stats.binomtest(int(count), int(n_trials), float(probability)).pvalue
+    if p_value < level:
+        raise RuntimeError(
+            f"{name}: {int(count)} of {int(n_trials)} releases within re, but the exact probability is {float(probability)!r} "
+            f"(binomial test p = {p_value:.2g} < {level:g}): the simulation does not match Eq. (3)"
+        )
