@@ -64,3 +64,17 @@ def test_posterior_bound_is_the_odds_bound(prior, eps):
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_a_batch_of_releases_costs_their_sum_and_overdrawing_it_is_refused():
+    accountant = budget.PrivacyAccountant(2.0)
+    accountant.spend(0.001, times=2000)  # exactly the budget, with no rounding on the way
+    assert accountant.releases == 2000 and accountant.remaining == 0
+    with pytest.raises(budget.BudgetExhausted, match="a release at epsilon = 0.001"):
+        accountant.spend(0.001)
+    fresh = budget.PrivacyAccountant(2.0)
+    with pytest.raises(budget.BudgetExhausted, match="2001 releases"):
+        fresh.spend(0.001, times=2001)
+    assert fresh.releases == 0 and fresh.spent == 0
+    with pytest.raises(ValueError, match="times must be an integer >= 0"):
+        fresh.spend(0.001, times=-1)

@@ -49,14 +49,17 @@ class PrivacyAccountant:
         """Whether a release at ε still fits in the budget."""
         return self._spent + _exact("epsilon", epsilon) <= self._budget
 
-    def spend(self, epsilon: float) -> None:
-        """Charge one ε-DP release, or raise BudgetExhausted naming what is left."""
-        cost = _exact("epsilon", epsilon)
+    def spend(self, epsilon: float, times: int = 1) -> None:
+        """Charge ``times`` ε-DP releases at once (their cost adds up: sequential composition), or raise BudgetExhausted naming what is left."""
+        if isinstance(times, bool) or not isinstance(times, int) or times < 0:
+            raise ValueError(f"times must be an integer >= 0, got {times!r}")
+        cost = _exact("epsilon", epsilon) * times
         if self._spent + cost > self._budget:
+            what = "a release at epsilon = {!r} needs" if times == 1 else f"{times} releases at epsilon = {{!r}} need"
             raise BudgetExhausted(
-                f"privacy budget exhausted: a release at epsilon = {epsilon!r} needs {float(cost)!r} but only "
+                f"privacy budget exhausted: {what.format(epsilon)} {float(cost)!r} but only "
                 f"{float(self._budget - self._spent)!r} of the budget {float(self._budget)!r} is left "
                 f"({self.releases} releases made)"
             )
         self._spent += cost
-        self.releases += 1
+        self.releases += times
