@@ -21,8 +21,11 @@ from scipy import optimize, special, stats
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, real
-from .sensitivity import Query, check_query, check_values, sorted_local_sensitivities, sorted_world_answers
+from .sensitivity import Query, check_query, check_values, standard_local_sensitivities, standard_world_answers, standardised
 
+MAX_WORLDS_SHOWN = 8  # at most this many worlds are drawn in a figure or listed in a per-world table
+MAX_TABLE_ROWS = 100  # a table of more rows (one per person or world) is saved as its summary statistics
+CHUNK_ELEMENTS = 2**21  # responses x worlds evaluated at once by the Monte Carlo: bounded memory at any n
 
 
 def posterior(
@@ -103,6 +106,12 @@ def worst_case_risk(answers: Sequence[float] | np.ndarray, sensitivity: float, e
     a = finite_array("answers", answers)
     c = 1.0 / laplace.scale(sensitivity, epsilon)
     return float(np.exp(np.max(_log_self_posterior(a, c))))
+
+
+def limiting_risk(answers: Sequence[float] | np.ndarray) -> float:
+    """The worst-case risk as ε grows without bound: 1 / (fewest worlds sharing one answer)."""
+    _, counts = _distinct(finite_array("answers", answers))
+    return float(1.0 / counts.min())
 
 
 def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float) -> float:
@@ -209,9 +218,12 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     x = check_values(values)
     check_query(query)
     rho = _check_rho(rho, x.size)
-    s = np.sort(x)  # one sort: the multiset of world answers and the sensitivity need no more
-    answers = sorted_world_answers(s, query)  # non-increasing: the distinct values follow without sorting
-    sens = float(np.max(sorted_local_sensitivities(s, query)))
+    # one sort: the multiset of world answers and the sensitivity need no more. Both are computed on
+    # the values rescaled to moderate size (``standardised``): ε depends only on the ratios of answer
+    # differences to Δf, which rescaling keeps, and large values (1e18) keep their differences.
+    u, _, scale = standardised(np.sort(x))
+    answers = standard_world_answers(u, query)  # non-increasing: the distinct values follow without sorting
+    sens = float(np.max(standard_local_sensitivities(u, query)))
     dv = float(answers[0] - answers[-1])
     if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
         return EpsilonForRisk(query, rho, x.size, 0.0, 0.0, math.inf, math.inf)
@@ -220,8 +232,8 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
         query=query,
         rho=rho,
         n=x.size,
-        sensitivity=sens,
-        delta_v=dv,
+        sensitivity=sens * scale,
+        delta_v=dv * scale,
         upper_bound=epsilon_upper_bound(x.size, dv, sens, rho),
         exact=exact_epsilon(ascending, sens, rho, _distinct_sorted(ascending)),
     )
@@ -255,17 +267,74 @@ def simulate_adversary(
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
     gamma = laplace.release(a[true_index], sensitivity, epsilon, rng, size=int(n_trials))
-    beta = posterior(a, gamma, sensitivity, epsilon)
-    best = beta.max(axis=1, keepdims=True)
-    is_best = beta == best
-    success = is_best[:, true_index] / is_best.sum(axis=1)
+    success, true_posterior, best = (np.empty(gamma.size) for _ in range(3))
+    step = max(1, CHUNK_ELEMENTS // a.size)  # responses per block: memory stays bounded however many worlds
+    for start in range(0, gamma.size, step):
+        block = slice(start, start + step)
+        beta = posterior(a, gamma[block], sensitivity, epsilon)
+        top = beta.max(axis=1, keepdims=True)
+        is_best = beta == top
+        success[block] = is_best[:, true_index] / is_best.sum(axis=1)
+        true_posterior[block], best[block] = beta[:, true_index], top[:, 0]
     return {
         "guess_correct": float(success.mean()),
         "guess_correct_se": float(success.std(ddof=1) / math.sqrt(n_trials)) if n_trials > 1 else math.nan,
-        "mean_true_posterior": float(beta[:, true_index].mean()),
+        "mean_true_posterior": float(true_posterior.mean()),
         "mean_max_posterior": float(best.mean()),
         "max_posterior_seen": float(best.max()),
     }
+
+
+def likeliest_includes(answers: Sequence[float] | np.ndarray, index: int, responses: np.ndarray) -> np.ndarray:
+    """For each response, whether world ``index`` is among the likeliest: no other world's answer is strictly closer.
+
+    Every world's likelihood falls with the distance of its answer from the response, so this is the
+    maximum-posterior test without evaluating n posteriors per response.
+    """
+    a = finite_array("answers", answers, min_size=2)
+    g = finite_array("responses", responses)
+    others = np.sort(np.delete(a, index))
+    right = np.clip(np.searchsorted(others, g), 0, others.size - 1)
+    left = np.clip(right - 1, 0, others.size - 1)
+    nearest_other = np.minimum(np.abs(g - others[left]), np.abs(g - others[right]))
+    return np.abs(g - a[index]) <= nearest_other
+
+
+def shown_worlds(answers: Sequence[float] | np.ndarray, limit: int = MAX_WORLDS_SHOWN) -> np.ndarray:
+    """Indices of at most ``limit`` worlds to draw or list: world 0 (the true one), then the others evenly spread by answer."""
+    a = finite_array("answers", answers)
+    if a.size <= limit:
+        return np.arange(a.size)
+    others = 1 + np.argsort(a[1:], kind="stable")
+    return np.concatenate([[0], others[np.round(np.linspace(0, others.size - 1, limit - 1)).astype(int)]])
+
+
+def world_table(labels: Sequence[str], columns: dict[str, np.ndarray], shown: np.ndarray, rest: str | None = None) -> pd.DataFrame:
+    """One row per shown world (``labels`` are theirs); with ``rest`` ("sum" or "max"), one more row for the worlds not shown."""
+    table = pd.DataFrame({"world": list(labels)} | {key: np.asarray(value)[shown] for key, value in columns.items()})
+    size = len(next(iter(columns.values())))
+    if rest is not None and len(shown) < size:
+        hidden = np.setdiff1d(np.arange(size), shown)
+        summary = [getattr(np.asarray(value)[hidden], rest)() for value in columns.values()]
+        table.loc[len(table)] = [f"the other {hidden.size} worlds ({rest})", *summary]
+    return table
+
+
+def marked_infinity(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` for display, with ∞ and −∞ written out in the float columns that hold one (other columns untouched)."""
+    marked = table.copy()
+    for column in marked.columns:
+        values = marked[column]
+        if pd.api.types.is_float_dtype(values) and np.isinf(values).any():
+            marked[column] = values.map(lambda v: "∞" if v == math.inf else "−∞" if v == -math.inf else v).astype(object)
+    return marked
+
+
+def bounded_table(table: pd.DataFrame, limit: int = MAX_TABLE_ROWS) -> pd.DataFrame:
+    """``table`` itself up to ``limit`` rows, else the summary statistics of its numeric columns (count, mean, quantiles)."""
+    if len(table) <= limit:
+        return table
+    return table.describe().rename_axis("statistic").reset_index()
 
 
 def _check_n(n: int) -> int:
@@ -279,6 +348,11 @@ def _nonnegative(name: str, value: float) -> float:
     if x < 0:
         raise ValueError(f"{name} must be >= 0 (allowed range [0, inf)), got {value!r}")
     return x
+
+
+def check_rho(rho: float, n: int) -> float:
+    """Return ``rho`` if it lies in [1/n, 1) for a database of n rows, else raise ValueError naming the range."""
+    return _check_rho(rho, n)
 
 
 def _check_rho(rho: float, n: int) -> float:
@@ -399,7 +473,7 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
     if not file.is_file():
         raise ValueError(f"data_path: no such file {str(path)!r}")
     try:
-        table = pd.read_csv(file)
+        table = pd.read_csv(file, dtype={"name": str})  # names such as 1, 2, 3 stay text, as ``absent`` is compared
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise ValueError(f"data_path: {str(path)!r} is not a readable CSV file ({error})") from None
     if "name" not in table.columns:
@@ -421,7 +495,14 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
             raise ValueError(f"attributes: column {column!r} must hold a number in every row, got {table[column].tolist()}")
         if not np.all(np.isfinite(table[column].to_numpy(dtype=float))):
             raise ValueError(f"attributes: column {column!r} must hold finite numbers")
+        check_values(table[column], f"attributes: column {column!r}")
+        if table[column].nunique() == 1:
+            raise ValueError(
+                f"attributes: column {column!r} holds the same value ({float(table[column].iloc[0]):g}) in every row: every "
+                "possible world gives the same answer and there is nothing to choose ε for; drop it from attributes"
+            )
     names = table.name.astype(str)
+    absent = str(absent)
     if absent not in set(names):
         raise ValueError(f"absent must be one of the names in {str(path)!r}: {names.tolist()}, got {absent!r}")
     return table.assign(name=names)[["name", *attributes]].reset_index(drop=True)
@@ -429,7 +510,8 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
 
 def world_order(names: Sequence[str], absent: str) -> list[int]:
     """Row indices in the paper's world order: the true world (``absent`` missing) first, then from the bottom up."""
-    names = list(names)
+    names = [str(name) for name in names]
+    absent = str(absent)
     if absent not in names:
         raise ValueError(f"absent must be one of {names}, got {absent!r}")
     first = names.index(absent)

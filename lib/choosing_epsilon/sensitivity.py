@@ -15,6 +15,7 @@ most three values (the three cases of Eq. 15).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Literal
 
@@ -25,6 +26,7 @@ from ._validate import finite_array, real
 Query = Literal["mean", "median"]
 QUERIES: tuple[str, ...] = ("mean", "median")
 MIN_ROWS = 3  # a world keeps n-1 rows, and one more is removed in the sensitivity: n-2 >= 1
+FLOAT_INTEGERS = 2**53  # every integer up to this size has an exact float64 value
 
 
 def check_query(query: str) -> str:
@@ -35,7 +37,8 @@ def check_query(query: str) -> str:
 
 
 def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
-    """Return the database column as a float array with at least 3 finite values."""
+    """Return the database column as a float array with at least 3 finite values, each an exact float."""
+    _check_exact_integers(name, values)
     arr = finite_array(name, values)
     if arr.size < MIN_ROWS:
         raise ValueError(
@@ -43,6 +46,36 @@ def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> 
             f"sensitivity removes one more), got {arr.size}"
         )
     return arr
+
+
+def _check_exact_integers(name: str, values: Sequence[float] | np.ndarray) -> None:
+    """Refuse integers beyond 2**53 that a float64 cannot hold: they would turn into different (even equal) values."""
+    raw = np.asarray(values)
+    if raw.ndim != 1 or raw.dtype.kind not in "iuO":
+        return
+    if raw.dtype.kind == "O":
+        big = [v for v in raw.tolist() if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) > FLOAT_INTEGERS]
+    else:
+        big = raw[(raw > FLOAT_INTEGERS) | (raw < -FLOAT_INTEGERS)].tolist()
+    lost = [v for v in big if int(float(v)) != int(v)]
+    if lost:
+        raise ValueError(
+            f"{name}: {lost[0]} has no exact float64 value (integers are exact only up to 2**53 = {FLOAT_INTEGERS}), "
+            f"so values that differ would be computed as equal; subtract a common offset first (e.g. the smallest value)"
+        )
+
+
+def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """Sorted values as s = scale * (centre + u): a power-of-two scale (exact), the middle value as centre.
+
+    Sums of u neither overflow nor drown the differences between large values (1.7e18 + 256 k);
+    every sensitivity and world-answer difference is scale times that of u.
+    """
+    largest = float(np.max(np.abs(s)))
+    scale = math.ldexp(1.0, math.frexp(largest)[1]) if largest > 0 else 1.0
+    t = s / scale
+    centre = float(t[t.size // 2])
+    return t - centre, centre, scale
 
 
 def evaluate(values: Sequence[float] | np.ndarray, query: Query) -> float:
@@ -70,10 +103,16 @@ def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None)
     return (element(lo) + element(hi)) / 2
 
 
+def standard_world_answers(u: np.ndarray, query: Query) -> np.ndarray:
+    """f(ω_j) for the worlds missing u[j], for sorted values of moderate size (see ``standardised``)."""
+    j = np.arange(u.size)
+    return (np.sum(u) - u) / (u.size - 1) if query == "mean" else _world_medians(u, j)
+
+
 def sorted_world_answers(s: np.ndarray, query: Query) -> np.ndarray:
     """f(ω_j) for the worlds missing s[j], given the values sorted ascending (non-increasing in j)."""
-    j = np.arange(s.size)
-    return (np.sum(s) - s) / (s.size - 1) if query == "mean" else _world_medians(s, j)
+    u, centre, scale = standardised(s)
+    return scale * (centre + standard_world_answers(u, query))
 
 
 def _per_world(values: Sequence[float] | np.ndarray, query: Query, on_sorted) -> np.ndarray:
@@ -93,6 +132,12 @@ def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndar
 
 def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
     """LS_f of the worlds missing s[j], given the values sorted ascending (Eq. 15 for the median)."""
+    u, _, scale = standardised(s)
+    return scale * standard_local_sensitivities(u, query)
+
+
+def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
+    """LS_f of the worlds missing s[j], for sorted values of moderate size (see ``standardised``)."""
     n = s.size
     j = np.arange(n)
     m = n - 1  # world size
@@ -127,18 +172,39 @@ def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> f
     if query == "mean":
         # Replacing t by u moves the mean of n-1 values by (u - t)/(n-1); some world holds the minimum.
         return float((x.max() - x.min()) / (n - 1))
-    if n > 400:
-        raise ValueError(f"values: the bounded median sensitivity enumerates neighbours; at most 400 rows, got {n}")
-    # The median is non-decreasing in the value put in, so u = min(X) or max(X) attains the maximum.
-    best = 0.0
-    for j in range(n):
-        world = np.delete(x, j)
-        centre = np.median(world)
-        for i in range(n - 1):
-            for u in (x.min(), x.max()):
-                neighbour = world.copy()
-                neighbour[i] = u
-                best = max(best, abs(float(np.median(neighbour)) - float(centre)))
+    u, _, scale = standardised(np.sort(x))
+    return scale * float(np.max(_bounded_median_sorted(u)))
+
+
+def _bounded_median_sorted(s: np.ndarray) -> np.ndarray:
+    """For each world (s minus s[j], s sorted), the largest move of its median when one element is replaced by min or max of s.
+
+    The median is non-decreasing in every element, so u = min(X) or u = max(X) attains the maximum.
+    Replacing the element at position i of a world shifts its middle elements in a way that depends
+    only on where i lies relative to the middle: positions 0, m - 1 and those next to the middle
+    cover every case, so O(n) work suffices instead of enumerating all O(n^2) replacements.
+    """
+    n = s.size
+    m = n - 1  # world size
+    j = np.arange(n)
+    lo, hi = (m - 1) // 2, m // 2
+    centre = _world_medians(s, j)
+
+    def rest(k: int, i: int) -> np.ndarray:
+        # element k of the world missing s[j], with its element i removed as well
+        kk = np.full(j.shape, k + (k >= i))
+        return _middle(s, j, kk)
+
+    best = np.zeros(n)
+    for i in sorted({0, m - 1, *range(max(0, lo - 2), min(m, hi + 3))}):
+        for low_end in (True, False):
+            # u = min(X) goes first (element k is the rest's k - 1), u = max(X) last (element k is the rest's k)
+            def element(k: int) -> np.ndarray:
+                if low_end:
+                    return np.full(n, s[0]) if k == 0 else rest(k - 1, i)
+                return np.full(n, s[-1]) if k == m - 1 else rest(k, i)
+
+            best = np.maximum(best, np.abs((element(lo) + element(hi)) / 2 - centre))
     return best
 
 
