@@ -14,8 +14,9 @@ from . import possible_worlds, registry
 
 
 def check_database(values: Mapping[str, object]) -> None:
-    """Lee & Clifton's database: the file, its ``name`` column, the attributes and ``absent``."""
-    possible_worlds.load_database(str(values["data_path"]), list(values["attributes"]), str(values["absent"]))  # type: ignore[arg-type]
+    """Lee & Clifton's database: the file, its ``name`` column, the attributes, ``absent``, and ρ ≥ 1/n (the prior)."""
+    table = possible_worlds.load_database(str(values["data_path"]), list(values["attributes"]), str(values["absent"]))  # type: ignore[arg-type]
+    possible_worlds.check_rho(float(values["rho"]), len(table))  # type: ignore[arg-type]
 
 
 def check_registry(values: Mapping[str, object]) -> None:

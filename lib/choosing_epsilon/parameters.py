@@ -23,7 +23,7 @@ from .paths import NOTEBOOKS
 class Param:
     """One parameter: its kind and an optional range check with its description."""
 
-    kind: str  # "int", "float", "str", "path", "bool", "list[float]", "list[str]"
+    kind: str  # "int", "float", "str", "name" (text; an integer as typed, -p absent 3, is read as its text), "path", "bool", "list[float]", "list[str]"
     allowed: str = ""
     check: Callable[[object], bool] | None = None
     paper: object = None  # the value the paper fixes (None: not a paper input, e.g. seed)
@@ -80,7 +80,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "data_path": Param("path", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"),
     "attributes": Param("list[str]", "a non-empty list of numeric column names", _nonempty,
                         paper=["absence_days", "school_year"]),
-    "absent": Param("str", "a value of the 'name' column", _nonempty, paper="Terry"),
+    "absent": Param("name", "a value of the 'name' column", lambda v: len(str(v)) > 0, paper="Terry"),
     "rho": Param("float", "(0, 1)", _unit, paper=1 / 3),
     "epsilons": Param("list[float]", "a non-empty list of values > 0", _positive_list,
                       paper=[5, 2, 1, 0.5, 0.1, 0.01]),
@@ -200,6 +200,8 @@ def _is_kind(value: object, kind: str) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if kind in ("str", "path"):
         return isinstance(value, str)
+    if kind == "name":
+        return isinstance(value, (str, int)) and not isinstance(value, bool)
     if kind == "bool":
         return isinstance(value, bool)
     if kind.startswith("list[") and isinstance(value, (list, tuple)):
@@ -229,7 +231,8 @@ def validate(values: Mapping[str, object], spec: Mapping[str, Param], partial: b
             )
         if param.check is not None and not param.check(value):
             raise ValueError(f"parameter {name!r} must be in {param.allowed}, got {value!r}")
-        checked[name] = list(value) if isinstance(value, tuple) else as_path(value) if param.kind == "path" else value
+        checked[name] = (str(value) if param.kind == "name" else list(value) if isinstance(value, tuple)
+                         else as_path(value) if param.kind == "path" else value)
     return checked
 
 
