@@ -1,4 +1,5 @@
-"""Test configuration: nothing a test runs may write into the working tree.
+"""Test configuration, for every pytest run in the repository (also `pytest notebooks/x.ipynb`, which
+loads no conftest under tests/): nothing a test runs may write into the working tree.
 
 - Property tests check values, not speed (speed is measured by `make bench`).
 - ``CHOOSING_EPSILON_OUTPUT_ROOT`` is set before any kernel starts, so a notebook run at its
