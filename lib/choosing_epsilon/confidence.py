@@ -42,26 +42,70 @@ def coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace)
     return float(high - low)
 
 
-def integrated_coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
-    """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p."""
+def miss(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+    """Pr(|X| ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision when tiny."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = positive("c", c)
-    value, _ = integrate.quad(lambda x: family.pdf(x, scale=scale), -c, c, points=[0.0], epsabs=1e-13, epsrel=1e-12, limit=200)
+    return float(family.cdf(-c, scale=scale) + family.sf(c, scale=scale))
+
+
+def coverage_text(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> str:
+    """The coverage to 4 decimals, or as 1 - (miss to 3 significant figures) where 4 decimals would show 1.0000."""
+    shortfall = miss(epsilon, c, sensitivity, family)
+    if shortfall == 0:  # both tails below a double's range
+        return "1 - (less than 1e-300)"
+    return f"1 - {shortfall:.3g}" if shortfall < 5e-5 else f"{1 - shortfall:.4f}"
+
+
+def integrated_coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+    """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p.
+
+    The integral runs over the standardised variable on [-c/λ, c/λ], cut where the family's tail holds
+    less than 1e-17 (a wide interval around a narrow peak would make the quadrature miss the peak).
+    """
+    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    b = min(positive("c", c) / scale, float(family.isf(_TAIL_CUT)))
+    value, _ = integrate.quad(family.pdf, -b, b, points=[0.0], epsabs=0, epsrel=1e-12, limit=200)
     return float(value)
 
 
-def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplace) -> float:
-    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from ``family``; by brentq on the quadrature."""
-    target = open_unit("p", p)
+def integrated_tail(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+    """∫_{|x| > c} f(x) dx by quadrature (1 - p in Theorem 2), accurate in relative terms however small it is."""
+    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    b = positive("c", c) / scale
+    right, _ = integrate.quad(family.pdf, b, math.inf, epsabs=0, epsrel=1e-12, limit=200)
+    left, _ = integrate.quad(family.pdf, -math.inf, -b, epsabs=0, epsrel=1e-12, limit=200)
+    return float(left + right)
 
-    def gap(log_eps: float) -> float:
-        return integrated_coverage(math.exp(log_eps), c, sensitivity, family) - target
+
+_TAIL_CUT = 1e-17  # tail mass left out of integrated_coverage's interval
+_LOG_EPSILON_LIMIT = 700.0  # |ln ε| beyond which e^{±ln ε} over- or underflows a double
+
+
+def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplace) -> float:
+    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from ``family``; by brentq on the quadrature.
+
+    For p ≤ 1/2 the coverage integral is matched to p, above it the tail integral to 1 - p: each is then
+    a small number computed to full relative precision, so ε is accurate even for p within 1e-9 of 0 or 1.
+    """
+    target = open_unit("p", p)
+    positive("sensitivity", sensitivity), positive("c", c)
+
+    def gap(log_eps: float) -> float:  # rises with ε
+        eps = math.exp(log_eps)
+        if target <= 0.5:
+            return math.log(integrated_coverage(eps, c, sensitivity, family)) - math.log(target)
+        return math.log(1 - target) - math.log(max(integrated_tail(eps, c, sensitivity, family), 1e-320))
 
     lo, hi = -1.0, 1.0
     while gap(lo) > 0:
         lo -= 2
+        if lo < -_LOG_EPSILON_LIMIT:
+            raise ValueError(f"theorem2_epsilon: no ε above e^-{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}")
     while gap(hi) < 0:
         hi += 2
+        if hi > _LOG_EPSILON_LIMIT:
+            raise ValueError(f"theorem2_epsilon: no ε below e^{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}")
     return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
 
 

@@ -150,23 +150,31 @@ def largest_feasible_epsilon(expected_cost: float, budget: float, error: float, 
 
 
 def cheapest_study(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False,
-                   max_n: int = 10**7) -> StudyDesign:
-    """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε.
+                   max_n: int = 10**7) -> StudyDesign | None:
+    """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε; None if no N ≤ max_n is accurate.
 
     The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so without
-    a cap on N the cheapest study is infinitely large: the cap is part of the question.
+    a cap on N the cheapest study is infinitely large: the cap is part of the question. Below
+    ``sampling_n`` participants the sampling term alone exceeds α and no ε helps.
     """
     c_s, c_n = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
     p = positive("expected_cost", expected_cost)
-    n = np.arange(max(1, math.floor(math.log(2 / alpha) / c_s)), _count("max_n", max_n) + 1, dtype=float)
+    max_n = _count("max_n", max_n)
+    if sampling_n(error, alpha, slide_constants) > max_n:
+        return None
+    n = np.arange(max(1, math.floor(math.log(2 / alpha) / c_s)), max_n + 1, dtype=float)
     room = alpha - 2 * np.exp(-c_s * n)
     n, room = n[room > 0], room[room > 0]
-    if n.size == 0:
-        raise ValueError(f"max_n = {max_n} is too small: sampling alone needs N > {math.log(2 / alpha) / c_s:.0f}")
     cost = n * np.expm1(np.log(1 / room) / (c_n * n)) * p
     i = int(np.argmin(cost))
     return _design(int(n[i]), float(np.log(1 / room[i]) / (c_n * n[i])), p, error, slide_constants)
+
+
+def sampling_n(error: float, failure_probability: float, slide_constants: bool = False) -> float:
+    """ln(2/α)/c_s: the study size below which the sampling term 2 exp(-c_s N) alone exceeds α (any ε is too small)."""
+    c_s, _ = bound_constants(error, slide_constants)
+    return math.log(2 / open_unit("failure_probability", failure_probability)) / c_s
 
 
 def cost_floor(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False) -> float:
@@ -175,26 +183,33 @@ def cost_floor(expected_cost: float, error: float, failure_probability: float, s
     return positive("expected_cost", expected_cost) * math.log(1 / open_unit("failure_probability", failure_probability)) / c_n
 
 
-def true_failure_probability(epsilon: float, n: int, error: float, fraction: float = 0.5) -> float:
-    """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds."""
+def true_failure_probability(epsilon: float, n: int, error: float, fraction: float = 0.5, negligible: float = 1e-300) -> float:
+    """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds.
+
+    Counts whose binomial tail holds less than ``negligible`` in all are left out of the sum, so the
+    value may fall short of the exact one by at most that much.
+    """
     n = int(_count("n", n))
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
-    weights, offset = _binomial(n, p)
+    weights, offset = _binomial(n, p, open_unit("negligible", negligible))
     lam = 1 / (positive("epsilon", epsilon) * n)  # the noise scale, passed to scipy's laplace functions directly
     # Pr(noise > T - offset) + Pr(noise < -T - offset), the second as sf(T + offset) by symmetry, in one call
     tails = stats.laplace.sf(np.concatenate([t - offset, t + offset]), scale=lam)
-    miss = tails[: n + 1] + tails[n + 1 :]
+    miss = tails[: offset.size] + tails[offset.size :]
     return float(np.clip(np.sum(weights * miss), 0.0, 1.0))
 
 
 @functools.lru_cache(maxsize=128)
-def _binomial(n: int, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """Binomial(n, p) probabilities of k = 0..n and the estimate's offsets k/n - p, kept for reuse.
+def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarray]:
+    """Binomial(n, p) probabilities of the counts k that carry mass and the estimate's offsets k/n - p, kept for reuse.
 
-    The searches over N evaluate the same sizes for many ε (each doubling passes 1, 2, 4, ...), and
-    the binomial probabilities, which do not depend on ε, are most of an evaluation's cost.
+    The searches over N evaluate the same sizes for many ε, and the binomial probabilities, which do
+    not depend on ε, are most of an evaluation's cost.
     """
-    k = np.arange(n + 1)
+    # Hoeffding: Pr(|X - np| >= t) <= 2 exp(-2t²/n) <= negligible, so counts beyond t are left out; at the
+    # default 1e-300 they carry no mass a double can hold, and a study of 10^8 people needs a few hundred thousand terms.
+    half_width = math.sqrt(n * math.log(2 / negligible) / 2)
+    k = np.arange(max(0, math.floor(n * p - half_width)), min(n, math.ceil(n * p + half_width)) + 1)
     weights, offset = stats.binom.pmf(k, n, p), k / n - p
     weights.flags.writeable = offset.flags.writeable = False  # shared between calls
     return weights, offset
@@ -210,22 +225,41 @@ def simulate_failure(epsilon: float, n: int, error: float, fraction: float, n_tr
 
 
 def smallest_true_n(epsilon: float, error: float, failure_probability: float, fraction: float = 0.5) -> int:
-    """The N at which the exact failure probability first drops to ≤ α at this ε, found by bisection.
+    """The N at which the exact failure probability first drops to ≤ α at this ε: brentq from a normal-approximation guess.
 
-    The binomial's discreteness makes the failure probability not exactly monotone in N, so a
-    slightly smaller N can occasionally qualify too; the answer is exact to within a few participants.
+    The guess is the larger of the sizes at which the sampling error alone (normal approximation,
+    Pr(|X/N - p| > T) = α) and the Laplace noise alone (e^{-εNT} = α) would fail with probability α;
+    steps of a factor 1.5 from it bracket the answer, brentq on the failure probability narrows the
+    bracket to one participant, and each evaluation leaves out binomial mass below α·10⁻¹², so the cost of
+    a search hardly grows with N. The binomial's discreteness makes the failure probability not exactly
+    monotone in N, so a slightly smaller N can occasionally qualify too; the answer is exact to within a
+    few participants.
     """
     alpha = open_unit("failure_probability", failure_probability)
-    lo, hi = 1, 1
-    while true_failure_probability(epsilon, hi, error, fraction) > alpha:
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if true_failure_probability(epsilon, mid, error, fraction) <= alpha:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    t, p = open_unit("error", error), closed_unit("fraction", fraction)
+    eps = positive("epsilon", epsilon)
+    negligible = alpha * 1e-12
+
+    def gap(n: float) -> float:  # falls with N
+        return true_failure_probability(eps, max(1, round(n)), t, p, negligible) - alpha
+
+    if gap(1) <= 0:
+        return 1
+    sampling = p * (1 - p) * (stats.norm.isf(alpha / 2) / t) ** 2
+    noise = math.log(1 / alpha) / (eps * t)
+    lo = hi = max(1.0, math.floor(max(sampling, noise)))
+    while gap(hi) > 0:
+        lo, hi = hi, math.ceil(hi * 1.5)
+    while lo > 1 and gap(lo) <= 0:
+        lo, hi = max(1.0, math.floor(lo / 1.5)), lo
+    if hi - lo > 1:
+        hi = math.ceil(optimize.brentq(gap, lo, hi, xtol=0.5))
+    n = int(hi)
+    while gap(n) > 0:
+        n += 1
+    while n > 1 and gap(n - 1) <= 0:
+        n -= 1
+    return n
 
 
 # Non-private comparison, as quoted from the full paper by secondary sources (NOTES.md).
@@ -242,16 +276,29 @@ def max_base_cost(budget: float, error: float, failure_probability: float) -> fl
 
 
 def non_private_n(error: float, failure_probability: float) -> float:
-    """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the paper)."""
-    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the paper); needs α < 1/2."""
+    t, alpha = open_unit("error", error), _quoted_alpha(failure_probability)
     return math.log(1 / (2 * alpha)) / (8 * t**2)
 
 
 def private_is_cheaper(error: float, failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> bool:
     """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study to cost less."""
-    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    return open_unit("error", error) <= crossover_error(failure_probability, base_cost, worst_cost, exposed_fraction)
+
+
+def crossover_error(failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> float:
+    """The error T below which the quoted condition says the private study costs less: 6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α)))."""
+    alpha = _quoted_alpha(failure_probability)
     ratio = open_unit("exposed_fraction", exposed_fraction) * positive("worst_cost", worst_cost) * math.log(1 / (2 * alpha))
-    return t / 6 <= math.log1p(ratio / (96 * positive("base_cost", base_cost) * math.log(3 / alpha)))
+    return 6 * math.log1p(ratio / (96 * positive("base_cost", base_cost) * math.log(3 / alpha)))
+
+
+def _quoted_alpha(failure_probability: float) -> float:
+    """α for the quoted non-private formulas, whose ln(1/(2α)) is a positive size only for α < 1/2."""
+    alpha = open_unit("failure_probability", failure_probability)
+    if alpha >= 0.5:
+        raise ValueError(f"failure_probability must lie in (0, 0.5) for the quoted non-private study size ln(1/(2α))/(8T²), got {failure_probability!r}")
+    return alpha
 
 
 def _design(n: int, epsilon: float, p: float, error: float, slide_constants: bool) -> StudyDesign:
@@ -266,12 +313,16 @@ def _count(name: str, value: float) -> float:
     return x
 
 
+EXACT_EPSILON_MIN = 1e-4  # the smallest ε the exact search considers
+
+
 def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: float, failure_probability: float,
                                    fraction: float = 0.5, epsilon_max: float = 20.0) -> StudyDesign | None:
     """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of A(ε, N).
 
-    A geometric scan of ε down from ``epsilon_max`` finds the first affordable ε, then bisection refines it;
-    the returned design's ``accuracy_bound`` field holds the exact failure probability.
+    A geometric scan of ε down from ``epsilon_max`` to ``EXACT_EPSILON_MIN`` finds the first affordable ε, then
+    bisection refines it; the returned design's ``accuracy_bound`` field holds the exact failure probability.
+    None when even ε = ``EXACT_EPSILON_MIN`` is beyond the budget.
     """
     p, b = positive("expected_cost", expected_cost), positive("budget", budget)
     alpha = open_unit("failure_probability", failure_probability)
@@ -280,7 +331,9 @@ def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: f
         n = smallest_true_n(eps, error, alpha, fraction)
         return n, n * math.expm1(eps) * p
 
-    grid = np.geomspace(positive("epsilon_max", epsilon_max), 1e-4, 80)  # downwards: large ε means small, cheap studies
+    grid = np.geomspace(positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80)  # downwards: large ε means small, cheap studies
+    if cost(grid[-1])[1] > b:  # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
+        return None
     first = next((i for i, e in enumerate(grid) if cost(e)[1] <= b), None)
     if first is None:
         return None
@@ -294,3 +347,24 @@ def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: f
     n = cost(lo)[0]
     pay = math.expm1(lo) * p
     return StudyDesign(n, lo, pay, n * pay, true_failure_probability(lo, n, error, fraction))
+
+
+def dollars(amount: float) -> str:
+    """An amount of money for the text: to the cent with thousands separators, or to 3 significant figures below a cent."""
+    x = real("amount", amount)
+    return f"${x:,.2f}" if x == 0 or abs(x) >= 0.01 else f"${x:.3g}"
+
+
+def readable(value: float, decimals: int = 4) -> float:
+    """``value`` rounded to ``decimals`` places, or to 3 significant figures where those places would show fewer."""
+    x = real("value", value)
+    return round(x, decimals) if x == 0 or abs(x) >= 10.0 ** (2 - decimals) else float(f"{x:.3g}")
+
+
+UNDERFLOW = 1e-300  # a positive probability computed as 0 lies below this (the exact sums leave out less)
+
+
+def readable_probability(value: float, decimals: int = 6) -> float | str:
+    """A positive probability (or a bound on one, which may exceed 1) for a table: ``readable``, or '< 1e-300' where it underflowed to 0."""
+    x = real("value", value)
+    return readable(x, decimals) if x > 0 else f"< {UNDERFLOW:g}"

@@ -120,6 +120,17 @@ def test_shoaran_privacy_check_with_twenty_queries(benchmark):
                        rounds=3, iterations=1)
 
 
+def test_hsu_exact_study_size_at_a_tiny_error(benchmark):
+    # Hsu et al.'s exact study size where the sampling error alone needs N ~ 10^8 (hsu_2014 at error = 1e-4)
+    from choosing_epsilon import economics as econ
+
+    def sizes():
+        econ._binomial.cache_clear()
+        return [econ.smallest_true_n(e, 1e-4, 0.1) for e in (0.003, 0.03, 0.9)]
+
+    benchmark.pedantic(sizes, rounds=3, iterations=1)
+
+
 REPEATS = 3  # the machines this runs on are shared: the median of interleaved runs is steadier than one run
 
 
