@@ -4,12 +4,13 @@ import io
 import json
 import os
 
+import nbformat
 import numpy as np
 import pytest
 from PIL import Image
 
 from choosing_epsilon import compare, outputs, reproduce
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.paths import FIGURES, NOTEBOOKS
 
 
 @pytest.mark.parametrize(
@@ -191,3 +192,12 @@ def test_nbval_compares_outputs_to_the_same_tolerances():
     assert _compare_to_tolerance(Cell(), stream("γ = 2.0002\n"), stream("γ = 2.0001\n"))  # last digit, another CPU
     assert not _compare_to_tolerance(Cell(), stream("γ = 2.0004\n"), stream("γ = 2.0001\n"))
     assert not _compare_to_tolerance(Cell(), stream("ω2\n"), stream("ω1\n"))
+
+
+def test_committed_notebooks_do_not_depend_on_the_kernels_python():
+    # a run on CPython 3.12 or 3.13 must regenerate the committed notebook, which 3.11 wrote
+    nb = nbformat.v4.new_notebook(metadata={"language_info": {"name": "python", "version": "3.13.0"}, "papermill": {"duration": 1.5}})
+    stripped = reproduce.strip_volatile(nb)
+    assert stripped.metadata == {"language_info": {"name": "python"}, "papermill": {}}
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        assert "version" not in nbformat.read(path, as_version=4).metadata.get("language_info", {}), path.name

@@ -55,9 +55,10 @@ def _coalesce_streams(outputs: list) -> list:
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove run timings and timestamps that papermill and nbclient write into a notebook, and coalesce streams."""
+    """Remove run timings, timestamps and the kernel's Python version that papermill and nbclient write into a notebook, and coalesce streams."""
     for key in VOLATILE:
         nb.metadata.get("papermill", {}).pop(key, None)
+    nb.metadata.get("language_info", {}).pop("version", None)  # the kernel's Python (3.11, 3.12, 3.13): not a result
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         for key in VOLATILE:
