@@ -4,27 +4,17 @@ import json
 import math
 import re
 
-import nbformat
 import pytest
 from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import registry, reproduce
+from tests.notebook_text import outputs_text
 
 P = econ.expected_cost(1274, 0.05)
 REGISTRY_HEADER = "Organization,Epsilon (ε),Delta (δ),Rho (ρ),Model,Dynamic,Context,URL,Citation Name,unit\n"
 REGISTRY_ROW = "Apple,8,N/A,,,,Quick Type Suggestions,https://example.org,apple_quick,unit not stated\n"
-
-
-def outputs_text(path):
-    """All text the executed notebook printed or displayed."""
-    nb = nbformat.read(path, as_version=4)
-    parts = []
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            parts.append(out.get("text", "") if out.output_type == "stream" else out.get("data", {}).get("text/plain", ""))
-    return "\n".join(parts)
 
 
 # --- hsu_2014: module level ------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from choosing_epsilon import budget, interpretation, laplace, reproduce
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.paths import NOTEBOOKS
 from tests import bruteforce
+from tests.notebook_text import outputs_text
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
 
@@ -154,12 +155,6 @@ def test_modules_have_no_bare_assert(module):
 # --- the notebooks at the extremes ---
 
 
-def _outputs(path) -> str:
-    nb = nbformat.read(path, as_version=4)
-    return "\n".join(o.get("text", "") if o.output_type == "stream" else o.get("data", {}).get("text/plain", "")
-                     for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-
-
 def _status(out):
     return pd.read_csv(out / "claims.csv").set_index("claim_id").status
 
@@ -177,7 +172,7 @@ def test_laplace_intro_budget_beyond_the_releases(tmp_path):
     reproduce.run_notebook("laplace_intro", {"epsilon": 0.001, "n_runs": 3}, tmp_path)
     got = json.loads((tmp_path / "results.json").read_text())
     assert got["runs_until_budget_exhausted"] == 2000
-    text = _outputs(tmp_path / "laplace_intro.ipynb")
+    text = outputs_text(tmp_path / "laplace_intro.ipynb")
     assert "the budget pays for 2000 releases; 3 made" in text and "no request refused" in text
     assert "too few for the normal approximation, not checked" in text
     status = _status(tmp_path)
@@ -190,7 +185,7 @@ def test_laplace_intro_at_epsilon_high_1000(tmp_path):
     reproduce.run_notebook("laplace_intro", {"epsilon_high": 1000.0}, tmp_path)
     got = json.loads((tmp_path / "results.json").read_text())
     assert got["ratio_bound_high"] == "inf" and got["ratio_bound"] == pytest.approx(math.exp(0.5))
-    assert "e^1000 = 1.9701 × 10^434" in _outputs(tmp_path / "laplace_intro.ipynb")
+    assert "e^1000 = 1.9701 × 10^434" in outputs_text(tmp_path / "laplace_intro.ipynb")
     data = pd.read_csv(tmp_path / "scenarios_epsilon_0.5_and_10.csv")
     high = data[data.epsilon == 1000.0]
     assert high.ln_ratio.max() == pytest.approx(1000.0) and high.ln_ratio.min() == pytest.approx(-1000.0)
@@ -249,7 +244,7 @@ def test_shoaran_one_query_and_answers_below_the_sensitivity(tmp_path, params, e
     reproduce.run_notebook("shoaran_2012", params, tmp_path)
     status = _status(tmp_path)
     assert set(status) <= {"reproduced", "not applicable"} and status["ex1_mta"] != "discrepancy"
-    text = _outputs(tmp_path / "shoaran_2012.ipynb")
+    text = outputs_text(tmp_path / "shoaran_2012.ipynb")
     if expect == "vanishes":
         assert "noise proportional to it vanishes" in text
         assert (pd.read_csv(tmp_path / "privacy_loss_check.csv")["worst ln-ratio, proportional"] == math.inf).all()

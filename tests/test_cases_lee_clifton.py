@@ -15,19 +15,10 @@ from choosing_epsilon import reproduce
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.paths import NOTEBOOKS
 from tests import bruteforce
+from tests.notebook_text import outputs_text
 
 ABSENCE = [1, 2, 3, 10]
 EVEN_SIX = "name,absence_days,school_year\nA,1,1\nB,2,2\nC,3,3\nD,4,4\nE,5,1\nF,10,2\n"
-
-
-def outputs_text(path):
-    """All text the executed notebook printed or displayed."""
-    nb = nbformat.read(path, as_version=4)
-    parts = []
-    for cell in nb.cells:
-        for out in cell.get("outputs", []):
-            parts.append(out.get("text", "") if out.output_type == "stream" else out.get("data", {}).get("text/plain", ""))
-    return "\n".join(parts)
 
 
 def database(tmp_path, n, name="db.csv", seed=1):
