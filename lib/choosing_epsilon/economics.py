@@ -334,9 +334,7 @@ def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: f
     grid = np.geomspace(positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80)  # downwards: large ε means small, cheap studies
     if cost(grid[-1])[1] > b:  # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
         return None
-    first = next((i for i, e in enumerate(grid) if cost(e)[1] <= b), None)
-    if first is None:
-        return None
+    first = next(i for i, e in enumerate(grid) if cost(e)[1] <= b)  # exists: grid[-1] is affordable
     if first == 0:
         lo = float(grid[0])
     else:

@@ -124,7 +124,7 @@ def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float)
 def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
     """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (all worlds tied)."""
     n = _check_n(n)
-    rho = _check_rho(rho, n)
+    rho = check_rho(rho, n)
     dv = _nonnegative("delta_v", delta_v)
     log_odds = math.log((n - 1) * rho / (1 - rho))
     if dv == 0:
@@ -150,7 +150,7 @@ def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho
     """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``scipy.optimize.brentq``."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
-    rho = _check_rho(rho, a.size)
+    rho = check_rho(rho, a.size)
     values, counts = _distinct(a) if distinct is None else distinct
     if rho >= 1.0 / counts.min():  # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
         return math.inf
@@ -187,7 +187,7 @@ def binary_search_epsilon(
     """The paper's binary search (Sec. 5.2) on [0, ε_f]: returns ε_s at convergence and every step."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
-    rho = _check_rho(rho, a.size)
+    rho = check_rho(rho, a.size)
     end = positive("epsilon_end", epsilon_end)
     tol = positive("tolerance", tolerance)
     start, steps = 0.0, []
@@ -217,7 +217,7 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     """Eq. (7) and the exact ε for keeping every world's posterior ≤ ρ, for the mean or median of ``values``."""
     x = check_values(values)
     check_query(query)
-    rho = _check_rho(rho, x.size)
+    rho = check_rho(rho, x.size)
     # one sort: the multiset of world answers and the sensitivity need no more. Both are computed on
     # the values rescaled to moderate size (``standardised``): ε depends only on the ratios of answer
     # differences to Δf, which rescaling keeps, and large values (1e18) keep their differences.
@@ -351,12 +351,10 @@ def _nonnegative(name: str, value: float) -> float:
 
 
 def check_rho(rho: float, n: int) -> float:
-    """Return ``rho`` if it lies in [1/n, 1) for a database of n rows, else raise ValueError naming the range."""
-    return _check_rho(rho, n)
+    """Return ``rho`` if it lies in [1/n, 1) for n possible worlds, else raise ValueError naming the range.
 
-
-def _check_rho(rho: float, n: int) -> float:
-    """ρ must lie in (0, 1) and be at least the prior 1/n, which every posterior already reaches at ε = 0."""
+    ρ must be at least the prior 1/n, which every posterior already reaches at ε = 0.
+    """
     r = open_unit("rho", rho)
     if r < 1.0 / n * (1 - 1e-12):
         raise ValueError(

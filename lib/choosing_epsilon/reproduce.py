@@ -172,13 +172,19 @@ def _run_timed(name: str, parameters: Mapping[str, object], output_dir: str | No
     return name, target, time.perf_counter() - start
 
 
+def notebook_output_dir(output_dir: str | Path | None, name: str, names: Sequence[str]) -> str | None:
+    """Where notebook ``name`` writes when ``names`` are sent to ``output_dir``: a subdirectory each when there are several."""
+    if output_dir is None:
+        return None
+    return str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
+
+
 def run_all(names: Sequence[str], parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
             jobs: int | None = None, progress: bool = False) -> list[tuple[str, Path, float]]:
     """Run notebooks in parallel worker processes (one per core by default); each raises as ``run_notebook`` does."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     given = dict(parameters or {})
-    out = [None if output_dir is None else str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
-           for name in names]  # several notebooks sent to one directory: a subdirectory each
+    out = [notebook_output_dir(output_dir, name, names) for name in names]
     if jobs == 1:
         return [_run_timed(name, given, out[i], i, progress) for i, name in enumerate(names)]
     longest_first = sorted(range(len(names)), key=lambda i: -_code_cells(names[i]))  # fewer idle cores at the end
@@ -255,8 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
         for name in names:  # refuse bad names, parameters, files and directories before any kernel starts
-            out = args.output_dir if args.output_dir is None or len(names) == 1 else os.path.join(args.output_dir, name)
-            check_request(name, given, out)
+            check_request(name, given, notebook_output_dir(args.output_dir, name, names))
         done = run_all(names, given, args.output_dir, jobs=args.jobs, progress=sys.stderr.isatty())
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
