@@ -1,29 +1,56 @@
 import math
+import re
+from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from choosing_epsilon import claims
+from choosing_epsilon import claims, reproduce
+from choosing_epsilon.paths import FIGURES, README, ROOT
+
+PUBLISHED = sorted((ROOT / "data" / "published").glob("*.csv"))
+
+
+def published_csv(path, **columns):
+    n = len(columns["published"])
+    table = {"claim_id": [f"c{i}" for i in range(n)], "location": ["Eq. (1)"] * n, "description": ["x"] * n,
+             "tolerance": [5e-5] * n, "source": ["printed"] * n, "source_detail": [""] * n}
+    table.update(columns)
+    pd.DataFrame(table)[claims.COLUMNS].to_csv(path, index=False)
+    return path
 
 
 @pytest.fixture
 def ledger(tmp_path):
-    path = tmp_path / "published.csv"
-    pd.DataFrame(
-        {"claim_id": ["a", "b", "c"], "location": ["Eq. (1)", "Table 1", "Sec. 2"], "description": ["x", "y", "z"],
-         "published": [0.3829, 2.776, 5.0], "tolerance": [5e-5, 5e-4, 0.0]}
-    ).to_csv(path, index=False)
+    path = published_csv(tmp_path / "published.csv", claim_id=["a", "b", "c"], published=[0.3829, 2.776, 5.0],
+                         tolerance=[5e-5, 5e-4, 0.0])
     return claims.Ledger(path, {"rho": 1 / 3}, {"rho": 1 / 3})
 
 
 def test_statuses(ledger, tmp_path):
     assert ledger.check("a", 0.38294, uses=["rho"]) == "reproduced"
-    assert ledger.check("b", 2.7726, uses=["rho"], explanation="4 ln 2 = 2.7726") == "discrepancy"
+    assert ledger.check("b", 2.7726, uses=["rho"], explanation="4 ln 2 = 2.7726", slip=4 * 0.694) == "discrepancy"
     assert ledger.check("c", 5, uses=[]) == "reproduced"
     table = ledger.write(tmp_path / "claims.csv")
     assert list(table.columns) == claims.RESULT_COLUMNS
     assert list(table.status) == ["reproduced", "discrepancy", "reproduced"]
-    assert pd.read_csv(tmp_path / "claims.csv").note.fillna("").tolist() == ["", "4 ln 2 = 2.7726", ""]
+    written = pd.read_csv(tmp_path / "claims.csv")
+    assert written.note.fillna("").tolist() == ["", "4 ln 2 = 2.7726", ""]
+    assert written.slip_value[1] == pytest.approx(2.776)
+
+
+def test_fitted_claims_carry_their_residual(ledger):
+    assert ledger.check("a", 0.38292, uses=["rho"], fitted="response 2.39 fitted to the column") == "fitted"
+    ledger.check("b", 2.776, uses=[])
+    ledger.check("c", 5.0, uses=[])
+    assert ledger.results().note[0] == "response 2.39 fitted to the column; residual 2.0e-05"
+
+
+def test_explanations_show_a_computation(ledger):
+    with pytest.raises(claims.ClaimError, match="names no number"):
+        ledger.check("b", 2.7726, uses=["rho"], explanation="a typo")
+    with pytest.raises(claims.ClaimError, match="not the published"):
+        ledger.check("b", 2.7726, uses=["rho"], explanation="4 ln 2 = 2.7726", slip=2.7726)
 
 
 def test_unexplained_mismatch_fails(ledger):
@@ -38,7 +65,7 @@ def test_nan_fails_where_applicable(ledger):
 
 def test_explanation_for_a_reproduced_claim_fails(ledger):
     with pytest.raises(claims.ClaimError, match="remove it"):
-        ledger.check("a", 0.3829, uses=["rho"], explanation="stale")
+        ledger.check("a", 0.3829, uses=["rho"], explanation="stale 1")
 
 
 def test_unchecked_or_repeated_or_unknown_claims_fail(ledger):
@@ -53,17 +80,99 @@ def test_unchecked_or_repeated_or_unknown_claims_fail(ledger):
         ledger.check("b", 1.0, uses=["nope"])
 
 
+def test_notes_record_slips_in_the_wording(tmp_path):
+    path = published_csv(tmp_path / "p.csv", claim_id=["n", "v"], published=[math.nan, 1.0], tolerance=[math.nan, 0])
+    ledger = claims.Ledger(path, {"rho": 1 / 3}, {"rho": 1 / 3})
+    with pytest.raises(claims.ClaimError, match="Ledger.note"):
+        ledger.check("n", 1.0, uses=[])
+    with pytest.raises(claims.ClaimError, match="Ledger.check"):
+        ledger.note("v", "1 = 1")
+    with pytest.raises(claims.ClaimError, match="names no number"):
+        ledger.note("n", "the bound is a maximum")
+    assert ledger.note("n", "the bound is a maximum: 0.43 > 0.38") == "note"
+    ledger.check("v", 1.0, uses=[])
+    summary = ledger.summary()
+    assert summary.loc["note"].iloc[0] == 1 and summary.loc["reproduced"].iloc[0] == 1
+
+
 def test_not_applicable_at_other_parameters(tmp_path):
-    path = tmp_path / "p.csv"
-    pd.DataFrame({"claim_id": ["a"], "location": ["Eq. (9)"], "description": ["x"], "published": [0.38], "tolerance": [0.005]}).to_csv(path, index=False)
+    path = published_csv(tmp_path / "p.csv", claim_id=["a"], published=[0.38], tolerance=[0.005])
     other = claims.Ledger(path, {"rho": 1 / 3}, {"rho": 0.25})
     assert not other.at_paper_parameters
     assert other.check("a", 99.0, uses=["rho"]) == "not applicable"
     assert "rho" in other.results().note[0]
 
 
-def test_published_file_is_validated(tmp_path):
-    path = tmp_path / "p.csv"
-    pd.DataFrame({"claim_id": ["a", "a"], "location": ["l", "l"], "description": ["d", "d"], "published": [1, 2], "tolerance": [0, 0]}).to_csv(path, index=False)
-    with pytest.raises(ValueError, match="duplicated claim_id"):
-        claims.read_published(path)
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"claim_id": ["a", "a"]}, "duplicated claim_id"),
+        ({"source": ["printed", "paper"]}, "need a source"),
+        ({"source": ["printed", "secondary"]}, "need a source_detail"),
+        ({"source": ["read off a figure"] * 2, "source_detail": ["pixels"] * 2, "tolerance": [0.01, 0]}, "reading's precision"),
+        ({"published": [1, math.nan], "source": ["printed", "our default"], "source_detail": ["", "p = 0.9"]}, "wording"),
+    ],
+)
+def test_published_file_is_validated(tmp_path, change, message):
+    columns = {"claim_id": ["a", "b"], "published": [1, 2], **change}
+    with pytest.raises(ValueError, match=message):
+        claims.read_published(published_csv(tmp_path / "p.csv", **columns))
+
+
+@pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
+def test_every_published_row_says_where_its_value_comes_from(path):
+    table = claims.read_published(path)  # validates the kind and the detail each kind needs
+    assert set(table.source) <= set(claims.SOURCES)
+
+
+def test_cited_files_exist():
+    """A source_detail, or a module, that names a file of the project names one that is in the repository."""
+    texts = [(p, claims.read_published(p).source_detail.str.cat(sep=" ")) for p in PUBLISHED]
+    texts += [(p, p.read_text()) for p in sorted((ROOT / "lib" / "choosing_epsilon").glob("*.py"))]
+    for path, text in texts:
+        for name in re.findall(r"[\w/.-]+\.(?:md|csv|bib|ipynb|py)\b", text):
+            if not (name.endswith(".md") and "/" not in name) and not name.startswith(PROJECT_DIRS):
+                continue  # a file of another repository, cited with that repository
+            found = (ROOT / name).exists() or any(ROOT.glob(f"**/{Path(name).name}"))
+            assert found, f"{path.name} cites {name}, which is not in the repository"
+
+
+PROJECT_DIRS = ("data/", "figures/", "notebooks/", "lib/", "tests/")
+
+
+COMMITTED = [n for n in reproduce.notebook_names() if (FIGURES / n / "claims.csv").exists()]
+
+
+@pytest.mark.parametrize("name", COMMITTED)
+def test_committed_verdicts_follow_the_rules(name):
+    """Every discrepancy shows a computed explanation (and any slip it names gives the published value);
+    fitted rows say what was fitted; the rows are exactly the published ones."""
+    table = pd.read_csv(FIGURES / name / "claims.csv", keep_default_na=False, na_values={"reproduced": [""], "slip_value": [""], "published": [""], "tolerance": [""]})
+    published = claims.read_published(ROOT / "data" / "published" / f"{name}.csv")
+    assert table.claim_id.tolist() == published.claim_id.tolist()
+    assert table.source.tolist() == published.source.tolist()
+    assert set(table.status) <= set(claims.STATUSES)
+    for row in table.itertuples():
+        if row.status in ("discrepancy", "note"):
+            assert re.search(r"\d", row.note), f"{name}: {row.claim_id} is a {row.status} without a computation"
+        if row.status == "discrepancy" and not math.isnan(row.slip_value):
+            assert abs(row.slip_value - row.published) <= row.tolerance * (1 + 1e-9), row.claim_id
+        if row.status == "fitted":
+            assert "residual" in row.note
+        if row.status in ("reproduced", "fitted"):
+            assert abs(row.reproduced - row.published) <= row.tolerance * (1 + 1e-9), row.claim_id
+
+
+def test_readme_counts_match_the_ledgers():
+    """The README's status table is the summary of the committed claims.csv files, and counts only the
+    source's own numbers (printed or read off a figure) as its claims."""
+    table = reproduce.claims_summary(reproduce.notebook_names())
+    text = README.read_text()
+    block = text.split(reproduce.SUMMARY_START, 1)[1].split(reproduce.SUMMARY_END, 1)[0].strip().splitlines()
+    assert block == reproduce.summary_lines(table)
+    for name in table.notebook:
+        results = pd.read_csv(FIGURES / name / "claims.csv")
+        counted = results.source.isin(claims.COUNTED_SOURCES) & (results.status != "note")
+        row = table.set_index("notebook").loc[name]
+        assert row["claims"] == counted.sum()
+        assert row["claims"] + row["secondary"] + row["our default"] + row["notes"] == len(results)

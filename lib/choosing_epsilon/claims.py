@@ -1,11 +1,28 @@
-"""The claims ledger: every number a paper prints, checked against the notebook's computation.
+"""The claims ledger: every number a source gives, checked against the notebook's computation.
 
-``data/published/<notebook>.csv`` transcribes the paper (claim_id, location, description,
-published, tolerance). A notebook checks each claim once; the status is
+``data/published/<notebook>.csv`` transcribes the source (claim_id, location, description,
+published, tolerance, source, source_detail). ``source`` says where the published value comes from:
+
+- ``printed``: the source prints it (text, table or caption);
+- ``read off a figure``: read off the source's figure; ``source_detail`` says how it was read, and
+  the tolerance is the reading's precision;
+- ``secondary``: a document other than the source (``source_detail`` cites it);
+- ``our default``: the notebook's own evaluation at parameters it chose (``source_detail`` says which),
+  a check of the formula, not of a number anybody printed.
+
+Only ``printed`` and ``read off a figure`` rows are the source's claims (``COUNTED_SOURCES``); the
+others are counted apart. A row with no published value records a slip in the source's wording.
+
+A notebook checks each row once; the status is
 
 - ``reproduced``: |reproduced - published| <= tolerance;
-- ``discrepancy``: outside the tolerance, accepted only with an explanation the notebook computed;
-- ``not applicable``: the notebook runs at parameters other than the paper's.
+- ``fitted``: the same, but only after fitting a value the source does not print (``fitted`` says
+  which; the residual is recorded);
+- ``discrepancy``: outside the tolerance, accepted only with an explanation that shows its
+  computation (a number), and, where the slip can be redone, the value it gives (``slip``), which
+  must then equal the published value within the tolerance;
+- ``note``: a slip in the wording (no published value), explained with a computation;
+- ``not applicable``: the notebook runs at parameters other than the source's.
 
 Anything else (an unexplained mismatch, an explanation for a claim that in fact reproduces, a
 claim checked twice or never) raises ``ClaimError``, so the notebook, papermill and CI fail.
@@ -14,6 +31,7 @@ claim checked twice or never) raises ``ClaimError``, so the notebook, papermill 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -21,9 +39,15 @@ import pandas as pd
 
 from .parameters import same
 
-COLUMNS = ["claim_id", "location", "description", "published", "tolerance"]
-RESULT_COLUMNS = ["claim_id", "location", "description", "published", "reproduced", "tolerance", "status", "note"]
-STATUSES = ("reproduced", "discrepancy", "not applicable")
+COLUMNS = ["claim_id", "location", "description", "published", "tolerance", "source", "source_detail"]
+RESULT_COLUMNS = [
+    "claim_id", "location", "description", "source", "source_detail",
+    "published", "reproduced", "tolerance", "status", "note", "slip_value",
+]
+SOURCES = ("printed", "read off a figure", "secondary", "our default")
+COUNTED_SOURCES = ("printed", "read off a figure")
+STATUSES = ("reproduced", "fitted", "discrepancy", "note", "not applicable")
+_NUMBER = re.compile(r"\d")
 
 
 class ClaimError(AssertionError):
@@ -31,19 +55,40 @@ class ClaimError(AssertionError):
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
-    """Read and validate a published-claims CSV (columns ``COLUMNS``, unique ids, tolerance >= 0)."""
-    table = pd.read_csv(path, dtype={"claim_id": str, "location": str, "description": str})
+    """Read and validate a published-claims CSV (columns ``COLUMNS``, unique ids, known sources)."""
+    table = pd.read_csv(path, dtype={c: str for c in ("claim_id", "location", "description", "source", "source_detail")})
     if list(table.columns) != COLUMNS:
         raise ValueError(f"{path}: columns must be {COLUMNS}, got {list(table.columns)}")
+    table["source_detail"] = table.source_detail.fillna("")
     duplicated = table.loc[table.claim_id.duplicated(), "claim_id"].tolist()
     if duplicated:
         raise ValueError(f"{path}: duplicated claim_id {duplicated}")
+    unknown = table.loc[~table.source.isin(SOURCES), "claim_id"].tolist()
+    if unknown:
+        raise ValueError(f"{path}: rows {unknown} need a source, one of {list(SOURCES)}")
+    undocumented = table.loc[(table.source != "printed") & (table.source_detail.str.strip() == ""), "claim_id"].tolist()
+    if undocumented:
+        raise ValueError(f"{path}: rows {undocumented} need a source_detail (how read, the citation, or the parameters)")
     for column in ("published", "tolerance"):
-        if not pd.api.types.is_numeric_dtype(table[column]) or table[column].isna().any():
-            raise ValueError(f"{path}: column {column} must be numeric and complete")
+        if not pd.api.types.is_numeric_dtype(table[column]):
+            raise ValueError(f"{path}: column {column} must be numeric")
+    notes = table.published.isna()
+    if table.loc[~notes, "tolerance"].isna().any():
+        raise ValueError(f"{path}: every published value needs a tolerance")
     if (table.tolerance < 0).any():
         raise ValueError(f"{path}: tolerance must be >= 0")
+    if (notes & (table.source != "printed")).any():
+        raise ValueError(f"{path}: a row without a published value notes the source's printed wording: source 'printed'")
+    figure_rows = table.source == "read off a figure"
+    if (table.loc[figure_rows, "tolerance"] <= 0).any():
+        raise ValueError(f"{path}: a value read off a figure needs the reading's precision as its tolerance (> 0)")
     return table
+
+
+def _explained(claim_id: str, explanation: str | None) -> str:
+    if not explanation or not _NUMBER.search(explanation):
+        raise ClaimError(f"claim {claim_id}: an explanation must show its computation (it names no number)")
+    return explanation
 
 
 class Ledger:
@@ -71,35 +116,73 @@ class Ledger:
             raise ValueError(f"uses names unknown inputs {sorted(unknown)}; known: {sorted(self._known)}")
         return not (uses & self._differs)
 
-    def check(self, claim_id: str, reproduced: float, uses: Iterable[str], explanation: str | None = None) -> str:
-        """Record the computed value of ``claim_id`` and return its status (see the module docstring)."""
+    def _row(self, claim_id: str) -> pd.Series:
         rows = self.table.index[self.table.claim_id == claim_id]
         if len(rows) != 1:
             raise ClaimError(f"claim {claim_id!r} is not in the published ledger")
         if claim_id in self._rows:
             raise ClaimError(f"claim {claim_id!r} checked twice")
-        row = self.table.loc[rows[0]]
+        return self.table.loc[rows[0]]
+
+    def _not_applicable(self, uses: Iterable[str]) -> str | None:
+        if self.applicable(uses):
+            return None
+        return "computed at parameters other than the paper's: " + ", ".join(sorted(set(uses) & self._differs))
+
+    def check(
+        self,
+        claim_id: str,
+        reproduced: float,
+        uses: Iterable[str],
+        explanation: str | None = None,
+        *,
+        fitted: str | None = None,
+        slip: float | None = None,
+    ) -> str:
+        """Record the computed value of ``claim_id`` and return its status (see the module docstring)."""
+        row = self._row(claim_id)
+        if pd.isna(row.published):
+            raise ClaimError(f"claim {claim_id!r} has no published value: record it with Ledger.note")
         value = float(reproduced)
         within = math.isfinite(value) and abs(value - row.published) <= row.tolerance * (1 + 1e-9)
-        note = ""
-        if not self.applicable(uses):
-            status = "not applicable"
-            note = "computed at parameters other than the paper's: " + ", ".join(sorted(set(uses) & self._differs))
+        note, slip_value = "", math.nan
+        not_applicable = self._not_applicable(uses)
+        if not_applicable:
+            status, note = "not applicable", not_applicable
         elif within and explanation is None:
-            status = "reproduced"
+            status = "fitted" if fitted else "reproduced"
+            if fitted:
+                note = f"{fitted}; residual {abs(value - row.published):.1e}"
         elif within:
             raise ClaimError(
                 f"claim {claim_id} ({row.location}) reproduces ({value!r} vs {row.published!r}) "
                 "but was given a discrepancy explanation: remove it"
             )
-        elif explanation:
-            status, note = "discrepancy", explanation
+        elif explanation is not None:
+            status, note = "discrepancy", _explained(claim_id, explanation)
+            if slip is not None:
+                slip_value = float(slip)
+                if not abs(slip_value - row.published) <= row.tolerance * (1 + 1e-9):
+                    raise ClaimError(
+                        f"claim {claim_id}: the slip the explanation names gives {slip_value!r}, "
+                        f"not the published {row.published!r} (tolerance {row.tolerance!r})"
+                    )
         else:
             raise ClaimError(
                 f"claim {claim_id} ({row.location}, {row.description}): published {row.published!r}, "
                 f"reproduced {value!r}, difference {value - row.published:.3g} exceeds tolerance {row.tolerance!r}"
             )
-        self._rows[claim_id] = {**row.to_dict(), "reproduced": value, "status": status, "note": note}
+        self._rows[claim_id] = {**row.to_dict(), "reproduced": value, "status": status, "note": note, "slip_value": slip_value}
+        return status
+
+    def note(self, claim_id: str, explanation: str, uses: Iterable[str] = (), value: float = math.nan) -> str:
+        """Record a slip in the source's wording (a row with no published value), explained with a computation."""
+        row = self._row(claim_id)
+        if not pd.isna(row.published):
+            raise ClaimError(f"claim {claim_id!r} has a published value: check it with Ledger.check")
+        not_applicable = self._not_applicable(uses)
+        status, note = ("not applicable", not_applicable) if not_applicable else ("note", _explained(claim_id, explanation))
+        self._rows[claim_id] = {**row.to_dict(), "reproduced": float(value), "status": status, "note": note, "slip_value": math.nan}
         return status
 
     def results(self) -> pd.DataFrame:
@@ -110,9 +193,8 @@ class Ledger:
         return pd.DataFrame([self._rows[c] for c in self.table.claim_id], columns=RESULT_COLUMNS)
 
     def summary(self) -> pd.DataFrame:
-        """Counts of claims per status."""
-        counts = self.results().status.value_counts()
-        return pd.DataFrame({"claims": [int(counts.get(s, 0)) for s in STATUSES]}, index=list(STATUSES))
+        """Counts of rows per status (rows) and kind of source (columns): only the first column counts as the source's claims."""
+        return tally(self.results())
 
     def write(self, path: str | Path) -> pd.DataFrame:
         """Write claims.csv (``RESULT_COLUMNS``) and return the table."""
@@ -121,3 +203,18 @@ class Ledger:
         table.to_csv(path, index=False, lineterminator="\n")  # round-trip precision
         return table
 
+
+KINDS = {
+    "the source's numbers (printed or read off a figure)": COUNTED_SOURCES,
+    "secondary source": ("secondary",),
+    "our default": ("our default",),
+}
+
+
+def tally(results: pd.DataFrame) -> pd.DataFrame:
+    """Counts of a claims table's rows per status and kind of source."""
+    columns = {}
+    for kind, sources in KINDS.items():
+        counts = results.loc[results.source.isin(sources), "status"].value_counts()
+        columns[kind] = [int(counts.get(s, 0)) for s in STATUSES]
+    return pd.DataFrame(columns, index=list(STATUSES))

@@ -28,7 +28,7 @@ import nbformat
 import pandas as pd
 import papermill
 
-from . import compare, inputs, outputs
+from . import claims, compare, inputs, outputs
 from . import parameters as params
 from .paths import FIGURES, NOTEBOOKS, README, ROOT
 
@@ -198,38 +198,68 @@ def _code_cells(name: str) -> int:
     return sum(cell.cell_type == "code" for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells)
 
 
+SUMMARY_COLUMNS = [
+    "notebook", "claims", "reproduced", "fitted", "discrepancy", "not applicable",
+    "secondary", "secondary agreeing", "our default", "our default agreeing", "notes",
+]
+
+
 def claims_summary(names: Sequence[str]) -> pd.DataFrame:
-    """Counts of claim statuses per notebook, from each figures/<notebook>/claims.csv."""
+    """Counts per notebook from each figures/<notebook>/claims.csv: the source's own claims (printed or
+    read off a figure) by status, and apart from them the secondary-source rows, the rows evaluated at
+    our defaults (each with how many agree) and the slips noted in the wording."""
     rows = []
     for name in names:
         path = FIGURES / name / "claims.csv"
         if not path.exists():
             continue
-        status = pd.read_csv(path).status.value_counts()
+        table = pd.read_csv(path)
+        counted = table[table.source.isin(claims.COUNTED_SOURCES) & (table.status != "note")]
+        status = counted.status.value_counts()
+        agreeing = table.status.isin(["reproduced", "fitted"])
         rows.append(
             {
                 "notebook": name,
-                "claims": int(status.sum()),
-                "reproduced": int(status.get("reproduced", 0)),
-                "discrepancy": int(status.get("discrepancy", 0)),
-                "not applicable": int(status.get("not applicable", 0)),
+                "claims": len(counted),
+                **{s: int(status.get(s, 0)) for s in ("reproduced", "fitted", "discrepancy", "not applicable")},
+                "secondary": int((table.source == "secondary").sum()),
+                "secondary agreeing": int(((table.source == "secondary") & agreeing).sum()),
+                "our default": int((table.source == "our default").sum()),
+                "our default agreeing": int(((table.source == "our default") & agreeing).sum()),
+                "notes": int((table.status == "note").sum()),
             }
         )
-    return pd.DataFrame(rows, columns=["notebook", "claims", "reproduced", "discrepancy", "not applicable"])
+    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+
+
+SUMMARY_HEADER = [
+    "| notebook | claims (printed or read off a figure) | reproduced | fitted | discrepancy (explained) "
+    "| secondary source (agreeing) | our defaults (agreeing) | slips in the wording |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+]
+
+
+def summary_lines(table: pd.DataFrame) -> list[str]:
+    """The README's status table for a ``claims_summary``."""
+    lines = list(SUMMARY_HEADER)
+    for row in table.to_dict("records"):
+        lines.append(
+            f"| [{row['notebook']}](notebooks/{row['notebook']}.ipynb) | {row['claims']} | {row['reproduced']} "
+            f"| {row['fitted']} | {row['discrepancy']} | {row['secondary']} ({row['secondary agreeing']}) "
+            f"| {row['our default']} ({row['our default agreeing']}) | {row['notes']} |"
+        )
+    return lines
 
 
 def write_summary(names: Sequence[str]) -> None:
     """Write figures/claims_summary.csv and the status table between the README's markers."""
     table = claims_summary(names)
     table.to_csv(FIGURES / "claims_summary.csv", index=False, lineterminator="\n")
-    lines = ["| notebook | claims | reproduced | discrepancy (explained) |", "|---|---:|---:|---:|"]
-    for row in table.itertuples(index=False):
-        lines.append(f"| [{row.notebook}](notebooks/{row.notebook}.ipynb) | {row.claims} | {row.reproduced} | {row.discrepancy} |")
     text = README.read_text()
     if SUMMARY_START in text and SUMMARY_END in text:
         head, rest = text.split(SUMMARY_START, 1)
         _, tail = rest.split(SUMMARY_END, 1)
-        README.write_text(head + SUMMARY_START + "\n" + "\n".join(lines) + "\n" + SUMMARY_END + tail)
+        README.write_text(head + SUMMARY_START + "\n" + "\n".join(summary_lines(table)) + "\n" + SUMMARY_END + tail)
 
 
 _FRACTION = re.compile(r"\s*([-+]?\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*")
