@@ -66,3 +66,58 @@ def test_theorem1_value_is_a_lower_bound_that_chebyshev_certifies(p, w, q):
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+# --- Gaussian mechanism: analytic calibration (Balle & Wang 2018) ------------------------------------------
+
+def hockey_stick_by_quadrature(sigma, epsilon, sensitivity):
+    """δ(ε) straight from its definition: ∫ max(0, φ_σ(x) − e^ε φ_σ(x − Δ)) dx, the integrand positive left of x0."""
+    from scipy import integrate
+
+    x0 = sensitivity / 2 - epsilon * sigma**2 / sensitivity
+    value, _ = integrate.quad(lambda x: stats.norm.pdf(x, 0, sigma) - math.exp(epsilon) * stats.norm.pdf(x, sensitivity, sigma),
+                              -math.inf, x0, epsabs=0, epsrel=1e-10, limit=200)
+    return value
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
+@pytest.mark.parametrize("epsilon", [0.01, 0.1, 0.5, 0.9, 0.999])
+def test_classical_sigma_is_conservative_below_one(epsilon, delta):
+    classical, analytic = cf.gaussian_sigma_classical(2.0, epsilon, delta), cf.gaussian_sigma_analytic(2.0, epsilon, delta)
+    assert analytic < classical
+    assert cf.gaussian_privacy_profile(classical, epsilon, 2.0) < delta
+    assert hockey_stick_by_quadrature(classical, epsilon, 2.0) < delta
+
+
+@pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
+@pytest.mark.parametrize("epsilon", [0.05, 0.5, 1.0, 1.59, 5.0, 20.0])
+def test_analytic_sigma_meets_the_privacy_profile_exactly(epsilon, delta):
+    sigma = cf.gaussian_sigma_analytic(3.0, epsilon, delta)
+    assert hockey_stick_by_quadrature(sigma, epsilon, 3.0) == pytest.approx(delta, rel=1e-7)
+    assert cf.gaussian_privacy_profile(sigma * 0.999, epsilon, 3.0) > delta  # the smallest such σ
+    assert cf.gaussian_epsilon_analytic(sigma, 3.0, delta) == pytest.approx(epsilon, rel=1e-10)
+
+
+@pytest.mark.parametrize("sigma, epsilon", [(0.3, 4.0), (5.0, 0.2), (40.0, 0.01)])
+def test_privacy_profile_formula_against_quadrature(sigma, epsilon):
+    assert cf.gaussian_privacy_profile(sigma, epsilon, 1.0) == pytest.approx(hockey_stick_by_quadrature(sigma, epsilon, 1.0), rel=1e-8)
+
+
+def test_classical_sigma_fails_for_large_epsilon():
+    # beyond its proven range ε < 1 the classical σ is eventually too small: at ε = 20 it is not (ε, δ)-DP
+    sigma = cf.gaussian_sigma_classical(1.0, 20.0, 1e-5)
+    assert hockey_stick_by_quadrature(sigma, 20.0, 1.0) > 1e-5
+    assert cf.gaussian_sigma_analytic(1.0, 20.0, 1e-5) > sigma
+
+
+def test_gaussian_epsilon_is_zero_for_huge_noise():
+    # δ(0; σ) = 2Φ(Δ/2σ) − 1 ≈ 4e-11 < δ: the noise is (0, δ)-DP
+    assert cf.gaussian_epsilon_analytic(1e10, 1.0, 1e-5) == 0.0
+
+
+@pytest.mark.parametrize("p", [0.3, 0.9, 0.999])
+def test_sigma_forms_of_theorems_2_and_3(p):
+    s2 = cf.theorem2_sigma_gaussian(10.0, p)
+    assert stats.norm.cdf(10.0, scale=s2) - stats.norm.cdf(-10.0, scale=s2) == pytest.approx(p, rel=1e-12)
+    m = math.sqrt(2) * 1.5  # Laplace M for Δ = 1.5: σ3 = M / ε3
+    assert cf.theorem3_sigma(10.0, p) == pytest.approx(m / cf.theorem3_epsilon(1.5, 10.0, p), rel=1e-12)

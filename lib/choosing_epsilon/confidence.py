@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import integrate, optimize, stats
+from scipy import integrate, optimize, special, stats
 
-from ._validate import open_unit, positive
+from ._validate import open_unit, positive, real
 
 
 def laplace_m(sensitivity: float) -> float:
@@ -127,3 +127,78 @@ def ratio(p: float | np.ndarray) -> np.ndarray:
 def ratio_threshold() -> float:
     """The p where ε2 = ε3, by brentq; analytically 1 - exp(-(1 + √(1 + 2 ln 2)))."""
     return float(optimize.brentq(lambda p: float(ratio(p)) - 1, 0.5, 1 - 1e-12, xtol=1e-15))
+
+
+# --- The Gaussian mechanism: classical and analytic calibration ---------------------------------------
+
+def gaussian_sigma_classical(sensitivity: float, epsilon: float, delta: float) -> float:
+    """Classical Gaussian mechanism: σ = Δ √(2 ln(1.25/δ)) / ε (Dwork & Roth 2014, Thm A.1), proven only for ε < 1."""
+    return positive("sensitivity", sensitivity) * math.sqrt(2 * math.log(1.25 / open_unit("delta", delta))) / positive("epsilon", epsilon)
+
+
+def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -> float:
+    """δ(ε) of N(0, σ²) noise on a query of sensitivity Δ (Balle & Wang 2018, Thm 8): Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
+
+    Computed as Φ(x) (1 − e^{ε + ln Φ(y) − ln Φ(x)}) from scipy's log-cdf, so that neither term over- or
+    underflows and the difference keeps its relative precision when δ is tiny.
+    """
+    sigma, sensitivity = positive("sigma", sigma), positive("sensitivity", sensitivity)
+    epsilon = real("epsilon", epsilon)
+    if epsilon < 0:
+        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+    a, b = sensitivity / (2 * sigma), epsilon * sigma / sensitivity
+    log_x, log_y = float(stats.norm.logcdf(a - b)), float(stats.norm.logcdf(-a - b))
+    return max(math.exp(log_x) * -math.expm1(epsilon + log_y - log_x), 0.0)
+
+
+def _log_profile_gap(sigma: float, epsilon: float, sensitivity: float, delta: float) -> float:
+    """ln δ(ε; σ) − ln δ, with ln 0 taken as −745 (below the smallest double): falls as σ or ε grows."""
+    return math.log(max(gaussian_privacy_profile(sigma, epsilon, sensitivity), 5e-324)) - math.log(delta)
+
+
+def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) -> float:
+    """Analytic Gaussian mechanism (Balle & Wang 2018, Thm 8): the smallest σ with δ(ε; σ) ≤ δ, by brentq on ln σ.
+
+    Valid for every ε > 0; the bracket grows by factors of 2 from the classical σ.
+    """
+    sensitivity, epsilon, delta = positive("sensitivity", sensitivity), positive("epsilon", epsilon), open_unit("delta", delta)
+    lo = hi = math.log(gaussian_sigma_classical(sensitivity, epsilon, delta))
+    for _ in range(2000):
+        if _log_profile_gap(math.exp(hi), epsilon, sensitivity, delta) <= 0:
+            break
+        hi += math.log(2)
+    for _ in range(2000):
+        if _log_profile_gap(math.exp(lo), epsilon, sensitivity, delta) > 0:
+            break
+        lo -= math.log(2)
+    if lo == hi:  # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one step wide
+        lo -= math.log(2)
+    root = optimize.brentq(lambda s: _log_profile_gap(math.exp(s), epsilon, sensitivity, delta), lo, hi, xtol=1e-14, rtol=1e-13)
+    return math.exp(root)
+
+
+def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) -> float:
+    """The smallest ε with δ(ε; σ) ≤ δ (Balle & Wang 2018, Thm 8): the ε that N(0, σ²) noise affords; 0 if δ(0; σ) ≤ δ already."""
+    sigma, sensitivity, delta = positive("sigma", sigma), positive("sensitivity", sensitivity), open_unit("delta", delta)
+    if _log_profile_gap(sigma, 0.0, sensitivity, delta) <= 0:
+        return 0.0
+    lo = hi = math.log(sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / sigma)  # the classical ε for this σ
+    while _log_profile_gap(sigma, math.exp(hi), sensitivity, delta) > 0:
+        hi += math.log(2)
+    while _log_profile_gap(sigma, math.exp(lo), sensitivity, delta) <= 0:
+        lo -= math.log(2)
+        if lo < -_LOG_EPSILON_LIMIT:
+            raise ValueError(f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} for sigma = {sigma!r}, delta = {delta!r}")
+    if lo == hi:
+        hi += math.log(2)
+    return math.exp(optimize.brentq(lambda e: _log_profile_gap(sigma, math.exp(e), sensitivity, delta), lo, hi, xtol=1e-14, rtol=1e-13))
+
+
+def theorem2_sigma_gaussian(c: float, p: float) -> float:
+    """Theorem 2 for Gaussian noise, stated on σ: Pr(|N(0, σ²)| < c) = p at σ = c / Φ⁻¹((1 + p)/2) = c / (√2 erfinv(p))."""
+    return positive("c", c) / (math.sqrt(2) * float(special.erfinv(open_unit("p", p))))
+
+
+def theorem3_sigma(c: float, p: float) -> float:
+    """Theorem 3 stated on σ: ε = (|M|/c) √(ln 2 − ln(1−p)) with σ = M/ε means σ = c / √(ln 2 − ln(1−p))."""
+    return positive("c", c) / math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))
