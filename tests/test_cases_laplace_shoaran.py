@@ -18,6 +18,7 @@ from tests import bruteforce
 from tests.notebook_text import outputs_text
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
+SHOARAN_OK = {"reproduced", "not applicable", "note"}  # no discrepancy: notes record slips in the paper's wording
 
 
 def _random_queries(rng, m):
@@ -219,7 +220,7 @@ def test_shoaran_at_epsilon_1e_minus_5(tmp_path):
     check = pd.read_csv(tmp_path / "privacy_loss_check.csv")
     assert check["worst ln-ratio, DIFF"].to_numpy() == pytest.approx(1e-5, rel=1e-9)
     assert (check["worst ln-ratio, proportional"] > 1e-5).all() and set(check["proportional worst case"]) == {"exact"}
-    assert set(_status(tmp_path)) == {"reproduced", "not applicable"}
+    assert {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK  # the "1 − pr percent" note does not depend on ε
 
 
 @pytest.mark.notebook
@@ -232,7 +233,7 @@ def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
     check = pd.read_csv(tmp_path / "privacy_loss_check.csv")
     assert check["worst ln-ratio, DIFF"].to_numpy() == pytest.approx(0.01, rel=1e-9)
     assert set(check["proportional worst case"]) == {"lower bound"}
-    assert set(_status(tmp_path)) <= {"reproduced", "not applicable"}
+    assert set(_status(tmp_path)) <= SHOARAN_OK
 
 
 @pytest.mark.notebook
@@ -243,7 +244,7 @@ def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
 def test_shoaran_one_query_and_answers_below_the_sensitivity(tmp_path, params, expect):
     reproduce.run_notebook("shoaran_2012", params, tmp_path)
     status = _status(tmp_path)
-    assert set(status) <= {"reproduced", "not applicable"} and status["ex1_mta"] != "discrepancy"
+    assert set(status) <= SHOARAN_OK and status["ex1_mta"] != "discrepancy"
     text = outputs_text(tmp_path / "shoaran_2012.ipynb")
     if expect == "vanishes":
         assert "noise proportional to it vanishes" in text
