@@ -121,3 +121,10 @@ def test_sigma_forms_of_theorems_2_and_3(p):
     assert stats.norm.cdf(10.0, scale=s2) - stats.norm.cdf(-10.0, scale=s2) == pytest.approx(p, rel=1e-12)
     m = math.sqrt(2) * 1.5  # Laplace M for Δ = 1.5: σ3 = M / ε3
     assert cf.theorem3_sigma(10.0, p) == pytest.approx(m / cf.theorem3_epsilon(1.5, 10.0, p), rel=1e-12)
+
+
+@given(p=probabilities, w=st.floats(0.01, 0.99), q=st.floats(1, 1e6), sens=st.floats(0.01, 10))
+def test_theorem1_epsilon_reveals_the_query_answer(p, w, q, sens):
+    eps = cf.theorem1_epsilon(sens, w, q, p)
+    assert cf.theorem1_query_answer(eps, sens, w, p) == pytest.approx(q, rel=1e-12)
+    assert cf.theorem1_epsilon(sens, w, q + sens, p) < eps  # a neighbouring count gets another ε

@@ -29,6 +29,11 @@ def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float
     return laplace_m(sensitivity) / (open_unit("w", w) * positive("query_answer", query_answer) * math.sqrt(1 - open_unit("p", p)))
 
 
+def theorem1_query_answer(epsilon: float, sensitivity: float, w: float, p: float) -> float:
+    """Theorem 1 solved for q(D): √2 Δ / (w ε √(1-p)) — what anyone learns of the data from a published Theorem 1 ε."""
+    return laplace_m(sensitivity) / (open_unit("w", w) * positive("epsilon", epsilon) * math.sqrt(1 - open_unit("p", p)))
+
+
 def theorem2_epsilon_laplace(sensitivity: float, c: float, p: float) -> float:
     """Theorem 2 for Laplace noise: ε = -Δ ln(1-p) / c."""
     return -positive("sensitivity", sensitivity) * math.log1p(-open_unit("p", p)) / positive("c", c)
