@@ -99,3 +99,26 @@ def test_secondary_source_examples():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_worst_case_fraction_is_the_maximum_of_a_fine_scan():
+    # a design with little noise (ε = 20, N = 333): the binomial's lattice puts the maximum off p = 0.5
+    p, value = econ.worst_case_fraction(20, 333, 0.05)
+    scan = np.linspace(0.45, 0.55, 4001)
+    values = [econ.true_failure_probability(20, 333, 0.05, q) for q in scan]
+    assert value >= max(values) - 1e-12
+    assert abs(p - 0.5) > 1e-3 and value > 1.1 * econ.true_failure_probability(20, 333, 0.05, 0.5)
+    assert econ.true_failure_probability(20, 333, 0.05, 1 - p) == pytest.approx(value, rel=1e-9)  # symmetric about 1/2
+
+
+def test_worst_case_fraction_at_the_slides_design_is_one_half():
+    p, value = econ.worst_case_fraction(0.03, 15000, 0.05)
+    assert p == pytest.approx(0.5, abs=1e-6)
+    assert value == pytest.approx(econ.true_failure_probability(0.03, 15000, 0.05, 0.5), rel=1e-9)
+    assert value < econ.accuracy_bound(0.03, 15000, 0.05, True)
+
+
+def test_chernoff_non_private_n():
+    n = econ.chernoff_non_private_n(0.05, 0.05)
+    assert n == pytest.approx(4426.66, abs=0.01)
+    assert 2 * math.exp(-n * 0.05**2 / 3) == pytest.approx(0.05)

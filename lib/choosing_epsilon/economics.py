@@ -2,11 +2,18 @@
 
 An individual expects cost P = (cost of a bad event) × (its probability) whether or not they take
 part; ε-differential privacy raises it by at most a factor e^ε, so a participant is paid
-(e^ε - 1)P. An analyst with budget B pays N participants and needs an accuracy bound
-A(ε, N) ≤ α. For estimating a fraction within additive error T (Sec. 5.1 of the paper, as quoted
-by secondary sources) A(ε, N) = 2 exp(-N T²/12) + exp(-N ε T/2): a Chernoff bound for sampling
-plus the Laplace tail of noise of scale 1/(εN) at T/2. The talk slides round the constants for
-T = 0.05 to 0.0002 and 0.025.
+(e^ε - 1)P. An analyst with budget B pays N participants and needs an accuracy bound A(ε, N) at
+most a level the talk slides call T (0.1 in their example: a failure probability); the code calls
+that level ``failure_probability`` and the allowed error ``error`` (0.05 on the slides, which give
+it no letter; the full paper writes T for it).
+
+For estimating a fraction within an additive error d, A(ε, N) = 2 exp(-N d²/12) + exp(-N ε d/2):
+a Chernoff bound for sampling plus the Laplace tail of noise of scale 1/(εN) at d/2. The slides
+print only its constants at d = 0.05, rounded to 0.0002 and 0.025; the general form is the one the
+public notebook github.com/nigoshh/privacy-accuracy (privacy-accuracy.ipynb, by nigoshh, 2021)
+states as the paper's, writing T for the error. The paper is Hsu, Gaboardi, Haeberlen, Khanna,
+Narayan, Pierce and Roth, "Differential Privacy: An Economic Method for Choosing Epsilon", IEEE CSF
+2014, arXiv:1402.3329.
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
 
 
 def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool = False) -> float:
-    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > T) (paper Sec. 5.1)."""
+    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > error) (the full paper's form, as quoted in the module docstring)."""
     c_s, c_n = bound_constants(error, slide_constants)
     n = _count("n", n)
     return 2 * math.exp(-c_s * n) + math.exp(-c_n * n * positive("epsilon", epsilon))
@@ -215,6 +222,31 @@ def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarr
     return weights, offset
 
 
+def worst_case_fraction(epsilon: float, n: int, error: float, points: int = 401) -> tuple[float, float]:
+    """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that largest value.
+
+    Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the noise to
+    its negative), so [0, 1/2] suffices. A grid of ``points`` fractions (at least 4N + 1 when the noise
+    scale 1/(εN) is under four lattice steps 1/N, where the binomial's lattice makes the curve jagged;
+    at most 20 ``points``) finds the best cell, and a bounded scalar search refines the three best cells.
+    """
+    eps, t = positive("epsilon", epsilon), open_unit("error", error)
+    n = int(_count("n", n))
+    if int(points) < 3:
+        raise ValueError(f"points must be >= 3, got {points!r}")
+    m = min(max(int(points), 4 * n + 1 if eps > 0.25 else 0), 20 * int(points))
+    grid = np.linspace(0.0, 0.5, m)
+    values = np.array([true_failure_probability(eps, n, t, float(p)) for p in grid])
+    best_p, best_v = float(grid[int(np.argmax(values))]), float(values.max())
+    for i in np.argsort(values)[::-1][:3]:
+        lo, hi = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, m - 1)])
+        found = optimize.minimize_scalar(lambda p: -true_failure_probability(eps, n, t, p), bounds=(lo, hi),
+                                         method="bounded", options={"xatol": 1e-3 / n})
+        if -found.fun > best_v:
+            best_p, best_v = float(found.x), float(-found.fun)
+    return best_p, best_v
+
+
 def simulate_failure(epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator) -> tuple[float, float]:
     """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its standard error."""
     n = int(_count("n", n))
@@ -262,7 +294,9 @@ def smallest_true_n(epsilon: float, error: float, failure_probability: float, fr
     return n
 
 
-# Non-private comparison, as quoted from the full paper by secondary sources (NOTES.md).
+# Non-private comparison, attributed to the full paper (arXiv:1402.3329, Sec. 5); these formulas were not confirmed against
+# its text, and the public notebook github.com/nigoshh/privacy-accuracy (privacy-accuracy.ipynb) does not state them: it uses
+# the Chernoff bound 2 exp(-N T²/3) for the non-private study instead (``chernoff_non_private_n``).
 def sufficient_n(error: float, failure_probability: float) -> float:
     """N ≥ (12/T²) ln(3/α): enough for 3 exp(-N T²/12) ≤ α, the paper's sufficient condition."""
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
@@ -279,6 +313,12 @@ def non_private_n(error: float, failure_probability: float) -> float:
     """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the paper); needs α < 1/2."""
     t, alpha = open_unit("error", error), _quoted_alpha(failure_probability)
     return math.log(1 / (2 * alpha)) / (8 * t**2)
+
+
+def chernoff_non_private_n(error: float, failure_probability: float) -> float:
+    """N' = (3/T²) ln(2/α): the non-private size from 2 exp(-N T²/3) ≤ α, the bound github.com/nigoshh/privacy-accuracy uses."""
+    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    return 3 / t**2 * math.log(2 / alpha)
 
 
 def private_is_cheaper(error: float, failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> bool:
