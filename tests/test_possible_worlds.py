@@ -182,3 +182,36 @@ def test_load_database_rejects_bad_data(tmp_path, content, attributes, absent, m
 def test_load_database_missing_file(tmp_path):
     with pytest.raises(ValueError, match="data_path: no such file"):
         pw.load_database(tmp_path / "nope.csv", ["x"], "a")
+
+
+@pytest.mark.parametrize("gamma, eps", [(2.3943, 2.0), (3.5, 1.0), (1.0, 5.0), (6.0, 0.1)])
+def test_matching_responses_hold_the_response_and_only_matching_ones(gamma, eps):
+    answers = sens.world_answers(ABSENCE, "mean")[::-1]  # 2, 13/3, 14/3, 5
+    column = pw.posterior(answers, gamma, 17 / 6, eps)
+    intervals = pw.matching_responses(answers, column, 17 / 6, eps, 5e-5)
+    assert any(lo <= gamma <= hi for lo, hi in intervals)
+    for lo, hi in intervals:  # every end sits where the residual reaches the tolerance (or is a flat tail)
+        for end in (lo, hi):
+            if math.isfinite(end):
+                assert np.abs(pw.posterior(answers, end, 17 / 6, eps) - column).max() == pytest.approx(5e-5, abs=1e-9)
+    probe = np.linspace(-1, 8, 9001)
+    inside = np.abs(pw.posterior(answers, probe, 17 / 6, eps) - column).max(axis=1) <= 5e-5
+    in_intervals = np.zeros(probe.size, bool)
+    for lo, hi in intervals:
+        in_intervals |= (probe >= lo) & (probe <= hi)
+    assert np.array_equal(inside, in_intervals)
+
+
+def test_table3_column_matches_half_the_responses_and_the_probability_matches_simulation():
+    answers = sens.world_answers(ABSENCE, "mean")[::-1]
+    column = [0.6825, 0.1315, 0.1039, 0.0821]  # Table 3, epsilon = 2
+    intervals = pw.matching_responses(answers, column, 17 / 6, 2.0, 5e-5)
+    assert intervals[0][0] == -math.inf and len(intervals) == 1
+    p = pw.response_probability(intervals, 2.0, 17 / 6, 2.0)
+    assert 0.5 < p < 0.501
+    draws = 2.0 + np.random.default_rng(7).laplace(scale=17 / 12, size=200_000)
+    hit = np.abs(pw.posterior(answers, draws, 17 / 6, 2.0) - column).max(axis=1) <= 5e-5
+    assert hit.mean() == pytest.approx(p, abs=5 * math.sqrt(p * (1 - p) / draws.size))
+    assert pw.matching_responses(answers, [0.9, 0.1, 0.0, 0.0], 17 / 6, 2.0, 5e-5) == []
+    with pytest.raises(ValueError, match="one value per world"):
+        pw.matching_responses(answers, column[:3] + [0.0, 0.0], 17 / 6, 2.0, 5e-5)

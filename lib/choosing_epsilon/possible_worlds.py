@@ -514,3 +514,49 @@ def world_order(names: Sequence[str], absent: str) -> list[int]:
         raise ValueError(f"absent must be one of {names}, got {absent!r}")
     first = names.index(absent)
     return [first] + [i for i in reversed(range(len(names))) if i != first]
+
+
+def matching_responses(
+    answers: Sequence[float] | np.ndarray,
+    published: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
+    tolerance: float,
+    resolution: float = 1e-5,
+) -> list[tuple[float, float]]:
+    """The responses γ whose posterior column (Definition 3) matches ``published`` within ``tolerance``, as intervals.
+
+    The posterior is constant below min f(ω) and above max f(ω), so an interval reaching either end
+    extends to -inf or +inf. The residual max_k |β_k(γ) - published_k| is evaluated on a grid of step
+    ``resolution`` and each end of an interval is refined by ``scipy.optimize.brentq``; a set narrower
+    than one grid step can be missed, and its probability is below ``resolution`` times the peak
+    Laplace density ε/(2Δf).
+    """
+    a = finite_array("answers", answers, min_size=2)
+    target = finite_array("published", published, min_size=a.size)
+    if target.size != a.size:
+        raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
+    laplace.scale(sensitivity, epsilon)  # validates both
+    tol = _nonnegative("tolerance", tolerance)
+    step = positive("resolution", resolution)
+    lo, hi = float(a.min()), float(a.max())
+    grid = np.linspace(lo, hi, max(int(np.ceil((hi - lo) / step)), 1) + 1)
+
+    def excess(g: float | np.ndarray) -> np.ndarray:
+        return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1) - tol
+
+    inside = excess(grid) <= 0
+    edges = np.flatnonzero(np.diff(inside.astype(int)))  # inside changes between grid[i] and grid[i + 1]
+    starts = ([0] if inside[0] else []) + [int(i) + 1 for i in edges if not inside[i]]
+    ends = [int(i) for i in edges if inside[i]] + ([grid.size - 1] if inside[-1] else [])
+
+    def crossing(i: int) -> float:  # the residual reaches the tolerance between grid[i] and grid[i + 1]
+        return float(optimize.brentq(lambda g: float(excess(np.float64(g))), grid[i], grid[i + 1], xtol=1e-13))
+
+    return [(-math.inf if s == 0 else crossing(s - 1), math.inf if e == grid.size - 1 else crossing(e)) for s, e in zip(starts, ends)]
+
+
+def response_probability(intervals: Sequence[tuple[float, float]], centre: float, sensitivity: float, epsilon: float) -> float:
+    """Pr(γ in the union of disjoint ``intervals``) for γ = centre + Lap(Δf/ε), the response of the world answering ``centre``."""
+    law = laplace.distribution(real("centre", centre), sensitivity, epsilon)
+    return float(sum(law.cdf(b) - law.cdf(a) for a, b in intervals))
