@@ -84,3 +84,73 @@ def test_log_density_agrees_with_scipy_where_scipy_is_exact(y, center, eps):
     assert math.isfinite(ours)
     if reference > -700:  # scipy takes the log of pdf, which is subnormal below about e^-708
         assert ours == pytest.approx(reference, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("lb, ub", [(0.0, 110.0), (-3.0, 5.0)])
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_mean_sensitivity_brute_force_matches_the_formulas(lb, ub, n):
+    from choosing_epsilon import sensitivity as sens
+
+    grid = np.linspace(lb, ub, 5)
+    replace = laplace.mean_sensitivity_brute_force(grid, (n, n), "replace one")
+    assert replace == pytest.approx(sens.mean_sensitivity(lb, ub, n), rel=1e-12)
+    add_remove = laplace.mean_sensitivity_brute_force(grid, (n, n + 2), "add or remove one")
+    assert add_remove == pytest.approx(laplace.mean_sensitivity_add_remove(lb, ub, n), rel=1e-12)
+    assert add_remove == pytest.approx((ub - lb) / (n + 1), rel=1e-12)
+
+
+def test_add_remove_sensitivity_differs_from_replace_one_for_ages():
+    ages = np.linspace(0, 110, 6)
+    assert laplace.mean_sensitivity_brute_force(ages, (3, 3), "replace one") == pytest.approx(110 / 3)
+    assert laplace.mean_sensitivity_brute_force(ages, (1, 4), "add or remove one") == pytest.approx(55.0)
+    # interior values never give the worst case: the brute force finds it among the range's ends
+    assert laplace.mean_sensitivity_brute_force(np.array([0.0, 110.0]), (1, 4), "add or remove one") == pytest.approx(55.0)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (0, 2), "replace one"), "sizes must be"),
+        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (3, 2), "replace one"), "sizes must be"),
+        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (1, 2), "bounded"), "neighbours must be one of"),
+        (lambda: laplace.mean_sensitivity_brute_force(np.arange(100), (1, 10), "replace one"), "datasets to enumerate"),
+        (lambda: laplace.mean_sensitivity_add_remove(1, 1, 1), "upper must exceed lower"),
+        (lambda: laplace.mean_sensitivity_add_remove(0, 1, 0), "smallest must be an integer >= 1"),
+        (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, 7, 10), "rng must be"),
+        (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, np.random.default_rng(1), 0), "runs must be"),
+        (lambda: laplace.input_perturbation([1, 2], np.mean, 0.0, np.random.default_rng(1), 5), "noise_scale must be > 0"),
+    ],
+)
+def test_new_helpers_refuse_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_input_perturbation_keeps_the_mean_but_not_the_variance():
+    values = np.array([10.0, 20.0, 60.0, 90.0])
+    b, runs = 5.0, 200_000
+    means = laplace.input_perturbation(values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs)
+    variances = laplace.input_perturbation(values, lambda x: x.var(axis=1, ddof=1), b, np.random.default_rng(4), runs)
+    assert means.shape == (runs,)
+    assert means.mean() == pytest.approx(values.mean(), abs=5 * means.std() / math.sqrt(runs))
+    expected = values.var(ddof=1) + 2 * b**2  # E s²(x + η) = s²(x) + Var η
+    assert variances.mean() == pytest.approx(expected, abs=5 * variances.std() / math.sqrt(runs))
+    assert variances.mean() - values.var(ddof=1) > 40  # 2b² = 50: biased
+    again = laplace.input_perturbation(values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs)
+    assert np.array_equal(means, again)
+
+
+@pytest.mark.parametrize(
+    "x, label",
+    [(0.0, "1"), (0.5, "1.65"), (-0.5, "0.607"), (10.0, "2.20×10⁴"), (-10.0, "4.54×10⁻⁵"), (0.001, "1.001"),
+     (-0.001, "0.999"), (2e-6, "1.000002"), (1e-7, "1 + 1.00×10⁻⁷"), (-3e-55, "1 − 3.00×10⁻⁵⁵"), (math.log(1e4) - 1e-6, "1.00×10⁴"), (2000.0, "3.88×10⁸⁶⁸")],
+)
+def test_ratio_label(x, label):
+    assert laplace.ratio_label(x) == label
+
+
+@given(x=st.floats(-5000, 5000))
+def test_ratio_label_has_no_mathtext_and_tells_the_ratio_from_one(x):
+    label = laplace.ratio_label(x)
+    assert "$" not in label and "e+" not in label and "e-" not in label
+    assert (label == "1") == (x == 0)

@@ -8,6 +8,11 @@ its ``logpdf`` is the logarithm of ``pdf``, which loses precision in the subnorm
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from typing import Literal
+
 import numpy as np
 from scipy import stats
 
@@ -75,7 +80,9 @@ def log_density_ratio(
 ) -> np.ndarray:
     """Privacy loss ln(p_a(y)/p_b(y)) at each output y; ε-DP bounds it by ε when |a - b| ≤ Δ."""
     y = finite_array("outputs", np.atleast_1d(outputs))
-    return log_density(y, real("center_a", center_a), sensitivity, epsilon) - log_density(y, real("center_b", center_b), sensitivity, epsilon)
+    a, b, lam = real("center_a", center_a), real("center_b", center_b), scale(sensitivity, epsilon)
+    # the normalisers ln 2λ cancel: subtracting two log-densities would lose a loss far below ln 2λ (ε near 1e-200)
+    return (np.abs(y - b) - np.abs(y - a)) / lam
 
 
 _LOG_MAX = float(np.log(np.finfo(float).max))  # e^x overflows a float beyond this (about 709.78)
@@ -111,3 +118,104 @@ def check_privacy_loss(loss: np.ndarray, outputs: np.ndarray, center_a: float, c
             f"privacy loss {float(np.ravel(loss)[worst])!r} at output {float(np.ravel(y)[worst])!r} exceeds epsilon = {epsilon!r}: "
             "the Laplace mechanism is mis-specified"
         )
+
+
+Neighbours = Literal["replace one", "add or remove one"]
+NEIGHBOURS: tuple[str, ...] = ("replace one", "add or remove one")
+MAX_BRUTE_FORCE_DATASETS = 200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
+
+
+def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: str) -> float:
+    """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
+
+    ``neighbours="replace one"`` pairs datasets of equal size that differ in one record (bounded
+    neighbours); ``"add or remove one"`` pairs a dataset with the one that has one record more
+    (unbounded neighbours; removing is the same pair seen from the larger dataset). Datasets are
+    multisets: the mean does not depend on the order of the records.
+    """
+    grid = np.unique(finite_array("values", values))
+    low, high = (int(s) for s in sizes)
+    if not 1 <= low <= high:
+        raise ValueError(f"sizes must be (smallest, largest) with 1 <= smallest <= largest, got {sizes!r}")
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {NEIGHBOURS}, got {neighbours!r}")
+    count = sum(math.comb(grid.size + m - 1, m) for m in range(low, high + 1))
+    if count > MAX_BRUTE_FORCE_DATASETS:
+        raise ValueError(f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes")
+    largest = 0.0
+    for m in range(low, high + 1):
+        datasets = np.array(list(itertools.combinations_with_replacement(grid, m)), dtype=float)
+        sums = datasets.sum(axis=1)
+        if neighbours == "replace one":
+            # replacing record x by u moves the sum by u - x; the extreme u are the grid's ends
+            change = np.maximum(np.abs(grid[-1] - datasets), np.abs(grid[0] - datasets)).max(axis=1) / m
+        elif m < high:
+            # adding u to a dataset of m records: |(sum + u)/(m + 1) - sum/m|
+            change = np.abs((sums[:, None] + grid[None, :]) / (m + 1) - (sums / m)[:, None]).max(axis=1)
+        else:
+            continue
+        largest = max(largest, float(change.max()))
+    return largest
+
+
+def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
+    """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in [lb, ub], one record added or removed."""
+    lo, hi = real("lower", lower), real("upper", upper)
+    if not hi > lo:
+        raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
+    if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
+        raise ValueError(f"smallest must be an integer >= 1 (a number of records), got {smallest!r}")
+    return (hi - lo) / (int(smallest) + 1)
+
+
+def input_perturbation(
+    values: Sequence[float] | np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], noise_scale: float,
+    rng: np.random.Generator, runs: int,
+) -> np.ndarray:
+    """``runs`` releases of statistic(x + η), η ~ Lap(noise_scale) added to every input value (input perturbation).
+
+    ``statistic`` maps an array of shape (runs, n) to one value per row (e.g. ``lambda x: x.mean(axis=1)``).
+    """
+    x = finite_array("values", values)
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
+        raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
+    noise = stats.laplace.rvs(scale=positive("noise_scale", noise_scale), size=(int(runs), x.size), random_state=rng)
+    return np.asarray(statistic(x[None, :] + noise), dtype=float)
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def ratio_label(log_ratio: float, digits: int = 3) -> str:
+    """e^x as a short plain-text tick label, from x alone (no overflow): a decimal between 10⁻³ and 10⁴, else m×10ᵏ.
+
+    Near 1 the label keeps enough digits to tell e^x from 1 (e^0.001 is 1.001, not 1).
+    """
+    x = real("log_ratio", log_ratio)
+    if x == 0:
+        return "1"
+    if abs(x) < 1e-6:  # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
+        return ("1 + " if x > 0 else "1 − ") + _power_of_ten(abs(x), digits)
+    exponent = x / math.log(10)
+    if -3 <= exponent < 4:
+        significant = max(digits, math.ceil(-math.log10(abs(x))) + 2)
+        label = format(math.exp(x), f".{significant}g")
+        if "e" not in label:  # just below 10⁻³ or 10⁴, rounding may still ask for an exponent
+            return label
+    return _power_of_ten_from_log10(exponent, digits)
+
+
+def _power_of_ten(value: float, digits: int) -> str:
+    """A positive number as m×10ᵏ in plain text."""
+    return _power_of_ten_from_log10(math.log10(value), digits)
+
+
+def _power_of_ten_from_log10(exponent: float, digits: int) -> str:
+    """10^exponent as m×10ᵏ in plain text, with ``digits`` significant digits."""
+    k = math.floor(exponent)
+    mantissa = 10 ** (exponent - k)
+    if round(mantissa, digits - 1) >= 10:  # 9.999 rounds up to the next power of ten
+        mantissa, k = mantissa / 10, k + 1
+    return f"{mantissa:.{digits - 1}f}×10{str(k).translate(_SUPERSCRIPTS)}"
