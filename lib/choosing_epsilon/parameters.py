@@ -165,6 +165,7 @@ SYNTHESIS: dict[str, Param] = {
     "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=20000),
     "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, default=[0, 110]),
     "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1], default=[18, 90]),
+    "mean_lower_bound": Param("float", "(0, inf), at most the upper end of age_range", _positive, default=18.0),
     "rho": Param("float", "(0, 1)", _unit, default=0.002),
     "bad_event_cost": Param("float", "(0, inf)", _positive, default=1274),
     "bad_event_probability": Param("float", "(0, 1)", _unit, default=0.05),
