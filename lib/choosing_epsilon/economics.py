@@ -222,18 +222,22 @@ def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarr
     return weights, offset
 
 
-def worst_case_fraction(epsilon: float, n: int, error: float, points: int = 401) -> tuple[float, float]:
+def worst_case_fraction(epsilon: float, n: int, error: float, points: int = 101) -> tuple[float, float]:
     """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that largest value.
 
     Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the noise to
     its negative), so [0, 1/2] suffices. A grid of ``points`` fractions (at least 4N + 1 when the noise
     scale 1/(εN) is under four lattice steps 1/N, where the binomial's lattice makes the curve jagged;
     at most 20 ``points``) finds the best cell, and a bounded scalar search refines the three best cells.
+    Where even the bound A(ε, N) (exact constants), which holds at every p, is below a double's range, every
+    p fails with probability under 1e-300: the answer is then p = 1/2 and its (underflowed) value, without a scan.
     """
     eps, t = positive("epsilon", epsilon), open_unit("error", error)
     n = int(_count("n", n))
     if int(points) < 3:
         raise ValueError(f"points must be >= 3, got {points!r}")
+    if accuracy_bound(eps, n, t) == 0.0:
+        return 0.5, true_failure_probability(eps, n, t, 0.5)
     m = min(max(int(points), 4 * n + 1 if eps > 0.25 else 0), 20 * int(points))
     grid = np.linspace(0.0, 0.5, m)
     values = np.array([true_failure_probability(eps, n, t, float(p)) for p in grid])
