@@ -193,7 +193,7 @@ def test_hsu_huge_study_and_loose_error_show_no_false_zero(tmp_path):
 def test_hsu_tiny_error_runs_to_the_end(tmp_path):
     # h_err1e-4: 56 s, nearly all in the scan of exact study sizes; constants were printed as 0.000000 and 0.00002
     text, _ = run("hsu_2014", {"error": 1e-4}, tmp_path)
-    assert f"T²/12 = {1e-8 / 12:.3g}" in text and f"ε ≥ T/6 = {1e-4 / 6:.3g}" in text
+    assert f"d²/12 = {1e-8 / 12:.3g}" in text and f"ε ≥ d/6 = {1e-4 / 6:.3g}" in text  # d: the error (the slides give it no letter; their T is the accuracy level)
 
 
 @pytest.mark.notebook
