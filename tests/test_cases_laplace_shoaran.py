@@ -201,7 +201,7 @@ def test_laplace_intro_at_extreme_epsilon_and_two_releases(tmp_path, params):
     got = json.loads((tmp_path / "results.json").read_text())
     assert got["noise_scale"] == pytest.approx(7 / params["epsilon"])
     assert got["runs_until_budget_exhausted"] == budget.releases_within(params.get("budget", 2.0), params["epsilon"])
-    assert set(_status(tmp_path)) <= {"reproduced", "not applicable"}
+    assert set(_status(tmp_path)) <= {"reproduced", "not applicable", "note"}  # slips in the post's wording are shown at any ε
 
 
 @pytest.mark.notebook

@@ -89,7 +89,7 @@ def test_papermill_run_on_another_database(tmp_path):
         for query in ("mean", "median"):
             check_against_brute_force(frame[attribute].tolist(), 0.3, query, results["attributes"][attribute][query])
     status = pd.read_csv(out / "claims.csv").status
-    assert set(status) == {"not applicable"}, "the paper's numbers do not apply to another database"
+    assert "not applicable" in set(status) and set(status) <= {"not applicable", "note"}, "the paper's numbers do not apply to another database (slips in its wording still do)"
     assert (out / "fig2_risk_upper_bound.png").exists() and (out / "lee_clifton_2011.ipynb").exists()
 
 
