@@ -38,3 +38,21 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(delta * math.log(1 / 0.1) / (0.05 * 18))
     # Eq. (7) with the public Δ = range/(n - 1): ε = range ln((n-1)ρ/(1-ρ)) / (oldest - youngest), ages 18 to 90
     assert eps["Lee & Clifton, Eq. (7)"] == pytest.approx(120 * math.log(4999 * 0.002 / 0.998) / 72, rel=1e-9)
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"mean_lower_bound": 200.0}, r"mean_lower_bound must lie in \(0, 110\]"),
+        ({"observed_ages": [0.0, 200.0]}, r"observed_ages must lie inside age_range"),
+        ({"age_range": [20.0, 60.0]}, r"observed_ages must lie inside age_range"),  # the default ages [18, 90] fall outside
+    ],
+)
+def test_runner_refuses_inconsistent_ranges_before_a_kernel_starts(params, message, tmp_path, monkeypatch):
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("a kernel was started")
+
+    monkeypatch.setattr(reproduce.papermill, "execute_notebook", no_kernel)
+    with pytest.raises(ValueError, match=message):
+        reproduce.run_notebook("synthesis", params, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

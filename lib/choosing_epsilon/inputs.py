@@ -1,4 +1,4 @@
-"""Input files checked before a kernel starts: the runner refuses a bad one in one line.
+"""Input files and relations between parameters checked before a kernel starts: the runner refuses a bad one in one line.
 
 Each check takes a notebook's full parameter values (defaults merged with the given ones, paths
 absolute) and raises ``ValueError`` naming the parameter or file and what is allowed. The notebook
@@ -27,7 +27,22 @@ def check_registry(values: Mapping[str, object]) -> None:
     registry.load_registry(path)
 
 
+def check_survey(age_range: list[float], observed_ages: list[float], mean_lower_bound: float) -> None:
+    """The synthesis's public age range holds the range the synthetic ages are drawn from and bounds the public lower bound of the mean."""
+    lb, ub = age_range
+    if not lb <= observed_ages[0] <= observed_ages[1] <= ub:
+        raise ValueError(f"observed_ages must lie inside age_range {age_range}, got {observed_ages}")
+    if not 0 < mean_lower_bound <= ub:
+        raise ValueError(f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), got {mean_lower_bound!r}")
+
+
+def check_synthesis(values: Mapping[str, object]) -> None:
+    """The synthesis: its ranges (``check_survey``) and the registry file."""
+    check_survey(values["age_range"], values["observed_ages"], values["mean_lower_bound"])  # type: ignore[arg-type]
+    check_registry(values)
+
+
 CHECKS: dict[str, Callable[[Mapping[str, object]], None]] = {
     "lee_clifton_2011": check_database,
-    "synthesis": check_registry,
+    "synthesis": check_synthesis,
 }
