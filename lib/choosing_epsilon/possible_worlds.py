@@ -10,7 +10,7 @@ disclosure (Definition 5) is the largest posterior; its worst case over response
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -415,6 +415,22 @@ def _refine(loss, grid: np.ndarray, i: int) -> tuple[float, float]:
     return centre, loss(centre)
 
 
+def _column_residual(
+    answers: Sequence[float] | np.ndarray, published: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
+) -> tuple[np.ndarray, Callable[[float | np.ndarray], np.ndarray]]:
+    """The world answers, checked, and γ ↦ max_k |β_k(γ) - published_k|: how far the posterior (Definition 3) at γ is from a printed column."""
+    a = finite_array("answers", answers, min_size=2)
+    target = finite_array("published", published, min_size=a.size)
+    if target.size != a.size:
+        raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
+    laplace.scale(sensitivity, epsilon)  # validates both
+
+    def residual_at(g: float | np.ndarray) -> np.ndarray:
+        return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1)
+
+    return a, residual_at
+
+
 def fit_response(
     answers: Sequence[float] | np.ndarray,
     published: Sequence[float] | np.ndarray,
@@ -434,18 +450,10 @@ def fit_response(
     |Σ_j β_j (s_k - s_j)| ≤ 2(1 - β_k); that bound lets the grid search skip cells that cannot matter
     while returning exactly what evaluating every grid point would.
     """
-    a = finite_array("answers", answers, min_size=2)
-    target = finite_array("published", published, min_size=a.size)
-    if target.size != a.size:
-        raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
-    laplace.scale(sensitivity, epsilon)  # validates both
+    a, residual_at = _column_residual(answers, published, sensitivity, epsilon)
     resolution = positive("resolution", resolution)
     lo, hi = a.min() - 10 * resolution, a.max() + 10 * resolution
     grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / resolution)) + 1)
-
-    def residual_at(g: np.ndarray) -> np.ndarray:
-        return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1)
-
     index, residual = _grid_residuals(residual_at, grid, epsilon / (2 * sensitivity), tolerance)
     best_grid = float(residual.min())
     ties = index[residual <= best_grid + FLAT]  # grid points as good as the best: a flat optimum
@@ -532,18 +540,14 @@ def matching_responses(
     than one grid step can be missed, and its probability is below ``resolution`` times the peak
     Laplace density ε/(2Δf).
     """
-    a = finite_array("answers", answers, min_size=2)
-    target = finite_array("published", published, min_size=a.size)
-    if target.size != a.size:
-        raise ValueError(f"published must have one value per world ({a.size}), got {target.size}")
-    laplace.scale(sensitivity, epsilon)  # validates both
+    a, residual_at = _column_residual(answers, published, sensitivity, epsilon)
     tol = _nonnegative("tolerance", tolerance)
     step = positive("resolution", resolution)
     lo, hi = float(a.min()), float(a.max())
     grid = np.linspace(lo, hi, max(int(np.ceil((hi - lo) / step)), 1) + 1)
 
     def excess(g: float | np.ndarray) -> np.ndarray:
-        return np.abs(posterior(a, g, sensitivity, epsilon) - target).max(axis=-1) - tol
+        return residual_at(g) - tol
 
     inside = excess(grid) <= 0
     edges = np.flatnonzero(np.diff(inside.astype(int)))  # inside changes between grid[i] and grid[i + 1]
