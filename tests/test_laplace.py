@@ -86,36 +86,9 @@ def test_log_density_agrees_with_scipy_where_scipy_is_exact(y, center, eps):
         assert ours == pytest.approx(reference, rel=1e-12, abs=1e-12)
 
 
-@pytest.mark.parametrize("lb, ub", [(0.0, 110.0), (-3.0, 5.0)])
-@pytest.mark.parametrize("n", [1, 2, 3])
-def test_mean_sensitivity_brute_force_matches_the_formulas(lb, ub, n):
-    from choosing_epsilon import sensitivity as sens
-
-    grid = np.linspace(lb, ub, 5)
-    replace = laplace.mean_sensitivity_brute_force(grid, (n, n), "replace one")
-    assert replace == pytest.approx(sens.mean_sensitivity(lb, ub, n), rel=1e-12)
-    add_remove = laplace.mean_sensitivity_brute_force(grid, (n, n + 2), "add or remove one")
-    assert add_remove == pytest.approx(laplace.mean_sensitivity_add_remove(lb, ub, n), rel=1e-12)
-    assert add_remove == pytest.approx((ub - lb) / (n + 1), rel=1e-12)
-
-
-def test_add_remove_sensitivity_differs_from_replace_one_for_ages():
-    ages = np.linspace(0, 110, 6)
-    assert laplace.mean_sensitivity_brute_force(ages, (3, 3), "replace one") == pytest.approx(110 / 3)
-    assert laplace.mean_sensitivity_brute_force(ages, (1, 4), "add or remove one") == pytest.approx(55.0)
-    # interior values never give the worst case: the brute force finds it among the range's ends
-    assert laplace.mean_sensitivity_brute_force(np.array([0.0, 110.0]), (1, 4), "add or remove one") == pytest.approx(55.0)
-
-
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (0, 2), "replace one"), "sizes must be"),
-        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (3, 2), "replace one"), "sizes must be"),
-        (lambda: laplace.mean_sensitivity_brute_force([0, 1], (1, 2), "bounded"), "neighbours must be one of"),
-        (lambda: laplace.mean_sensitivity_brute_force(np.arange(100), (1, 10), "replace one"), "datasets to enumerate"),
-        (lambda: laplace.mean_sensitivity_add_remove(1, 1, 1), "upper must exceed lower"),
-        (lambda: laplace.mean_sensitivity_add_remove(0, 1, 0), "smallest must be an integer >= 1"),
         (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, 7, 10), "rng must be"),
         (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, np.random.default_rng(1), 0), "runs must be"),
         (lambda: laplace.input_perturbation([1, 2], np.mean, 0.0, np.random.default_rng(1), 5), "noise_scale must be > 0"),

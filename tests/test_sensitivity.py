@@ -59,3 +59,38 @@ def test_paper_values():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("lb, ub", [(0.0, 110.0), (-3.0, 5.0)])
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_mean_sensitivity_brute_force_matches_the_formulas(lb, ub, n):
+    grid = np.linspace(lb, ub, 5)
+    replace = sens.mean_sensitivity_brute_force(grid, (n, n), "replace one")
+    assert replace == pytest.approx(sens.mean_sensitivity(lb, ub, n), rel=1e-12)
+    add_remove = sens.mean_sensitivity_brute_force(grid, (n, n + 2), "add or remove one")
+    assert add_remove == pytest.approx(sens.mean_sensitivity_add_remove(lb, ub, n), rel=1e-12)
+    assert add_remove == pytest.approx((ub - lb) / (n + 1), rel=1e-12)
+
+
+def test_add_remove_sensitivity_differs_from_replace_one_for_ages():
+    ages = np.linspace(0, 110, 6)
+    assert sens.mean_sensitivity_brute_force(ages, (3, 3), "replace one") == pytest.approx(110 / 3)
+    assert sens.mean_sensitivity_brute_force(ages, (1, 4), "add or remove one") == pytest.approx(55.0)
+    # interior values never give the worst case: the brute force finds it among the range's ends
+    assert sens.mean_sensitivity_brute_force(np.array([0.0, 110.0]), (1, 4), "add or remove one") == pytest.approx(55.0)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: sens.mean_sensitivity_brute_force([0, 1], (0, 2), "replace one"), "sizes must be"),
+        (lambda: sens.mean_sensitivity_brute_force([0, 1], (3, 2), "replace one"), "sizes must be"),
+        (lambda: sens.mean_sensitivity_brute_force([0, 1], (1, 2), "bounded"), "neighbours must be one of"),
+        (lambda: sens.mean_sensitivity_brute_force(np.arange(100), (1, 10), "replace one"), "datasets to enumerate"),
+        (lambda: sens.mean_sensitivity_add_remove(1, 1, 1), "upper must exceed lower"),
+        (lambda: sens.mean_sensitivity_add_remove(0, 1, 0), "smallest must be an integer >= 1"),
+    ],
+)
+def test_mean_sensitivity_helpers_refuse_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

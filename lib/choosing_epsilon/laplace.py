@@ -8,10 +8,8 @@ its ``logpdf`` is the logarithm of ``pdf``, which loses precision in the subnorm
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable, Sequence
-from typing import Literal
 
 import numpy as np
 from scipy import stats
@@ -118,54 +116,6 @@ def check_privacy_loss(loss: np.ndarray, outputs: np.ndarray, center_a: float, c
             f"privacy loss {float(np.ravel(loss)[worst])!r} at output {float(np.ravel(y)[worst])!r} exceeds epsilon = {epsilon!r}: "
             "the Laplace mechanism is mis-specified"
         )
-
-
-Neighbours = Literal["replace one", "add or remove one"]
-NEIGHBOURS: tuple[str, ...] = ("replace one", "add or remove one")
-MAX_BRUTE_FORCE_DATASETS = 200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
-
-
-def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: str) -> float:
-    """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
-
-    ``neighbours="replace one"`` pairs datasets of equal size that differ in one record (bounded
-    neighbours); ``"add or remove one"`` pairs a dataset with the one that has one record more
-    (unbounded neighbours; removing is the same pair seen from the larger dataset). Datasets are
-    multisets: the mean does not depend on the order of the records.
-    """
-    grid = np.unique(finite_array("values", values))
-    low, high = (int(s) for s in sizes)
-    if not 1 <= low <= high:
-        raise ValueError(f"sizes must be (smallest, largest) with 1 <= smallest <= largest, got {sizes!r}")
-    if neighbours not in NEIGHBOURS:
-        raise ValueError(f"neighbours must be one of {NEIGHBOURS}, got {neighbours!r}")
-    count = sum(math.comb(grid.size + m - 1, m) for m in range(low, high + 1))
-    if count > MAX_BRUTE_FORCE_DATASETS:
-        raise ValueError(f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes")
-    largest = 0.0
-    for m in range(low, high + 1):
-        datasets = np.array(list(itertools.combinations_with_replacement(grid, m)), dtype=float)
-        sums = datasets.sum(axis=1)
-        if neighbours == "replace one":
-            # replacing record x by u moves the sum by u - x; the extreme u are the grid's ends
-            change = np.maximum(np.abs(grid[-1] - datasets), np.abs(grid[0] - datasets)).max(axis=1) / m
-        elif m < high:
-            # adding u to a dataset of m records: |(sum + u)/(m + 1) - sum/m|
-            change = np.abs((sums[:, None] + grid[None, :]) / (m + 1) - (sums / m)[:, None]).max(axis=1)
-        else:
-            continue
-        largest = max(largest, float(change.max()))
-    return largest
-
-
-def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
-    """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in [lb, ub], one record added or removed."""
-    lo, hi = real("lower", lower), real("upper", upper)
-    if not hi > lo:
-        raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
-    if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
-        raise ValueError(f"smallest must be an integer >= 1 (a number of records), got {smallest!r}")
-    return (hi - lo) / (int(smallest) + 1)
 
 
 def input_perturbation(

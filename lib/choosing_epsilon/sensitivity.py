@@ -15,6 +15,7 @@ most three values (the three cases of Eq. 15).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Literal
@@ -216,3 +217,48 @@ def mean_sensitivity(lower: float, upper: float, n: int) -> float:
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be an integer >= 1 (a number of records), got {n!r}")
     return (hi - lo) / int(n)
+
+
+Neighbours = Literal["replace one", "add or remove one"]
+NEIGHBOURS: tuple[str, ...] = ("replace one", "add or remove one")
+MAX_BRUTE_FORCE_DATASETS = 200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
+
+
+def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: Neighbours) -> float:
+    """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
+
+    ``neighbours="replace one"`` pairs datasets of equal size that differ in one record (bounded
+    neighbours); ``"add or remove one"`` pairs a dataset with the one that has one record more
+    (unbounded neighbours; removing is the same pair seen from the larger dataset). Datasets are
+    multisets: the mean does not depend on the order of the records.
+    """
+    grid = np.unique(finite_array("values", values))
+    low, high = (int(s) for s in sizes)
+    if not 1 <= low <= high:
+        raise ValueError(f"sizes must be (smallest, largest) with 1 <= smallest <= largest, got {sizes!r}")
+    if neighbours not in NEIGHBOURS:
+        raise ValueError(f"neighbours must be one of {NEIGHBOURS}, got {neighbours!r}")
+    count = sum(math.comb(grid.size + m - 1, m) for m in range(low, high + 1))
+    if count > MAX_BRUTE_FORCE_DATASETS:
+        raise ValueError(f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes")
+    largest = 0.0
+    for m in range(low, high + 1):
+        datasets = np.array(list(itertools.combinations_with_replacement(grid, m)), dtype=float)
+        sums = datasets.sum(axis=1)
+        if neighbours == "replace one":
+            # replacing record x by u moves the sum by u - x; the extreme u are the grid's ends
+            change = np.maximum(np.abs(grid[-1] - datasets), np.abs(grid[0] - datasets)).max(axis=1) / m
+        elif m < high:
+            # adding u to a dataset of m records: |(sum + u)/(m + 1) - sum/m|
+            change = np.abs((sums[:, None] + grid[None, :]) / (m + 1) - (sums / m)[:, None]).max(axis=1)
+        else:
+            continue
+        largest = max(largest, float(change.max()))
+    return largest
+
+
+def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
+    """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in [lb, ub], one record added or removed."""
+    if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
+        raise ValueError(f"smallest must be an integer >= 1 (a number of records), got {smallest!r}")
+    return mean_sensitivity(lower, upper, int(smallest) + 1)  # the mean moves most between m and m + 1 records
