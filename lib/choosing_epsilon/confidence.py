@@ -187,7 +187,7 @@ def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) ->
     sigma, sensitivity, delta = positive("sigma", sigma), positive("sensitivity", sensitivity), open_unit("delta", delta)
     if _log_profile_gap(sigma, 0.0, sensitivity, delta) <= 0:
         return 0.0
-    lo = hi = math.log(sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / sigma)  # the classical ε for this σ
+    lo = hi = math.log(gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma)  # the classical ε for this σ
     while _log_profile_gap(sigma, math.exp(hi), sensitivity, delta) > 0:
         hi += math.log(2)
     while _log_profile_gap(sigma, math.exp(lo), sensitivity, delta) <= 0:

@@ -147,22 +147,17 @@ def ratio_label(log_ratio: float, digits: int = 3) -> str:
     if x == 0:
         return "1"
     if abs(x) < 1e-6:  # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
-        return ("1 + " if x > 0 else "1 − ") + _power_of_ten(abs(x), digits)
+        return ("1 + " if x > 0 else "1 − ") + _power_of_ten(math.log10(abs(x)), digits)
     exponent = x / math.log(10)
     if -3 <= exponent < 4:
         significant = max(digits, math.ceil(-math.log10(abs(x))) + 2)
         label = format(math.exp(x), f".{significant}g")
         if "e" not in label:  # just below 10⁻³ or 10⁴, rounding may still ask for an exponent
             return label
-    return _power_of_ten_from_log10(exponent, digits)
+    return _power_of_ten(exponent, digits)
 
 
-def _power_of_ten(value: float, digits: int) -> str:
-    """A positive number as m×10ᵏ in plain text."""
-    return _power_of_ten_from_log10(math.log10(value), digits)
-
-
-def _power_of_ten_from_log10(exponent: float, digits: int) -> str:
+def _power_of_ten(exponent: float, digits: int) -> str:
     """10^exponent as m×10ᵏ in plain text, with ``digits`` significant digits."""
     k = math.floor(exponent)
     mantissa = 10 ** (exponent - k)
