@@ -31,7 +31,9 @@ settings.load_profile("project")
 
 OUTPUT_ROOT = tempfile.mkdtemp(prefix="choosing-epsilon-tests-")
 os.environ[outputs.REDIRECT] = OUTPUT_ROOT  # inherited by every kernel nbval and papermill start
-os.environ[outputs.STAGE_ROOT] = os.path.join(OUTPUT_ROOT, "stages")  # nbval's kernels stage there too
+os.environ[outputs.STAGE_ROOT] = os.path.join(
+    OUTPUT_ROOT, "stages"
+)  # nbval's kernels stage there too
 os.mkdir(os.environ[outputs.STAGE_ROOT])
 
 
@@ -59,7 +61,10 @@ def _compare_to_tolerance(self, test, ref, skip_compare=None):
     by_key = lambda pairs: sorted(pairs, key=lambda pair: pair[0])  # noqa: E731  (order kept within a key)
     if [k for k, _ in by_key(expected)] != [k for k, _ in by_key(got)]:
         return False
-    if all(compare._json_equivalent(a, b, key) for (key, a), (_, b) in zip(by_key(expected), by_key(got))):
+    if all(
+        compare._json_equivalent(a, b, key)
+        for (key, a), (_, b) in zip(by_key(expected), by_key(got))
+    ):
         self.comparison_traceback = []
         return True
     return False
@@ -71,8 +76,12 @@ nbval_plugin.IPyNbCell.compare_outputs = _compare_to_tolerance
 def tree_state() -> tuple[bytes, dict[str, str]] | None:
     """git's view of the working tree, with a hash of each listed file; None outside a git checkout."""
     try:
-        status = subprocess.run(["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"], cwd=ROOT,
-                                capture_output=True, check=True).stdout
+        status = subprocess.run(
+            ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
     hashes = {}
@@ -88,15 +97,23 @@ def pytest_sessionstart(session):
 
 
 def pytest_sessionfinish(session, exitstatus):
-    shutil.rmtree(OUTPUT_ROOT, ignore_errors=True)  # what the notebooks wrote: nothing is left in the temporary directory
+    shutil.rmtree(
+        OUTPUT_ROOT, ignore_errors=True
+    )  # what the notebooks wrote: nothing is left in the temporary directory
     before, after = session.config.stash.get(TREE, None), tree_state()
     if before is None or after is None or before == after:
         return
     changed = sorted(set(before[1].items()) ^ set(after[1].items()))
     lines = {line for line in (before[0] + after[0]).split(b"\0") if line}
-    moved = sorted(line.decode() for line in lines if (line in before[0].split(b"\0")) != (line in after[0].split(b"\0")))
+    moved = sorted(
+        line.decode()
+        for line in lines
+        if (line in before[0].split(b"\0")) != (line in after[0].split(b"\0"))
+    )
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
-    message = f"FAILED: the tests changed the working tree: {moved or [path for path, _ in changed]}"
+    message = (
+        f"FAILED: the tests changed the working tree: {moved or [path for path, _ in changed]}"
+    )
     if reporter is not None:
         reporter.write_line(message, red=True)
     session.exitstatus = pytest.ExitCode.TESTS_FAILED

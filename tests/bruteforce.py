@@ -29,7 +29,11 @@ def answers(values, name: str) -> np.ndarray:
 
 
 def sensitivity(values, name: str) -> float:
-    return max(abs(query(w, name) - query(w[:t] + w[t + 1 :], name)) for w in worlds(values) for t in range(len(w)))
+    return max(
+        abs(query(w, name) - query(w[:t] + w[t + 1 :], name))
+        for w in worlds(values)
+        for t in range(len(w))
+    )
 
 
 def posterior(world_answers: np.ndarray, gamma: float, scale: float) -> np.ndarray:
@@ -41,7 +45,9 @@ def posterior(world_answers: np.ndarray, gamma: float, scale: float) -> np.ndarr
 def worst_risk(world_answers: np.ndarray, sens: float, epsilon: float) -> float:
     scale = sens / epsilon
     span = max(np.ptp(world_answers), 1.0)
-    grid = np.concatenate([world_answers, np.linspace(world_answers.min() - span, world_answers.max() + span, 401)])
+    grid = np.concatenate(
+        [world_answers, np.linspace(world_answers.min() - span, world_answers.max() + span, 401)]
+    )
     return max(posterior(world_answers, g, scale).max() for g in grid)
 
 
@@ -103,6 +109,10 @@ def worst_log_ratio(answers, sensitivities, index, epsilon, width, proportional=
         for q, b, s, a_scale, b_scale in zip(answers, moved, diff, la, lb):
             grid = np.concatenate([np.linspace(q - width * s, q + width * s, points), [q, b]])
             grid = grid[(grid >= q - width * s) & (grid <= q + width * s)]
-            total += float(np.max(_laplace_log_density(grid, q, a_scale) - _laplace_log_density(grid, b, b_scale)))
+            total += float(
+                np.max(
+                    _laplace_log_density(grid, q, a_scale) - _laplace_log_density(grid, b, b_scale)
+                )
+            )
         best = max(best, total)
     return best

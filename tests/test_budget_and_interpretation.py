@@ -45,7 +45,9 @@ def test_decimal_amounts_add_exactly():
 def test_posterior_bound_is_the_odds_bound(prior, eps):
     got = interpretation.posterior_bound(prior, eps)
     assert prior <= got <= 1
-    assert got == pytest.approx(prior * math.exp(eps) / (1 - prior + prior * math.exp(eps)), rel=1e-12)
+    assert got == pytest.approx(
+        prior * math.exp(eps) / (1 - prior + prior * math.exp(eps)), rel=1e-12
+    )
     if got < 0.99:  # the odds are well conditioned only away from 1
         assert got / (1 - got) == pytest.approx(math.exp(eps) * prior / (1 - prior), rel=1e-9)
 

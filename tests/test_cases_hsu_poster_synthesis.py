@@ -13,18 +13,28 @@ from choosing_epsilon import registry, reproduce
 from tests.notebook_text import outputs_text
 
 P = econ.expected_cost(1274, 0.05)
-REGISTRY_HEADER = "Organization,Epsilon (ε),Delta (δ),Rho (ρ),Model,Dynamic,Context,URL,Citation Name,unit\n"
-REGISTRY_ROW = "Apple,8,N/A,,,,Quick Type Suggestions,https://example.org,apple_quick,unit not stated\n"
+REGISTRY_HEADER = (
+    "Organization,Epsilon (ε),Delta (δ),Rho (ρ),Model,Dynamic,Context,URL,Citation Name,unit\n"
+)
+REGISTRY_ROW = (
+    "Apple,8,N/A,,,,Quick Type Suggestions,https://example.org,apple_quick,unit not stated\n"
+)
 
 
 # --- hsu_2014: module level ------------------------------------------------------------------------
+
 
 def test_cheapest_study_is_none_when_the_cap_is_below_the_sampling_size():
     # h_max1 and h_err1e-4: once raised ValueError inside the notebook
     assert econ.sampling_n(0.05, 0.1, True) > 1
     assert econ.cheapest_study(P, 0.05, 0.1, True, max_n=1) is None
     assert econ.cheapest_study(P, 1e-4, 0.1, True, max_n=10**6) is None
-    assert econ.cheapest_study(P, 0.05, 0.1, True, max_n=math.ceil(econ.sampling_n(0.05, 0.1, True)) + 1) is not None
+    assert (
+        econ.cheapest_study(
+            P, 0.05, 0.1, True, max_n=math.ceil(econ.sampling_n(0.05, 0.1, True)) + 1
+        )
+        is not None
+    )
 
 
 @pytest.mark.parametrize("p, budget", [(P, 1.0), (0.05 * 1e7, 30000.0)])
@@ -32,7 +42,9 @@ def test_exact_search_gives_up_when_nothing_is_affordable(p, budget):
     # h_budget1 and h_cost1e7: the scan once evaluated all 80 ε down to 1e-4 (over 10 s)
     assert econ.largest_feasible_epsilon_exact(p, budget, 0.05, 0.1) is None
     n = econ.smallest_true_n(econ.EXACT_EPSILON_MIN, 0.05, 0.1)
-    assert n * math.expm1(econ.EXACT_EPSILON_MIN) * p > budget  # the smallest ε scanned is indeed unaffordable
+    assert (
+        n * math.expm1(econ.EXACT_EPSILON_MIN) * p > budget
+    )  # the smallest ε scanned is indeed unaffordable
 
 
 def test_true_failure_probability_scales_to_huge_studies():
@@ -41,8 +53,14 @@ def test_true_failure_probability_scales_to_huge_studies():
     assert value == 0.0  # a billion participants: both tails below a double's range
     small = econ.true_failure_probability(0.03, 2000, 0.05)
     k = range(2001)
-    full = sum(stats.binom.pmf(i, 2000, 0.5) * (stats.laplace.sf(0.05 - (i / 2000 - 0.5), scale=1 / 60)
-                                                + stats.laplace.sf(0.05 + (i / 2000 - 0.5), scale=1 / 60)) for i in k)
+    full = sum(
+        stats.binom.pmf(i, 2000, 0.5)
+        * (
+            stats.laplace.sf(0.05 - (i / 2000 - 0.5), scale=1 / 60)
+            + stats.laplace.sf(0.05 + (i / 2000 - 0.5), scale=1 / 60)
+        )
+        for i in k
+    )
     assert small == pytest.approx(full, rel=1e-12)
 
 
@@ -63,8 +81,17 @@ def test_crossover_is_where_the_quoted_condition_changes():
     assert not econ.private_is_cheaper(t * 1.001, 0.05, 0.25, 2500, 0.002)
 
 
-@pytest.mark.parametrize("epsilon, error, alpha, fraction", [(0.03, 0.05, 0.1, 0.5), (0.9, 0.05, 0.1, 0.5), (0.03, 1e-4, 0.1, 0.5),
-                                                          (0.001, 0.05, 0.1, 0.5), (20, 0.99, 1e-6, 0.3), (0.03, 0.05, 0.1, 0.0)])
+@pytest.mark.parametrize(
+    "epsilon, error, alpha, fraction",
+    [
+        (0.03, 0.05, 0.1, 0.5),
+        (0.9, 0.05, 0.1, 0.5),
+        (0.03, 1e-4, 0.1, 0.5),
+        (0.001, 0.05, 0.1, 0.5),
+        (20, 0.99, 1e-6, 0.3),
+        (0.03, 0.05, 0.1, 0.0),
+    ],
+)
 def test_smallest_true_n_is_a_crossing_of_alpha(epsilon, error, alpha, fraction):
     # h_err1e-4: the search doubled from N = 1 and bisected, about 50 sums of 10^5 terms at N ~ 10^8 per ε
     n = econ.smallest_true_n(epsilon, error, alpha, fraction)
@@ -81,38 +108,58 @@ def test_smallest_true_n_for_huge_studies():
 
 def test_readable_probability_names_an_underflow():
     # h_err099 and h_n1e9: a bound of e^-1200 and an exact failure probability at N = 1e9 were shown as 0.0
-    assert econ.accuracy_bound(0.03, 10**9, 0.05) == 0.0 and econ.true_failure_probability(0.03, 10**9, 0.05) == 0.0
+    assert (
+        econ.accuracy_bound(0.03, 10**9, 0.05) == 0.0
+        and econ.true_failure_probability(0.03, 10**9, 0.05) == 0.0
+    )
     assert econ.readable_probability(0.0) == "< 1e-300"
-    assert econ.readable_probability(econ.accuracy_bound(0.03, 15000, 0.99, True)) == float(f"{math.exp(-0.495 * 15000 * 0.03):.3g}")
+    assert econ.readable_probability(econ.accuracy_bound(0.03, 15000, 0.99, True)) == float(
+        f"{math.exp(-0.495 * 15000 * 0.03):.3g}"
+    )
     assert econ.readable_probability(2.977727) == 2.977727  # a bound may exceed 1
 
 
-@pytest.mark.parametrize("amount, text", [(63.7, "$63.70"), (0.0005, "$0.0005"), (1.5227e-5, "$1.52e-05"), (4.6e7, "$46,000,000.00")])
+@pytest.mark.parametrize(
+    "amount, text",
+    [(63.7, "$63.70"), (0.0005, "$0.0005"), (1.5227e-5, "$1.52e-05"), (4.6e7, "$46,000,000.00")],
+)
 def test_dollars_never_prints_zero_for_a_small_amount(amount, text):
     # h_cost001: "P = 0.05 × $0.01 = $0.00"
     assert econ.dollars(amount) == text
 
 
-@pytest.mark.parametrize("value, decimals, shown", [(0.6402, 4, 0.6402), (1.5227e-5, 4, 1.52e-5), (1.8e-97, 6, 1.8e-97), (0.000413, 6, 0.000413)])
+@pytest.mark.parametrize(
+    "value, decimals, shown",
+    [(0.6402, 4, 0.6402), (1.5227e-5, 4, 1.52e-5), (1.8e-97, 6, 1.8e-97), (0.000413, 6, 0.000413)],
+)
 def test_readable_keeps_three_significant_figures(value, decimals, shown):
     assert econ.readable(value, decimals) == shown
 
 
 # --- mugunthan_poster: module level -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("c", [0.01, 1e9])
 def test_general_theorem2_for_any_distance(c):
     # p_c1e9: the quadrature over [-c, c] missed the narrow peak and the bracket search overflowed
-    assert cf.theorem2_epsilon(1, c, 0.9) == pytest.approx(cf.theorem2_epsilon_laplace(1, c, 0.9), rel=1e-12)
-    assert cf.integrated_coverage(cf.theorem2_epsilon_laplace(1, c, 0.9), c, 1) == pytest.approx(0.9, rel=1e-12)
+    assert cf.theorem2_epsilon(1, c, 0.9) == pytest.approx(
+        cf.theorem2_epsilon_laplace(1, c, 0.9), rel=1e-12
+    )
+    assert cf.integrated_coverage(cf.theorem2_epsilon_laplace(1, c, 0.9), c, 1) == pytest.approx(
+        0.9, rel=1e-12
+    )
 
 
 @pytest.mark.parametrize("p", [1e-9, 0.5, 0.999999999])
 def test_general_theorem2_at_extreme_p(p):
     # p_gridext: the Gaussian check failed by 8e-8 relative at p = 1e-9
     m = math.sqrt(2 * math.log(1.25 / 1e-5))
-    assert cf.theorem2_epsilon(m, 10, p, stats.norm) == pytest.approx(m * math.sqrt(2) * special.erfinv(p) / 10, rel=1e-10)
-    assert cf.theorem2_epsilon(1, 10, p) == pytest.approx(cf.theorem2_epsilon_laplace(1, 10, p), rel=1e-10)
+    assert cf.theorem2_epsilon(m, 10, p, stats.norm) == pytest.approx(
+        m * math.sqrt(2) * special.erfinv(p) / 10, rel=1e-10
+    )
+    assert cf.theorem2_epsilon(1, 10, p) == pytest.approx(
+        cf.theorem2_epsilon_laplace(1, 10, p), rel=1e-10
+    )
 
 
 def test_integrated_tail_is_accurate_when_tiny():
@@ -126,18 +173,24 @@ def test_coverage_text_keeps_the_shortfall_when_coverage_rounds_to_one(p):
     eps = cf.theorem1_epsilon(1, 0.1, 100, p) / 10
     shortfall = math.exp(-eps * 10)  # Laplace: Pr(|noise| >= c) = e^{-c ε / Δ}
     assert cf.miss(eps, 10, 1) == pytest.approx(shortfall, rel=1e-12)
-    assert cf.coverage_text(eps, 10, 1) == (f"1 - {shortfall:.3g}" if p > 0.99 else f"{1 - shortfall:.4f}")
+    assert cf.coverage_text(eps, 10, 1) == (
+        f"1 - {shortfall:.3g}" if p > 0.99 else f"{1 - shortfall:.4f}"
+    )
     assert cf.coverage_text(1e4, 10, 1) == "1 - (less than 1e-300)"
 
 
 # --- synthesis: registry ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, message", [
-    ("", "is empty"),
-    (REGISTRY_HEADER, "lists no deployments"),
-    (REGISTRY_HEADER + REGISTRY_ROW.replace(",8,", ",abc,"), r"row 2 has 'abc'"),
-    (REGISTRY_HEADER + REGISTRY_ROW.replace(",8,", ",-1,"), r"row 2 has '-1'"),
-])
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "is empty"),
+        (REGISTRY_HEADER, "lists no deployments"),
+        (REGISTRY_HEADER + REGISTRY_ROW.replace(",8,", ",abc,"), r"row 2 has 'abc'"),
+        (REGISTRY_HEADER + REGISTRY_ROW.replace(",8,", ",-1,"), r"row 2 has '-1'"),
+    ],
+)
 def test_bad_registry_is_refused_in_one_line(tmp_path, text, message):
     path = tmp_path / "registry.csv"
     path.write_text(text)
@@ -156,9 +209,12 @@ def test_one_row_registry_loads(tmp_path):
 
 # --- notebooks ----------------------------------------------------------------------------------------
 
+
 def run(name, params, tmp_path):
     reproduce.run_notebook(name, params, tmp_path)
-    return outputs_text(tmp_path / f"{name}.ipynb"), json.loads((tmp_path / "results.json").read_text())
+    return outputs_text(tmp_path / f"{name}.ipynb"), json.loads(
+        (tmp_path / "results.json").read_text()
+    )
 
 
 @pytest.mark.notebook
@@ -177,7 +233,9 @@ def test_hsu_alpha_above_a_half_skips_the_quoted_comparison(tmp_path):
 def test_hsu_tiny_budget_says_no_study_in_words(tmp_path):
     text, results = run("hsu_2014", {"budget": 1}, tmp_path)
     assert results["max_feasible_epsilon"] is None
-    assert "does not exceed the cost floor" in text and "no ε ≥ 0.0001 with the exact accuracy" in text
+    assert (
+        "does not exceed the cost floor" in text and "no ε ≥ 0.0001 with the exact accuracy" in text
+    )
 
 
 @pytest.mark.notebook
@@ -185,7 +243,9 @@ def test_hsu_huge_study_and_loose_error_show_no_false_zero(tmp_path):
     # h_n1e9 and h_err099: tiny probabilities were shown as 0.0 and the slides' point flattened the region figure
     text, _ = run("hsu_2014", {"slide_n": 10**9, "error": 0.99}, tmp_path)
     assert re.search(r"accuracy bound A\(ε, N\)\s+< 1e-300\n", text)
-    assert re.search(r"1000000000\s+< 1e-300\s+< 1e-300\s", text)  # the table's bound and exact columns at N = 10^9
+    assert re.search(
+        r"1000000000\s+< 1e-300\s+< 1e-300\s", text
+    )  # the table's bound and exact columns at N = 10^9
     assert "(off the chart)" in (tmp_path / "feasible_region.svg").read_text()
 
 
@@ -193,7 +253,9 @@ def test_hsu_huge_study_and_loose_error_show_no_false_zero(tmp_path):
 def test_hsu_tiny_error_runs_to_the_end(tmp_path):
     # h_err1e-4: 56 s, nearly all in the scan of exact study sizes; constants were printed as 0.000000 and 0.00002
     text, _ = run("hsu_2014", {"error": 1e-4}, tmp_path)
-    assert f"d²/12 = {1e-8 / 12:.3g}" in text and f"ε ≥ d/6 = {1e-4 / 6:.3g}" in text  # d: the error (the slides give it no letter; their T is the accuracy level)
+    assert (
+        f"d²/12 = {1e-8 / 12:.3g}" in text and f"ε ≥ d/6 = {1e-4 / 6:.3g}" in text
+    )  # d: the error (the slides give it no letter; their T is the accuracy level)
 
 
 @pytest.mark.notebook
@@ -207,17 +269,30 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
     text, results = run("mugunthan_poster", {"c": 1e9, "p": 0.999999}, tmp_path / "c")
     assert results["epsilon_theorem2"] == pytest.approx(-math.log1p(-0.999999) / 1e9, rel=1e-12)
     eps1 = cf.theorem1_epsilon(1, 0.1, 100, 0.999999)
-    assert f"ranges from 1 - {math.exp(-eps1):.3g} (at ε1/10) to 1 - (less than 1e-300)" in text  # not 1.0000 to 1.0000
+    assert (
+        f"ranges from 1 - {math.exp(-eps1):.3g} (at ε1/10) to 1 - (less than 1e-300)" in text
+    )  # not 1.0000 to 1.0000
     run("mugunthan_poster", {"p_grid": [1e-9, 0.999999999]}, tmp_path / "grid")
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("params, words", [
-    ({"n_people": 3}, ["no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, Hsu et al., accuracy at N",
-                       "with 3 people the sampling term alone exceeds 0.1"]),  # its ε was inf, shown as "∞" like an upper bound met by any ε
-    ({"prior": 0.999}, ["no feasible ε: no ε at all meets Posterior bound", "none: unmet"]),  # the table showed nan
-    ({"error_years": 1e7, "rho": 0.999}, ["always met", "∞: any ε"]),  # the table showed inf
-])
+@pytest.mark.parametrize(
+    "params, words",
+    [
+        (
+            {"n_people": 3},
+            [
+                "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, Hsu et al., accuracy at N",
+                "with 3 people the sampling term alone exceeds 0.1",
+            ],
+        ),  # its ε was inf, shown as "∞" like an upper bound met by any ε
+        (
+            {"prior": 0.999},
+            ["no feasible ε: no ε at all meets Posterior bound", "none: unmet"],
+        ),  # the table showed nan
+        ({"error_years": 1e7, "rho": 0.999}, ["always met", "∞: any ε"]),  # the table showed inf
+    ],
+)
 def test_synthesis_unmeetable_or_vacuous_requirements(tmp_path, params, words):
     text, results = run("synthesis", params, tmp_path)
     assert all(w in text for w in words)

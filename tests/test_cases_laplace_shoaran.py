@@ -18,7 +18,11 @@ from tests import bruteforce
 from tests.notebook_text import outputs_text
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
-SHOARAN_OK = {"reproduced", "not applicable", "note"}  # no discrepancy: notes record slips in the paper's wording
+SHOARAN_OK = {
+    "reproduced",
+    "not applicable",
+    "note",
+}  # no discrepancy: notes record slips in the paper's wording
 
 
 def _random_queries(rng, m):
@@ -35,7 +39,9 @@ def test_diff_worst_case_is_the_enumerated_worst_case(m, epsilon):
     q, d, g = _random_queries(rng, m)
     for width in (1.0, 5.0, 30.0):
         got = rel.diff_worst_log_ratio(q, d, g, epsilon, width)
-        assert got == pytest.approx(bruteforce.worst_log_ratio(q, d, g, epsilon, width), rel=1e-9, abs=1e-12)
+        assert got == pytest.approx(
+            bruteforce.worst_log_ratio(q, d, g, epsilon, width), rel=1e-9, abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("m", [1, 2, 3, 4])
@@ -46,7 +52,9 @@ def test_proportional_worst_case_is_the_enumerated_worst_case(m):
         epsilon, width = rng.uniform(0.01, 3), rng.choice([1.0, 5.0, 30.0])
         got, exact = rel.proportional_worst_log_ratio(q, d, g, epsilon, width)
         assert exact
-        assert got == pytest.approx(bruteforce.worst_log_ratio(q, d, g, epsilon, width, proportional=True), rel=1e-9)
+        assert got == pytest.approx(
+            bruteforce.worst_log_ratio(q, d, g, epsilon, width, proportional=True), rel=1e-9
+        )
 
 
 def test_beyond_the_enumeration_limit_the_search_is_a_lower_bound_reached_by_a_neighbour():
@@ -61,9 +69,16 @@ def test_beyond_the_enumeration_limit_the_search_is_a_lower_bound_reached_by_a_n
 
 
 def test_a_neighbour_answer_at_or_below_zero_makes_the_proportional_loss_infinite():
-    value, exact = rel.proportional_worst_log_ratio([0.5, 30000.0], [1.0, 1.0], [1.0, 10.0], 0.01, 5.0)
+    value, exact = rel.proportional_worst_log_ratio(
+        [0.5, 30000.0], [1.0, 1.0], [1.0, 10.0], 0.01, 5.0
+    )
     assert value == math.inf and exact
-    assert bruteforce.worst_log_ratio([0.5, 30000.0], [1.0, 1.0], [1.0, 10.0], 0.01, 5.0, proportional=True) == math.inf
+    assert (
+        bruteforce.worst_log_ratio(
+            [0.5, 30000.0], [1.0, 1.0], [1.0, 10.0], 0.01, 5.0, proportional=True
+        )
+        == math.inf
+    )
 
 
 def test_twenty_queries_are_not_enumerated():
@@ -83,7 +98,9 @@ def test_diff_stays_within_epsilon_up_to_roundoff_at_extreme_epsilon(epsilon):
         slack = rel.roundoff_bound(*PAPER, epsilon, width)
         assert worst <= epsilon + slack
         assert slack < 1e-10 * max(epsilon, width)
-        if 5 * rel.diff_scales(PAPER[1], PAPER[2], epsilon).min() >= 1:  # the plateau |y - q| ≥ Δ lies inside the interval
+        if (
+            5 * rel.diff_scales(PAPER[1], PAPER[2], epsilon).min() >= 1
+        ):  # the plateau |y - q| ≥ Δ lies inside the interval
             assert worst == pytest.approx(epsilon, rel=1e-6)
 
 
@@ -92,13 +109,18 @@ def test_simulated_counts_do_not_depend_on_the_chunk_size():
     whole = np.random.default_rng(5).laplace(0.0, 1.0, size=(5000, 2)) * scales
     expected = np.sum(np.abs(answers + whole - answers) <= 0.1 * answers, axis=0)
     for rows in (1, 7, 2**18):
-        got = rel.within_relative_error(answers, scales, 0.1, 5000, np.random.default_rng(5), chunk_rows=rows)
+        got = rel.within_relative_error(
+            answers, scales, 0.1, 5000, np.random.default_rng(5), chunk_rows=rows
+        )
         assert got.tolist() == expected.tolist()
 
 
 def test_an_implausible_simulation_is_reported_not_asserted():
     rel.check_simulated(930, 1000, 0.9346, "ok")
-    with pytest.raises(RuntimeError, match=r"DIFF: 500 of 1000 releases within re, but the exact probability is 0.9346"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"DIFF: 500 of 1000 releases within re, but the exact probability is 0.9346",
+    ):
         rel.check_simulated(500, 1000, 0.9346, "DIFF")
 
 
@@ -106,7 +128,10 @@ def test_an_implausible_simulation_is_reported_not_asserted():
 
 
 def test_e_to_a_large_epsilon_is_inf_or_a_power_of_ten_not_an_overflow():
-    assert laplace.exp_or_inf(10) == pytest.approx(math.exp(10)) and laplace.exp_or_inf(1000) == math.inf
+    assert (
+        laplace.exp_or_inf(10) == pytest.approx(math.exp(10))
+        and laplace.exp_or_inf(1000) == math.inf
+    )
     assert laplace.exp_text(1000) == "1.9701 × 10^434"  # e^1000 = 10^(1000 / ln 10) = 10^434.294...
     assert laplace.exp_text(-1000) == "5.0760 × 10^-435"
     assert laplace.exp_text(10, ",.1f") == "22,026.5"
@@ -189,25 +214,37 @@ def test_laplace_intro_at_epsilon_high_1000(tmp_path):
     assert "e^1000 = 1.9701 × 10^434" in outputs_text(tmp_path / "laplace_intro.ipynb")
     data = pd.read_csv(tmp_path / "scenarios_epsilon_0.5_and_10.csv")
     high = data[data.epsilon == 1000.0]
-    assert high.ln_ratio.max() == pytest.approx(1000.0) and high.ln_ratio.min() == pytest.approx(-1000.0)
+    assert high.ln_ratio.max() == pytest.approx(1000.0) and high.ln_ratio.min() == pytest.approx(
+        -1000.0
+    )
     assert _status(tmp_path)["e_to_10"] == "not applicable"
     _bounded(tmp_path)
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("params", [{"epsilon": 1e-5, "n_runs": 2, "budget": 1e-5}, {"epsilon": 1000.0, "seed": 0}])
+@pytest.mark.parametrize(
+    "params", [{"epsilon": 1e-5, "n_runs": 2, "budget": 1e-5}, {"epsilon": 1000.0, "seed": 0}]
+)
 def test_laplace_intro_at_extreme_epsilon_and_two_releases(tmp_path, params):
     reproduce.run_notebook("laplace_intro", params, tmp_path)
     got = json.loads((tmp_path / "results.json").read_text())
     assert got["noise_scale"] == pytest.approx(7 / params["epsilon"])
-    assert got["runs_until_budget_exhausted"] == budget.releases_within(params.get("budget", 2.0), params["epsilon"])
-    assert set(_status(tmp_path)) <= {"reproduced", "not applicable", "note"}  # slips in the post's wording are shown at any ε
+    assert got["runs_until_budget_exhausted"] == budget.releases_within(
+        params.get("budget", 2.0), params["epsilon"]
+    )
+    assert set(_status(tmp_path)) <= {
+        "reproduced",
+        "not applicable",
+        "note",
+    }  # slips in the post's wording are shown at any ε
 
 
 @pytest.mark.notebook
 def test_laplace_intro_with_a_million_releases_keeps_its_files_small(tmp_path):
     reproduce.run_notebook("laplace_intro", {"n_runs": 10**6}, tmp_path)
-    assert len(pd.read_csv(tmp_path / "output_perturbation.csv")) == 60  # the histogram, not a million rows
+    assert (
+        len(pd.read_csv(tmp_path / "output_perturbation.csv")) == 60
+    )  # the histogram, not a million rows
     attack = pd.read_csv(tmp_path / "averaging_attack.csv")
     assert attack.k.iloc[0] == 1 and attack.k.iloc[-1] == 10**6 and len(attack) <= 10_000
     _bounded(tmp_path)
@@ -219,16 +256,24 @@ def test_shoaran_at_epsilon_1e_minus_5(tmp_path):
     reproduce.run_notebook("shoaran_2012", {"epsilon": 1e-5, "n_trials": 2000}, tmp_path)
     check = pd.read_csv(tmp_path / "privacy_loss_check.csv")
     assert check["worst ln-ratio, DIFF"].to_numpy() == pytest.approx(1e-5, rel=1e-9)
-    assert (check["worst ln-ratio, proportional"] > 1e-5).all() and set(check["proportional worst case"]) == {"exact"}
-    assert {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK  # the "1 − pr percent" note does not depend on ε
+    assert (check["worst ln-ratio, proportional"] > 1e-5).all() and set(
+        check["proportional worst case"]
+    ) == {"exact"}
+    assert (
+        {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK
+    )  # the "1 − pr percent" note does not depend on ε
 
 
 @pytest.mark.notebook
 def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
     # case 4: 3^20 neighbours are not enumerated; DIFF is exact by separability, the proportional value a stated lower bound
     m = 20
-    params = {"query_answers": np.tile([3000.0, 30000.0, 300.0], 7)[:m].tolist(), "query_index": np.tile([1.0, 10.0, 0.1], 7)[:m].tolist(),
-              "query_sensitivities": [1.0] * m, "n_trials": 2000}
+    params = {
+        "query_answers": np.tile([3000.0, 30000.0, 300.0], 7)[:m].tolist(),
+        "query_index": np.tile([1.0, 10.0, 0.1], 7)[:m].tolist(),
+        "query_sensitivities": [1.0] * m,
+        "n_trials": 2000,
+    }
     reproduce.run_notebook("shoaran_2012", params, tmp_path)
     check = pd.read_csv(tmp_path / "privacy_loss_check.csv")
     assert check["worst ln-ratio, DIFF"].to_numpy() == pytest.approx(0.01, rel=1e-9)
@@ -237,10 +282,21 @@ def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("params, expect", [
-    ({"query_answers": [3000.0], "query_index": [1.0], "query_sensitivities": [1.0], "n_trials": 2}, "exact"),
-    ({"query_answers": [0.5, 30000.0], "epsilon": 1000.0, "n_trials": 2000}, "vanishes"),
-])
+@pytest.mark.parametrize(
+    "params, expect",
+    [
+        (
+            {
+                "query_answers": [3000.0],
+                "query_index": [1.0],
+                "query_sensitivities": [1.0],
+                "n_trials": 2,
+            },
+            "exact",
+        ),
+        ({"query_answers": [0.5, 30000.0], "epsilon": 1000.0, "n_trials": 2000}, "vanishes"),
+    ],
+)
 def test_shoaran_one_query_and_answers_below_the_sensitivity(tmp_path, params, expect):
     reproduce.run_notebook("shoaran_2012", params, tmp_path)
     status = _status(tmp_path)
@@ -248,15 +304,21 @@ def test_shoaran_one_query_and_answers_below_the_sensitivity(tmp_path, params, e
     text = outputs_text(tmp_path / "shoaran_2012.ipynb")
     if expect == "vanishes":
         assert "noise proportional to it vanishes" in text
-        assert (pd.read_csv(tmp_path / "privacy_loss_check.csv")["worst ln-ratio, proportional"] == math.inf).all()
+        assert (
+            pd.read_csv(tmp_path / "privacy_loss_check.csv")["worst ln-ratio, proportional"]
+            == math.inf
+        ).all()
 
 
-@pytest.mark.parametrize("name, params, message", [
-    ("laplace_intro", {"n_runs": 1}, r"'n_runs' must be in \[2, 10\*\*7\]"),
-    ("laplace_intro", {"epsilon": 0.0}, r"'epsilon' must be in \(0, inf\)"),
-    ("shoaran_2012", {"query_answers": []}, r"'query_answers' must be in a non-empty list"),
-    ("shoaran_2012", {"pr": 1.0}, r"'pr' must be in \(0, 1\)"),
-])
+@pytest.mark.parametrize(
+    "name, params, message",
+    [
+        ("laplace_intro", {"n_runs": 1}, r"'n_runs' must be in \[2, 10\*\*7\]"),
+        ("laplace_intro", {"epsilon": 0.0}, r"'epsilon' must be in \(0, inf\)"),
+        ("shoaran_2012", {"query_answers": []}, r"'query_answers' must be in a non-empty list"),
+        ("shoaran_2012", {"pr": 1.0}, r"'pr' must be in \(0, 1\)"),
+    ],
+)
 def test_bad_values_are_refused_in_one_line_before_a_kernel_starts(tmp_path, name, params, message):
     with pytest.raises(ValueError, match=message) as refusal:
         reproduce.run_notebook(name, params, tmp_path)

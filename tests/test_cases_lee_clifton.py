@@ -24,15 +24,23 @@ EVEN_SIX = "name,absence_days,school_year\nA,1,1\nB,2,2\nC,3,3\nD,4,4\nE,5,1\nF,
 def database(tmp_path, n, name="db.csv", seed=1):
     """A database of n rows: a name column and two integer attributes."""
     rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({"name": [f"P{i}" for i in range(n)], "absence_days": rng.integers(0, 30, n),
-                          "school_year": rng.integers(1, 5, n)})
+    frame = pd.DataFrame(
+        {
+            "name": [f"P{i}" for i in range(n)],
+            "absence_days": rng.integers(0, 30, n),
+            "school_year": rng.integers(1, 5, n),
+        }
+    )
     frame.to_csv(tmp_path / name, index=False)
     return tmp_path / name
 
 
 # --- case 1: infinite exact ε --------------------------------------------------------------------
 
-@pytest.mark.parametrize("values, rho", [(ABSENCE, 0.5), ([1, 2, 3, 4, 5, 10], 1 / 3), ([2, 2, 2, 5, 5, 5], 1 / 3)])
+
+@pytest.mark.parametrize(
+    "values, rho", [(ABSENCE, 0.5), ([1, 2, 3, 4, 5, 10], 1 / 3), ([2, 2, 2, 5, 5, 5], 1 / 3)]
+)
 def test_median_exact_epsilon_is_infinite_where_brute_force_says_so(values, rho):
     assert math.isinf(bruteforce.exact_epsilon(values, rho, "median"))
     result = pw.epsilon_for_risk(values, rho, "median")
@@ -44,11 +52,15 @@ def test_infinity_is_written_out_for_display_only():
     table = pd.DataFrame({"exact": [1.5, math.inf], "bound": [0.5, 0.25], "name": ["a", "b"]})
     marked = pw.marked_infinity(table)
     assert marked.exact.tolist() == [1.5, "∞"]
-    assert marked.bound.dtype == float and table.exact.dtype == float  # untouched columns and the original
+    assert (
+        marked.bound.dtype == float and table.exact.dtype == float
+    )  # untouched columns and the original
 
 
 @pytest.mark.notebook
-@pytest.mark.parametrize("csv, params", [(None, {"rho": 0.5}), (EVEN_SIX, {"absent": "A"}), (EVEN_SIX, {"absent": "F"})])
+@pytest.mark.parametrize(
+    "csv, params", [(None, {"rho": 0.5}), (EVEN_SIX, {"absent": "A"}), (EVEN_SIX, {"absent": "F"})]
+)
 def test_notebook_shows_an_infinite_median_epsilon(tmp_path, csv, params):
     given = dict(params, n_trials=500)
     if csv is not None:
@@ -59,10 +71,14 @@ def test_notebook_shows_an_infinite_median_epsilon(tmp_path, csv, params):
     results = json.loads((out / "results.json").read_text())
     assert results["attributes"]["absence_days"]["median"]["epsilon_exact"] == "inf"
     text = outputs_text(out / "lee_clifton_2011.ipynb")
-    assert "exact ε for the median: ∞" in text and "inf" not in text.split("exact ε for the median")[1][:40]
+    assert (
+        "exact ε for the median: ∞" in text
+        and "inf" not in text.split("exact ε for the median")[1][:40]
+    )
 
 
 # --- case 2: claims at other ε -------------------------------------------------------------------
+
 
 @pytest.mark.notebook
 def test_claims_of_tables_2_and_3_are_not_applicable_at_other_epsilons(tmp_path):
@@ -72,10 +88,13 @@ def test_claims_of_tables_2_and_3_are_not_applicable_at_other_epsilons(tmp_path)
     assert len(tables) == 52 and set(tables.status) == {"not applicable"}
     assert (tables.note.str.contains("epsilons")).all()
     others = claims.drop(tables.index)
-    assert set(others.status) == {"reproduced", "discrepancy", "note"}, "claims that do not use the ε list still reproduce"
+    assert set(others.status) == {"reproduced", "discrepancy", "note"}, (
+        "claims that do not use the ε list still reproduce"
+    )
 
 
 # --- case 3: database size -----------------------------------------------------------------------
+
 
 def test_shown_worlds_are_bounded_and_keep_the_true_world_and_both_extremes():
     answers = np.random.default_rng(0).normal(size=1000)
@@ -95,10 +114,18 @@ def test_world_table_sums_up_the_worlds_not_shown():
 
 
 def test_bounded_table_summarises_long_tables():
-    long = pd.DataFrame({"name": [str(i) for i in range(pw.MAX_TABLE_ROWS + 1)], "x": np.arange(pw.MAX_TABLE_ROWS + 1.0)})
+    long = pd.DataFrame(
+        {
+            "name": [str(i) for i in range(pw.MAX_TABLE_ROWS + 1)],
+            "x": np.arange(pw.MAX_TABLE_ROWS + 1.0),
+        }
+    )
     summary = pw.bounded_table(long)
     assert len(summary) < 10 and summary.set_index("statistic").loc["max", "x"] == pw.MAX_TABLE_ROWS
-    assert pw.bounded_table(long.head(pw.MAX_TABLE_ROWS)) is not None and len(pw.bounded_table(long.head(3))) == 3
+    assert (
+        pw.bounded_table(long.head(pw.MAX_TABLE_ROWS)) is not None
+        and len(pw.bounded_table(long.head(3))) == 3
+    )
 
 
 def test_simulation_in_blocks_matches_one_block(monkeypatch):
@@ -121,10 +148,16 @@ def test_likeliest_world_test_matches_the_posterior(seed):
 
 def test_bounded_median_sensitivity_is_computed_beyond_400_rows():
     x = np.random.default_rng(3).normal(size=25)
-    brute = max(abs(bruteforce.query(w, "median") - bruteforce.query(w[:t] + [u] + w[t + 1:], "median"))
-                for w in bruteforce.worlds(list(x)) for t in range(len(w)) for u in (x.min(), x.max()))
+    brute = max(
+        abs(bruteforce.query(w, "median") - bruteforce.query(w[:t] + [u] + w[t + 1 :], "median"))
+        for w in bruteforce.worlds(list(x))
+        for t in range(len(w))
+        for u in (x.min(), x.max())
+    )
     assert sens.bounded_sensitivity(x, "median") == pytest.approx(brute, rel=1e-12)
-    large = sens.bounded_sensitivity(np.random.default_rng(4).normal(size=10000), "median")  # once refused beyond 400 rows
+    large = sens.bounded_sensitivity(
+        np.random.default_rng(4).normal(size=10000), "median"
+    )  # once refused beyond 400 rows
     assert math.isfinite(large) and large > 0
 
 
@@ -139,31 +172,44 @@ def test_notebook_stays_bounded_at_any_database_size(tmp_path, n):
             assert image.width <= 2000 and image.height <= 1000, png.name
     assert sum(f.stat().st_size for f in out.iterdir()) < 3_000_000
     for csv in out.glob("*.csv"):
-        if not csv.stem.startswith(("fig", "astronaut", "binary_search_steps", "claims")):  # fixed sizes
-            assert len(pd.read_csv(csv)) <= max(pw.MAX_TABLE_ROWS, 2 * pw.MAX_WORLDS_SHOWN), csv.name
+        if not csv.stem.startswith(
+            ("fig", "astronaut", "binary_search_steps", "claims")
+        ):  # fixed sizes
+            assert len(pd.read_csv(csv)) <= max(pw.MAX_TABLE_ROWS, 2 * pw.MAX_WORLDS_SHOWN), (
+                csv.name
+            )
     results = json.loads((out / "results.json").read_text())
     frame = pd.read_csv(path)
     for attribute in ("absence_days", "school_year"):
         reference = pw.epsilon_for_risk(frame[attribute], 1 / 3, "mean")
-        assert results["attributes"][attribute]["mean"]["sensitivity"] == pytest.approx(reference.sensitivity, rel=1e-12)
+        assert results["attributes"][attribute]["mean"]["sensitivity"] == pytest.approx(
+            reference.sensitivity, rel=1e-12
+        )
 
 
 def test_two_rows_are_refused_before_a_kernel_starts(tmp_path):
     path = database(tmp_path, 2)
     with pytest.raises(ValueError, match="at least 3 rows"):
-        reproduce.run_notebook("lee_clifton_2011", {"data_path": str(path), "absent": "P0"}, tmp_path / "run")
+        reproduce.run_notebook(
+            "lee_clifton_2011", {"data_path": str(path), "absent": "P0"}, tmp_path / "run"
+        )
     assert not (tmp_path / "run").exists()
 
 
 # --- case 4: constant columns and numeric names --------------------------------------------------
 
+
 def test_constant_column_is_refused_naming_it(tmp_path):
     path = tmp_path / "db.csv"
     path.write_text("name,absence_days,school_year\nA,1,2\nB,2,2\nC,3,2\nD,10,2\n")
-    with pytest.raises(ValueError, match=r"column 'school_year' holds the same value \(2\) in every row"):
+    with pytest.raises(
+        ValueError, match=r"column 'school_year' holds the same value \(2\) in every row"
+    ):
         pw.load_database(path, ["absence_days", "school_year"], "A")
     with pytest.raises(ValueError, match="column 'school_year' holds the same value"):
-        reproduce.run_notebook("lee_clifton_2011", {"data_path": str(path), "absent": "A"}, tmp_path / "run")
+        reproduce.run_notebook(
+            "lee_clifton_2011", {"data_path": str(path), "absent": "A"}, tmp_path / "run"
+        )
     assert not (tmp_path / "run").exists()
 
 
@@ -181,20 +227,28 @@ def test_notebook_runs_with_numeric_names(tmp_path):
     path = tmp_path / "db.csv"
     path.write_text("name,absence_days,school_year\n1,1,1\n2,2,2\n3,3,3\n4,10,4\n")
     # through the runner: `-p absent 3` arrives as the integer 3 and is read as the name "3"
-    reproduce.run_notebook("lee_clifton_2011", {"data_path": str(path), "absent": 3, "n_trials": 500}, tmp_path / "run")
+    reproduce.run_notebook(
+        "lee_clifton_2011", {"data_path": str(path), "absent": 3, "n_trials": 500}, tmp_path / "run"
+    )
     assert "true world: X without 3" in outputs_text(tmp_path / "run" / "lee_clifton_2011.ipynb")
     # an integer straight into the kernel (the runner's type check aside), as `-p absent 3` parses
-    reproduce.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "nb.ipynb",
-                      {"data_path": str(path), "absent": 3, "n_trials": 500, "output_dir": str(tmp_path / "out")})
+    reproduce.execute(
+        NOTEBOOKS / "lee_clifton_2011.ipynb",
+        tmp_path / "nb.ipynb",
+        {"data_path": str(path), "absent": 3, "n_trials": 500, "output_dir": str(tmp_path / "out")},
+    )
     assert "true world: X without 3" in outputs_text(tmp_path / "nb.ipynb")
 
 
 # --- case 5: large values --------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("query", ["mean", "median"])
 @pytest.mark.parametrize("offset, unit", [(1.7e18, 256.0), (-1.7e18, 256.0), (2.0**80, 2.0**28)])
 def test_epsilon_for_risk_is_shift_invariant_for_large_values(offset, unit, query):
-    differences = np.array([0.0, 1.0, 2.0, 10.0, 4.0]) * unit  # a float's spacing at the offset: every value exact
+    differences = (
+        np.array([0.0, 1.0, 2.0, 10.0, 4.0]) * unit
+    )  # a float's spacing at the offset: every value exact
     shifted = pw.epsilon_for_risk(offset + differences, 1 / 3, query)
     plain = pw.epsilon_for_risk(differences, 1 / 3, query)
     assert math.isfinite(shifted.exact)
@@ -205,7 +259,9 @@ def test_epsilon_for_risk_is_shift_invariant_for_large_values(offset, unit, quer
 
 def test_huge_values_do_not_overflow():
     result = pw.epsilon_for_risk(np.array(ABSENCE) * 1e306, 1 / 3, "mean")
-    assert result.exact == pytest.approx(pw.epsilon_for_risk(ABSENCE, 1 / 3, "mean").exact, rel=1e-9)
+    assert result.exact == pytest.approx(
+        pw.epsilon_for_risk(ABSENCE, 1 / 3, "mean").exact, rel=1e-9
+    )
 
 
 def test_integers_without_an_exact_float_are_refused():
@@ -218,11 +274,21 @@ def test_integers_without_an_exact_float_are_refused():
 
 # --- case 6 and a reader's tries -----------------------------------------------------------------
 
+
 @pytest.mark.notebook
-@pytest.mark.parametrize("params", [
-    {"rho": 0.9}, {"epsilons": [0.001, 20]}, {"response": 1e6}, {"example_epsilon": 0.001},
-    {"attributes": ["school_year"]}, {"absent": "Chris"}, {"absent": "Kelly"},
-], ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"rho": 0.9},
+        {"epsilons": [0.001, 20]},
+        {"response": 1e6},
+        {"example_epsilon": 0.001},
+        {"attributes": ["school_year"]},
+        {"absent": "Chris"},
+        {"absent": "Kelly"},
+    ],
+    ids=lambda p: "-".join(f"{k}={v}" for k, v in p.items()),
+)
 def test_notebook_runs_to_the_end_at_what_a_reader_tries(tmp_path, params):
     reproduce.run_notebook("lee_clifton_2011", {**params, "n_trials": 500}, tmp_path)
     status = pd.read_csv(tmp_path / "claims.csv").status
@@ -239,7 +305,11 @@ def test_rho_below_the_prior_is_refused_in_one_line(tmp_path):
     assert not (tmp_path / "run").exists()
     # ... and by the notebook itself when papermill runs it directly
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        reproduce.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "nb.ipynb", {"rho": 0.1, "output_dir": str(tmp_path / "out")})
+        reproduce.execute(
+            NOTEBOOKS / "lee_clifton_2011.ipynb",
+            tmp_path / "nb.ipynb",
+            {"rho": 0.1, "output_dir": str(tmp_path / "out")},
+        )
     assert failure.value.ename == "ValueError"
     assert failure.value.evalue.startswith("rho must lie in [1/n, 1) = [0.25, 1) for n = 4")
 
@@ -249,6 +319,9 @@ def test_no_bare_assert_in_the_notebook_or_its_modules():
     import inspect
 
     nb = nbformat.read(NOTEBOOKS / "lee_clifton_2011.ipynb", as_version=4)
-    sources = [c.source for c in nb.cells if c.cell_type == "code"] + [inspect.getsource(pw), inspect.getsource(sens)]
+    sources = [c.source for c in nb.cells if c.cell_type == "code"] + [
+        inspect.getsource(pw),
+        inspect.getsource(sens),
+    ]
     for source in sources:
         assert not [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assert)]

@@ -14,8 +14,14 @@ PUBLISHED = sorted((ROOT / "data" / "published").glob("*.csv"))
 
 def published_csv(path, **columns):
     n = len(columns["published"])
-    table = {"claim_id": [f"c{i}" for i in range(n)], "location": ["Eq. (1)"] * n, "description": ["x"] * n,
-             "tolerance": [5e-5] * n, "source": ["printed"] * n, "source_detail": [""] * n}
+    table = {
+        "claim_id": [f"c{i}" for i in range(n)],
+        "location": ["Eq. (1)"] * n,
+        "description": ["x"] * n,
+        "tolerance": [5e-5] * n,
+        "source": ["printed"] * n,
+        "source_detail": [""] * n,
+    }
     table.update(columns)
     pd.DataFrame(table)[claims.COLUMNS].to_csv(path, index=False)
     return path
@@ -23,14 +29,21 @@ def published_csv(path, **columns):
 
 @pytest.fixture
 def ledger(tmp_path):
-    path = published_csv(tmp_path / "published.csv", claim_id=["a", "b", "c"], published=[0.3829, 2.776, 5.0],
-                         tolerance=[5e-5, 5e-4, 0.0])
+    path = published_csv(
+        tmp_path / "published.csv",
+        claim_id=["a", "b", "c"],
+        published=[0.3829, 2.776, 5.0],
+        tolerance=[5e-5, 5e-4, 0.0],
+    )
     return claims.Ledger(path, {"rho": 1 / 3}, {"rho": 1 / 3})
 
 
 def test_statuses(ledger, tmp_path):
     assert ledger.check("a", 0.38294, uses=["rho"]) == "reproduced"
-    assert ledger.check("b", 2.7726, uses=["rho"], explanation="4 ln 2 = 2.7726", slip=4 * 0.694) == "discrepancy"
+    assert (
+        ledger.check("b", 2.7726, uses=["rho"], explanation="4 ln 2 = 2.7726", slip=4 * 0.694)
+        == "discrepancy"
+    )
     assert ledger.check("c", 5, uses=[]) == "reproduced"
     table = ledger.write(tmp_path / "claims.csv")
     assert list(table.columns) == claims.RESULT_COLUMNS
@@ -41,7 +54,10 @@ def test_statuses(ledger, tmp_path):
 
 
 def test_fitted_claims_carry_their_residual(ledger):
-    assert ledger.check("a", 0.38292, uses=["rho"], fitted="response 2.39 fitted to the column") == "fitted"
+    assert (
+        ledger.check("a", 0.38292, uses=["rho"], fitted="response 2.39 fitted to the column")
+        == "fitted"
+    )
     ledger.check("b", 2.776, uses=[])
     ledger.check("c", 5.0, uses=[])
     assert ledger.results().note[0] == "response 2.39 fitted to the column; residual 2.0e-05"
@@ -82,7 +98,9 @@ def test_unchecked_or_repeated_or_unknown_claims_fail(ledger):
 
 
 def test_notes_record_slips_in_the_wording(tmp_path):
-    path = published_csv(tmp_path / "p.csv", claim_id=["n", "v"], published=[math.nan, 1.0], tolerance=[math.nan, 0])
+    path = published_csv(
+        tmp_path / "p.csv", claim_id=["n", "v"], published=[math.nan, 1.0], tolerance=[math.nan, 0]
+    )
     ledger = claims.Ledger(path, {"rho": 1 / 3}, {"rho": 1 / 3})
     with pytest.raises(claims.ClaimError, match="Ledger.note"):
         ledger.check("n", 1.0, uses=[])
@@ -110,8 +128,22 @@ def test_not_applicable_at_other_parameters(tmp_path):
         ({"claim_id": ["a", "a"]}, "duplicated claim_id"),
         ({"source": ["printed", "paper"]}, "need a source"),
         ({"source": ["printed", "secondary"]}, "need a source_detail"),
-        ({"source": ["read off a figure"] * 2, "source_detail": ["pixels"] * 2, "tolerance": [0.01, 0]}, "reading's precision"),
-        ({"published": [1, math.nan], "source": ["printed", "our default"], "source_detail": ["", "p = 0.9"]}, "wording"),
+        (
+            {
+                "source": ["read off a figure"] * 2,
+                "source_detail": ["pixels"] * 2,
+                "tolerance": [0.01, 0],
+            },
+            "reading's precision",
+        ),
+        (
+            {
+                "published": [1, math.nan],
+                "source": ["printed", "our default"],
+                "source_detail": ["", "p = 0.9"],
+            },
+            "wording",
+        ),
     ],
 )
 def test_published_file_is_validated(tmp_path, change, message):
@@ -141,7 +173,12 @@ def test_cited_files_exist():
 PROJECT_DIRS = ("data/", "figures/", "notebooks/", "lib/", "tests/")
 
 
-AT_PAPER_PARAMETERS = ("reproduced", "fitted", "discrepancy", "note")  # never "not applicable" in a committed run
+AT_PAPER_PARAMETERS = (
+    "reproduced",
+    "fitted",
+    "discrepancy",
+    "note",
+)  # never "not applicable" in a committed run
 
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
@@ -150,16 +187,23 @@ def test_every_published_claim_is_checked(path):
     discrepancy or note shows a computed explanation (and any slip it names gives the published value),
     fitted rows say what was fitted, and reproduced or fitted values lie within the tolerance."""
     published = claims.read_published(path)
-    table = pd.read_csv(FIGURES / path.stem / "claims.csv", keep_default_na=False,
-                        na_values={"reproduced": [""], "slip_value": [""], "published": [""], "tolerance": [""]})
+    table = pd.read_csv(
+        FIGURES / path.stem / "claims.csv",
+        keep_default_na=False,
+        na_values={"reproduced": [""], "slip_value": [""], "published": [""], "tolerance": [""]},
+    )
     assert list(table.columns) == claims.RESULT_COLUMNS
     assert table.claim_id.tolist() == published.claim_id.tolist()
     assert table.source.tolist() == published.source.tolist()
     assert np.array_equal(table.published.astype(float), published.published, equal_nan=True)
-    assert set(table.status) <= set(AT_PAPER_PARAMETERS), "at the paper's parameters every claim is reproduced, fitted or explained"
+    assert set(table.status) <= set(AT_PAPER_PARAMETERS), (
+        "at the paper's parameters every claim is reproduced, fitted or explained"
+    )
     for row in table.itertuples():
         if row.status in ("discrepancy", "note"):
-            assert len(row.note) > 20 and re.search(r"\d", row.note), f"{path.stem}: {row.claim_id} is a {row.status} without a computation"
+            assert len(row.note) > 20 and re.search(r"\d", row.note), (
+                f"{path.stem}: {row.claim_id} is a {row.status} without a computation"
+            )
         if row.status == "discrepancy" and not math.isnan(row.slip_value):
             assert abs(row.slip_value - row.published) <= row.tolerance * (1 + 1e-9), row.claim_id
         if row.status == "fitted":
@@ -173,7 +217,12 @@ def test_readme_counts_match_the_ledgers():
     source's own numbers (printed or read off a figure) as its claims."""
     table = reproduce.claims_summary(reproduce.notebook_names())
     text = README.read_text()
-    block = text.split(reproduce.SUMMARY_START, 1)[1].split(reproduce.SUMMARY_END, 1)[0].strip().splitlines()
+    block = (
+        text.split(reproduce.SUMMARY_START, 1)[1]
+        .split(reproduce.SUMMARY_END, 1)[0]
+        .strip()
+        .splitlines()
+    )
     assert block == reproduce.summary_lines(table)
     for name in table.notebook:
         results = pd.read_csv(FIGURES / name / "claims.csv")

@@ -42,7 +42,7 @@ def test_svg_ids_are_numbered_in_order():
     a = '<clipPath id="p0123456789"/><use xlink:href="#m0a1b2c3d4e" clip-path="url(#p0123456789)"/>'
     b = '<clipPath id="pffffffffff"/><use xlink:href="#m9999999999" clip-path="url(#pffffffffff)"/>'
     assert compare.text_equivalent(a, b)
-    assert not compare.text_equivalent(a, b.replace('url(#pffffffffff)', 'url(#p1111111111)'))
+    assert not compare.text_equivalent(a, b.replace("url(#pffffffffff)", "url(#p1111111111)"))
 
 
 def png(pixels):
@@ -103,14 +103,25 @@ def test_a_run_is_staged_and_moved_into_place_only_on_success(tmp_path, monkeypa
     (first / "old_only.csv").write_text("x\n")
     assert not (target / "results.json").exists()  # nothing appears before the run succeeds
     outputs.finish(first)
-    assert sorted(p.name for p in target.iterdir()) == [outputs.MANIFEST, "mine.txt", "old_only.csv", "results.json"]
+    assert sorted(p.name for p in target.iterdir()) == [
+        outputs.MANIFEST,
+        "mine.txt",
+        "old_only.csv",
+        "results.json",
+    ]
     failed = outputs.start(target, "laplace_intro", {"seed": 2})
-    (failed / "results.json").write_text('{"half": "written"}')  # a run that fails never calls finish
+    (failed / "results.json").write_text(
+        '{"half": "written"}'
+    )  # a run that fails never calls finish
     assert (target / "results.json").read_text() == "{}"
     second = outputs.start(target, "laplace_intro", {"seed": 3})
     (second / "results.json").write_text('{"new": 1}')
     outputs.finish(second)
-    assert sorted(p.name for p in target.iterdir()) == [outputs.MANIFEST, "mine.txt", "results.json"]  # the earlier run's file is gone, the user's stays
+    assert sorted(p.name for p in target.iterdir()) == [
+        outputs.MANIFEST,
+        "mine.txt",
+        "results.json",
+    ]  # the earlier run's file is gone, the user's stays
     assert not first.exists() and not second.exists()
 
 
@@ -125,12 +136,25 @@ def test_outputs_refuse_figures_for_other_parameters_and_a_file(tmp_path, monkey
 
 def test_the_default_output_dir_is_redirected_under_the_test_root(tmp_path, monkeypatch):
     monkeypatch.setenv(outputs.REDIRECT, str(tmp_path))
-    assert outputs.target_dir(FIGURES / "laplace_intro", "laplace_intro") == tmp_path / "laplace_intro"
+    assert (
+        outputs.target_dir(FIGURES / "laplace_intro", "laplace_intro") == tmp_path / "laplace_intro"
+    )
     assert outputs.target_dir(tmp_path / "x", "laplace_intro") == tmp_path / "x"
 
 
-@pytest.mark.parametrize("text, value", [("1/3", 1 / 3), ("0.3", 0.3), ("false", False), ("False", False),
-                                          ("True", True), ("[1, 0.1]", [1, 0.1]), ("Terry", "Terry"), ("2/0", "2/0")])
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("1/3", 1 / 3),
+        ("0.3", 0.3),
+        ("false", False),
+        ("False", False),
+        ("True", True),
+        ("[1, 0.1]", [1, 0.1]),
+        ("Terry", "Terry"),
+        ("2/0", "2/0"),
+    ],
+)
 def test_values_as_people_type_them(text, value):
     assert reproduce._parse_value(text) == value
 
@@ -145,11 +169,23 @@ def test_runner_refuses_in_one_line_before_a_kernel_starts(tmp_path, capsys, mon
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a_file").write_text("")
     cases = [
-        (["lee_clifton_2011", "-p", "rho", "0.3", "-o", "a_file"], "output_dir: '" + str(tmp_path / "a_file") + "' is a file"),
-        (["lee_clifton_2011", "-p", "rho", "0.3", "-o", str(FIGURES / "mine")], "is inside figures/"),
+        (
+            ["lee_clifton_2011", "-p", "rho", "0.3", "-o", "a_file"],
+            "output_dir: '" + str(tmp_path / "a_file") + "' is a file",
+        ),
+        (
+            ["lee_clifton_2011", "-p", "rho", "0.3", "-o", str(FIGURES / "mine")],
+            "is inside figures/",
+        ),
         (["lee_clifton_2011", "-p", "rho", "0.3"], "output_dir (-o) is required"),
-        (["lee_clifton_2011", "-p", "data_path", "missing.csv", "-o", "run"], f"data_path: no such file '{tmp_path / 'missing.csv'}'"),
-        (["synthesis", "-p", "registry_path", "nowhere.csv", "-o", "run"], "registry_path: no such file"),
+        (
+            ["lee_clifton_2011", "-p", "data_path", "missing.csv", "-o", "run"],
+            f"data_path: no such file '{tmp_path / 'missing.csv'}'",
+        ),
+        (
+            ["synthesis", "-p", "registry_path", "nowhere.csv", "-o", "run"],
+            "registry_path: no such file",
+        ),
         (["lee_clifton_2011", "-p", "rho", "3/2", "-o", "run"], "'rho' must be in (0, 1)"),
     ]
     for argv, message in cases:
@@ -160,8 +196,17 @@ def test_runner_refuses_in_one_line_before_a_kernel_starts(tmp_path, capsys, mon
 
 def test_several_notebooks_sent_to_one_directory_get_one_each(tmp_path, monkeypatch, capsys):
     seen = []
-    monkeypatch.setattr(reproduce, "_run_timed", lambda name, given, out, i, progress: seen.append(out) or (name, tmp_path, 0.0))
-    assert reproduce.main(["hsu_2014", "laplace_intro", "-p", "seed", "5", "-o", str(tmp_path), "-j", "1"]) == 0
+    monkeypatch.setattr(
+        reproduce,
+        "_run_timed",
+        lambda name, given, out, i, progress: seen.append(out) or (name, tmp_path, 0.0),
+    )
+    assert (
+        reproduce.main(
+            ["hsu_2014", "laplace_intro", "-p", "seed", "5", "-o", str(tmp_path), "-j", "1"]
+        )
+        == 0
+    )
     assert seen == [str(tmp_path / "hsu_2014"), str(tmp_path / "laplace_intro")]
 
 
@@ -189,15 +234,24 @@ def test_nbval_compares_outputs_to_the_same_tolerances():
     def stream(text):
         return [NotebookNode({"output_type": "stream", "name": "stdout", "text": text})]
 
-    assert _compare_to_tolerance(Cell(), stream("γ = 2.0002\n"), stream("γ = 2.0001\n"))  # last digit, another CPU
+    assert _compare_to_tolerance(
+        Cell(), stream("γ = 2.0002\n"), stream("γ = 2.0001\n")
+    )  # last digit, another CPU
     assert not _compare_to_tolerance(Cell(), stream("γ = 2.0004\n"), stream("γ = 2.0001\n"))
     assert not _compare_to_tolerance(Cell(), stream("ω2\n"), stream("ω1\n"))
 
 
 def test_committed_notebooks_do_not_depend_on_the_kernels_python():
     # a run on CPython 3.12 or 3.13 must regenerate the committed notebook, which 3.11 wrote
-    nb = nbformat.v4.new_notebook(metadata={"language_info": {"name": "python", "version": "3.13.0"}, "papermill": {"duration": 1.5}})
+    nb = nbformat.v4.new_notebook(
+        metadata={
+            "language_info": {"name": "python", "version": "3.13.0"},
+            "papermill": {"duration": 1.5},
+        }
+    )
     stripped = reproduce.strip_volatile(nb)
     assert stripped.metadata == {"language_info": {"name": "python"}, "papermill": {}}
     for path in sorted(NOTEBOOKS.glob("*.ipynb")):
-        assert "version" not in nbformat.read(path, as_version=4).metadata.get("language_info", {}), path.name
+        assert "version" not in nbformat.read(path, as_version=4).metadata.get(
+            "language_info", {}
+        ), path.name

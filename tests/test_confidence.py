@@ -27,7 +27,9 @@ def test_theorem2_is_exact_and_agrees_with_opendp(p, c, sens):
 
 @pytest.mark.parametrize("p", [0.3, 0.9, 0.99])
 def test_general_theorem2_matches_closed_forms_and_opendp(p):
-    assert cf.theorem2_epsilon(1.0, 10.0, p) == pytest.approx(cf.theorem2_epsilon_laplace(1.0, 10.0, p), rel=1e-9)
+    assert cf.theorem2_epsilon(1.0, 10.0, p) == pytest.approx(
+        cf.theorem2_epsilon_laplace(1.0, 10.0, p), rel=1e-9
+    )
     eps_gauss = cf.theorem2_epsilon(3.0, 10.0, p, stats.norm)
     assert eps_gauss == pytest.approx(3.0 * stats.norm.ppf((1 + p) / 2) / 10.0, rel=1e-9)
     assert gaussian_scale_to_accuracy(3.0 / eps_gauss, 1 - p) == pytest.approx(10.0, rel=1e-6)
@@ -35,12 +37,16 @@ def test_general_theorem2_matches_closed_forms_and_opendp(p):
 
 def test_quadrature_matches_closed_form():
     for eps in (0.01, 0.3, 5.0):
-        assert cf.integrated_coverage(eps, 2.0, 1.0) == pytest.approx(1 - math.exp(-2.0 * eps), abs=1e-10)
+        assert cf.integrated_coverage(eps, 2.0, 1.0) == pytest.approx(
+            1 - math.exp(-2.0 * eps), abs=1e-10
+        )
 
 
 def test_threshold_and_theorem3_failure():
     threshold = cf.ratio_threshold()
-    assert threshold == pytest.approx(1 - math.exp(-(1 + math.sqrt(1 + 2 * math.log(2)))), abs=1e-12)
+    assert threshold == pytest.approx(
+        1 - math.exp(-(1 + math.sqrt(1 + 2 * math.log(2)))), abs=1e-12
+    )
     assert cf.coverage(cf.theorem3_epsilon(1, 10, 0.9), 10, 1) > 0.9
     assert cf.coverage(cf.theorem3_epsilon(1, 10, 0.99), 10, 1) == pytest.approx(0.9614, abs=1e-4)
 
@@ -70,20 +76,32 @@ def test_bad_input(call, message):
 
 # --- Gaussian mechanism: analytic calibration (Balle & Wang 2018) ------------------------------------------
 
+
 def hockey_stick_by_quadrature(sigma, epsilon, sensitivity):
     """δ(ε) straight from its definition: ∫ max(0, φ_σ(x) − e^ε φ_σ(x − Δ)) dx, the integrand positive left of x0."""
     from scipy import integrate
 
     x0 = sensitivity / 2 - epsilon * sigma**2 / sensitivity
-    value, _ = integrate.quad(lambda x: stats.norm.pdf(x, 0, sigma) - math.exp(epsilon) * stats.norm.pdf(x, sensitivity, sigma),
-                              -math.inf, x0, epsabs=0, epsrel=1e-10, limit=200)
+    value, _ = integrate.quad(
+        lambda x: (
+            stats.norm.pdf(x, 0, sigma) - math.exp(epsilon) * stats.norm.pdf(x, sensitivity, sigma)
+        ),
+        -math.inf,
+        x0,
+        epsabs=0,
+        epsrel=1e-10,
+        limit=200,
+    )
     return value
 
 
 @pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
 @pytest.mark.parametrize("epsilon", [0.01, 0.1, 0.5, 0.9, 0.999])
 def test_classical_sigma_is_conservative_below_one(epsilon, delta):
-    classical, analytic = cf.gaussian_sigma_classical(2.0, epsilon, delta), cf.gaussian_sigma_analytic(2.0, epsilon, delta)
+    classical, analytic = (
+        cf.gaussian_sigma_classical(2.0, epsilon, delta),
+        cf.gaussian_sigma_analytic(2.0, epsilon, delta),
+    )
     assert analytic < classical
     assert cf.gaussian_privacy_profile(classical, epsilon, 2.0) < delta
     assert hockey_stick_by_quadrature(classical, epsilon, 2.0) < delta
@@ -100,7 +118,9 @@ def test_analytic_sigma_meets_the_privacy_profile_exactly(epsilon, delta):
 
 @pytest.mark.parametrize("sigma, epsilon", [(0.3, 4.0), (5.0, 0.2), (40.0, 0.01)])
 def test_privacy_profile_formula_against_quadrature(sigma, epsilon):
-    assert cf.gaussian_privacy_profile(sigma, epsilon, 1.0) == pytest.approx(hockey_stick_by_quadrature(sigma, epsilon, 1.0), rel=1e-8)
+    assert cf.gaussian_privacy_profile(sigma, epsilon, 1.0) == pytest.approx(
+        hockey_stick_by_quadrature(sigma, epsilon, 1.0), rel=1e-8
+    )
 
 
 def test_classical_sigma_fails_for_large_epsilon():
@@ -118,9 +138,13 @@ def test_gaussian_epsilon_is_zero_for_huge_noise():
 @pytest.mark.parametrize("p", [0.3, 0.9, 0.999])
 def test_sigma_forms_of_theorems_2_and_3(p):
     s2 = cf.theorem2_sigma_gaussian(10.0, p)
-    assert stats.norm.cdf(10.0, scale=s2) - stats.norm.cdf(-10.0, scale=s2) == pytest.approx(p, rel=1e-12)
+    assert stats.norm.cdf(10.0, scale=s2) - stats.norm.cdf(-10.0, scale=s2) == pytest.approx(
+        p, rel=1e-12
+    )
     m = math.sqrt(2) * 1.5  # Laplace M for Δ = 1.5: σ3 = M / ε3
-    assert cf.theorem3_sigma(10.0, p) == pytest.approx(m / cf.theorem3_epsilon(1.5, 10.0, p), rel=1e-12)
+    assert cf.theorem3_sigma(10.0, p) == pytest.approx(
+        m / cf.theorem3_epsilon(1.5, 10.0, p), rel=1e-12
+    )
 
 
 @given(p=probabilities, w=st.floats(0.01, 0.99), q=st.floats(1, 1e6), sens=st.floats(0.01, 10))

@@ -23,7 +23,7 @@ def brute_force_max_epsilon(p, budget, error, alpha, slide, n_max=400_000):
 
 
 def test_slides_numbers():
-    assert P == pytest.approx(63.7)
+    assert pytest.approx(63.7) == P
     assert econ.payment(0.03, P) == pytest.approx(1.93995, abs=1e-5)
     assert econ.bound_constants(0.05, True) == (0.0002, 0.025)
     assert econ.accuracy_bound(0.03, 15000, 0.05, True) == pytest.approx(0.0996, abs=5e-5)
@@ -54,7 +54,9 @@ def test_feasible_region_grows_with_the_budget(b1, b2, cost):
     large = econ.largest_feasible_epsilon(cost, hi, 0.05, 0.1, False)
     if small is not None:
         assert large is not None and large.epsilon >= small.epsilon
-        assert econ.feasible(small.epsilon, small.n, cost, hi, 0.05, 0.1, False)  # what B allows, B' > B allows
+        assert econ.feasible(
+            small.epsilon, small.n, cost, hi, 0.05, 0.1, False
+        )  # what B allows, B' > B allows
 
 
 @given(e1=st.floats(1e-6, 10), e2=st.floats(1e-6, 10), cost=st.floats(0.01, 1e4))
@@ -73,7 +75,11 @@ def test_true_failure_probability_against_simulation():
 
 def test_smallest_true_n_meets_alpha():
     n = econ.smallest_true_n(0.03, 0.05, 0.1)
-    assert econ.true_failure_probability(0.03, n, 0.05) <= 0.1 < econ.true_failure_probability(0.03, n - 1, 0.05)
+    assert (
+        econ.true_failure_probability(0.03, n, 0.05)
+        <= 0.1
+        < econ.true_failure_probability(0.03, n - 1, 0.05)
+    )
 
 
 def test_secondary_source_examples():
@@ -108,7 +114,9 @@ def test_worst_case_fraction_is_the_maximum_of_a_fine_scan():
     values = [econ.true_failure_probability(20, 333, 0.05, q) for q in scan]
     assert value >= max(values) - 1e-12
     assert abs(p - 0.5) > 1e-3 and value > 1.1 * econ.true_failure_probability(20, 333, 0.05, 0.5)
-    assert econ.true_failure_probability(20, 333, 0.05, 1 - p) == pytest.approx(value, rel=1e-9)  # symmetric about 1/2
+    assert econ.true_failure_probability(20, 333, 0.05, 1 - p) == pytest.approx(
+        value, rel=1e-9
+    )  # symmetric about 1/2
 
 
 def test_worst_case_fraction_at_the_slides_design_is_one_half():

@@ -12,7 +12,7 @@ from packaging.version import Version
 from choosing_epsilon.paths import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
-import environment  # noqa: E402  (tools/environment.py writes environment.yml)
+import environment
 
 SUPPORTED = ("3.11", "3.12", "3.13")
 
@@ -24,20 +24,31 @@ def lock_requirements():
 
 def pins_for(python):
     """The lock's pins that pip installs on CPython ``python`` on Linux."""
-    env = {**environment.ENVIRONMENT, "python_version": python, "python_full_version": f"{python}.0"}
-    return {r.name.lower(): Version(str(r.specifier)[2:])
-            for r in lock_requirements() if r.marker is None or r.marker.evaluate(env)}
+    env = {
+        **environment.ENVIRONMENT,
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+    }
+    return {
+        r.name.lower(): Version(str(r.specifier)[2:])
+        for r in lock_requirements()
+        if r.marker is None or r.marker.evaluate(env)
+    }
 
 
 def test_every_lock_line_is_one_exact_pin():
     for requirement in lock_requirements():
-        assert len(requirement.specifier) == 1 and str(requirement.specifier).startswith("=="), requirement
+        assert len(requirement.specifier) == 1 and str(requirement.specifier).startswith("=="), (
+            requirement
+        )
 
 
 def test_environment_yml_is_rendered_from_the_lock():
     makefile = (ROOT / "Makefile").read_text()
     jupyterlab = makefile.split("JUPYTERLAB_VERSION := ")[1].split()[0]
-    assert (ROOT / "environment.yml").read_text() == environment.render(ROOT / "requirements.lock", jupyterlab)
+    assert (ROOT / "environment.yml").read_text() == environment.render(
+        ROOT / "requirements.lock", jupyterlab
+    )
     assert f"jupyterlab=={jupyterlab}" in (ROOT / "environment.yml").read_text()
 
 
@@ -48,29 +59,52 @@ def test_lock_satisfies_pyproject_ranges_on_every_supported_python(python):
     pins = pins_for(python)
     for spec in project["dependencies"] + project["optional-dependencies"]["test"]:
         requirement = Requirement(spec)
-        assert requirement.name.lower() in pins, f"{requirement.name} is not locked for Python {python}"
-        assert pins[requirement.name.lower()] in requirement.specifier, f"{requirement.name} lock outside {requirement.specifier}"
+        assert requirement.name.lower() in pins, (
+            f"{requirement.name} is not locked for Python {python}"
+        )
+        assert pins[requirement.name.lower()] in requirement.specifier, (
+            f"{requirement.name} lock outside {requirement.specifier}"
+        )
 
 
 def test_supported_pythons_are_stated_alike():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert not Version("3.10.0") in SpecifierSet(project["requires-python"])
-    assert not Version("3.14.0") in SpecifierSet(project["requires-python"])
+    assert Version("3.10.0") not in SpecifierSet(project["requires-python"])
+    assert Version("3.14.0") not in SpecifierSet(project["requires-python"])
     assert "SUPPORTED := " + " ".join(SUPPORTED) in (ROOT / "Makefile").read_text()
     assert "3.11, 3.12 or 3.13" in (ROOT / "README.md").read_text()
 
 
 def test_make_names_the_interpreter_it_needs_in_one_line():
-    result = subprocess.run(["make", "-s", "--no-print-directory", "-f", str(ROOT / "Makefile"), "-C", str(ROOT),
-                             "PYTHON=/nonexistent/python3", "VENV=/nonexistent-venv", "test"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            "make",
+            "-s",
+            "--no-print-directory",
+            "-f",
+            str(ROOT / "Makefile"),
+            "-C",
+            str(ROOT),
+            "PYTHON=/nonexistent/python3",
+            "VENV=/nonexistent-venv",
+            "test",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode != 0
-    assert result.stderr.strip().splitlines()[0].startswith("make: needs CPython 3.11, 3.12 or 3.13")
+    assert (
+        result.stderr.strip().splitlines()[0].startswith("make: needs CPython 3.11, 3.12 or 3.13")
+    )
 
 
 def test_lib_is_tracked_not_ignored():
-    tracked = subprocess.run(["git", "ls-files", "lib"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    tracked = subprocess.run(
+        ["git", "ls-files", "lib"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
     if tracked:  # inside a git checkout
         assert "lib/choosing_epsilon/possible_worlds.py" in tracked
-    ignored = subprocess.run(["git", "check-ignore", "lib/choosing_epsilon/__init__.py"], cwd=ROOT, capture_output=True)
+    ignored = subprocess.run(
+        ["git", "check-ignore", "lib/choosing_epsilon/__init__.py"], cwd=ROOT, capture_output=True
+    )
     assert ignored.returncode != 0, "lib/ must not be git-ignored"

@@ -21,7 +21,9 @@ def log_figure():
     return fig
 
 
-@pytest.mark.parametrize("value, label", [(1e-3, "10⁻³"), (1.0, "10⁰"), (1e4, "10⁴"), (2e3, "2×10³"), (0.05, "5×10⁻²")])
+@pytest.mark.parametrize(
+    "value, label", [(1e-3, "10⁻³"), (1.0, "10⁰"), (1e4, "10⁴"), (2e3, "2×10³"), (0.05, "5×10⁻²")]
+)
 def test_plain_log_labels_read_as_the_mathtext_ones(value, label):
     assert figures.PlainLogFormatter()(value) == label
 
@@ -52,16 +54,23 @@ def test_save_and_show_closes_the_figure_and_shows_the_saved_png(tmp_path, monke
     assert not plt.fignum_exists(fig.number)
     (image,) = shown
     assert image.data == (tmp_path / "f.png").read_bytes()
-    with PILImage.open(tmp_path / "f.png") as png:  # shown at screen resolution, as the inline backend would
-        assert image.width == round(png.width * figures.STYLE["figure.dpi"] / figures.STYLE["savefig.dpi"])
+    with PILImage.open(
+        tmp_path / "f.png"
+    ) as png:  # shown at screen resolution, as the inline backend would
+        assert image.width == round(
+            png.width * figures.STYLE["figure.dpi"] / figures.STYLE["savefig.dpi"]
+        )
 
 
-@pytest.mark.parametrize("name, data, message", [
-    ("a/b", pd.DataFrame({"x": [1]}), "plain file stem"),
-    ("", pd.DataFrame({"x": [1]}), "plain file stem"),
-    ("f", pd.DataFrame(), "non-empty DataFrame"),
-    ("f", np.arange(3), "non-empty DataFrame"),
-])
+@pytest.mark.parametrize(
+    "name, data, message",
+    [
+        ("a/b", pd.DataFrame({"x": [1]}), "plain file stem"),
+        ("", pd.DataFrame({"x": [1]}), "plain file stem"),
+        ("f", pd.DataFrame(), "non-empty DataFrame"),
+        ("f", np.arange(3), "non-empty DataFrame"),
+    ],
+)
 def test_save_figure_rejects_bad_input(tmp_path, name, data, message):
     fig = log_figure()
     with pytest.raises(ValueError, match=message):
@@ -78,6 +87,7 @@ def test_log_axes_get_minor_ticks_at_2_and_5_when_they_span_two_decades(tmp_path
     wide.set(xscale="log")
     narrow.set(xscale="log")
     figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)
+
     def mantissas(axis):
         locs = axis.get_minorticklocs()
         return set(np.round(locs / 10 ** np.floor(np.log10(locs)), 6))
@@ -95,23 +105,36 @@ def _pixels(path):
 def _ink(image: np.ndarray) -> np.ndarray:
     """The part of an image inside the bounding box of its non-white pixels."""
     rows, columns = np.nonzero((image < 255).any(axis=-1))
-    return image[rows.min():rows.max() + 1, columns.min():columns.max() + 1]
+    return image[rows.min() : rows.max() + 1, columns.min() : columns.max() + 1]
 
 
 def _margins(image: np.ndarray) -> np.ndarray:
     """The white margins of an image in pixels: top, left, bottom, right."""
     rows, columns = np.nonzero((image < 255).any(axis=-1))
-    return np.array([rows.min(), columns.min(), image.shape[0] - 1 - rows.max(), image.shape[1] - 1 - columns.max()])
+    return np.array(
+        [
+            rows.min(),
+            columns.min(),
+            image.shape[0] - 1 - rows.max(),
+            image.shape[1] - 1 - columns.max(),
+        ]
+    )
 
 
-@pytest.mark.parametrize("outside", [False, True], ids=["inside the figure", "legend beyond its edge"])
+@pytest.mark.parametrize(
+    "outside", [False, True], ids=["inside the figure", "legend beyond its edge"]
+)
 def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
     """The PNG holds what matplotlib draws, pixel for pixel, with savefig's tight box and margins around it."""
+
     def build():
         fig = log_figure()
-        if outside:  # a legend wholly right of the figure: cutting cannot recover it, savefig must draw it
+        if (
+            outside
+        ):  # a legend wholly right of the figure: cutting cannot recover it, savefig must draw it
             fig.axes[0].legend(loc="center left", bbox_to_anchor=(1.4, 0.5))
         return fig
+
     ours = figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
     for name, box in (("whole", None), ("tight", "tight")):
         reference = build()
@@ -121,7 +144,9 @@ def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
     whole, tight = _pixels(tmp_path / "whole.png")[1], _pixels(tmp_path / "tight.png")[1]
     assert mode == "RGB"  # opaque: no alpha channel
     assert abs(a.shape[0] - tight.shape[0]) <= 2 and abs(a.shape[1] - tight.shape[1]) <= 2
-    assert np.abs(_margins(a) - _margins(tight)).max() <= 1  # savefig.pad_inches around the contents, as savefig leaves
+    assert (
+        np.abs(_margins(a) - _margins(tight)).max() <= 1
+    )  # savefig.pad_inches around the contents, as savefig leaves
     if outside:
         assert a.shape[1] > whole.shape[1]  # the legend beyond the figure's edge is in the file
         assert _ink(a).shape == _ink(tight).shape
@@ -139,8 +164,13 @@ def test_png_keeps_its_alpha_channel_when_the_figure_is_transparent(tmp_path):
     plt.close(fig)
 
 
-@pytest.mark.parametrize("style, mode, corner", [({"savefig.facecolor": "black"}, "RGB", (0, 0, 0)),
-                                                 ({"savefig.transparent": True}, "RGBA", (255, 255, 255, 0))])
+@pytest.mark.parametrize(
+    "style, mode, corner",
+    [
+        ({"savefig.facecolor": "black"}, "RGB", (0, 0, 0)),
+        ({"savefig.transparent": True}, "RGBA", (255, 255, 255, 0)),
+    ],
+)
 def test_png_background_follows_the_savefig_style(tmp_path, style, mode, corner):
     """A savefig.* background other than the figure's own is painted as savefig paints it."""
     with matplotlib.rc_context(style):
@@ -152,6 +182,7 @@ def test_png_background_follows_the_savefig_style(tmp_path, style, mode, corner)
 
 def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_path, monkeypatch):
     """A title matplotlib must move (above top tick labels and an offset text) ends up where placing it again would put it."""
+
     def build():
         figures.use_style()
         fig, (left, right) = plt.subplots(1, 2)
@@ -161,11 +192,22 @@ def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_pa
         right.plot([0, 1], [0, 1])
         right.set_title("in place", y=1.05)  # placed by hand: never moved
         return fig
+
     fig = build()
-    kept = [p.read_bytes() for p in figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path / "kept")[:2]]
+    kept = [
+        p.read_bytes()
+        for p in figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path / "kept")[:2]
+    ]
     assert [ax._autotitlepos for ax in fig.axes] == [True, False]  # restored afterwards
-    assert fig.axes[0].title.get_position()[1] > 1.05  # the test is meaningful: this title was moved
+    assert (
+        fig.axes[0].title.get_position()[1] > 1.05
+    )  # the test is meaningful: this title was moved
     monkeypatch.setattr(figures, "_titles_kept", lambda fig: contextlib.nullcontext())
-    placed = [p.read_bytes() for p in figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path / "placed")[:2]]
+    placed = [
+        p.read_bytes()
+        for p in figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path / "placed")[
+            :2
+        ]
+    ]
     assert kept == placed
     plt.close("all")

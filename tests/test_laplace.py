@@ -16,7 +16,9 @@ def test_scale_is_sensitivity_over_epsilon():
 
 @given(z=st.floats(0, 50), sens=positive, eps=positive)
 def test_tail_is_exponential(z, sens, eps):
-    assert laplace.tail_probability(z, sens, eps) == pytest.approx(math.exp(-z * eps / sens), rel=1e-9, abs=1e-300)
+    assert laplace.tail_probability(z, sens, eps) == pytest.approx(
+        math.exp(-z * eps / sens), rel=1e-9, abs=1e-300
+    )
 
 
 @given(pr=st.floats(1e-9, 1 - 1e-9), sens=positive, eps=positive)
@@ -31,7 +33,9 @@ def test_neighbouring_tail_ratio_is_at_most_e_to_epsilon(t, shift, eps):
     # answers one sensitivity apart at most: Definition 1 for the event {response > t}
     ratio = laplace.tail_ratio(t, shift, 0.0, 1.0, eps)
     assert ratio <= math.exp(eps) * (1 + 1e-9)
-    assert np.all(np.abs(laplace.log_density_ratio(np.array([t]), shift, 0.0, 1.0, eps)) <= eps + 1e-9)
+    assert np.all(
+        np.abs(laplace.log_density_ratio(np.array([t]), shift, 0.0, 1.0, eps)) <= eps + 1e-9
+    )
 
 
 def test_paper_tail_ratio_section_4_1():
@@ -90,8 +94,14 @@ def test_log_density_agrees_with_scipy_where_scipy_is_exact(y, center, eps):
     "call, message",
     [
         (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, 7, 10), "rng must be"),
-        (lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, np.random.default_rng(1), 0), "runs must be"),
-        (lambda: laplace.input_perturbation([1, 2], np.mean, 0.0, np.random.default_rng(1), 5), "noise_scale must be > 0"),
+        (
+            lambda: laplace.input_perturbation([1, 2], np.mean, 1.0, np.random.default_rng(1), 0),
+            "runs must be",
+        ),
+        (
+            lambda: laplace.input_perturbation([1, 2], np.mean, 0.0, np.random.default_rng(1), 5),
+            "noise_scale must be > 0",
+        ),
     ],
 )
 def test_new_helpers_refuse_bad_input(call, message):
@@ -102,21 +112,39 @@ def test_new_helpers_refuse_bad_input(call, message):
 def test_input_perturbation_keeps_the_mean_but_not_the_variance():
     values = np.array([10.0, 20.0, 60.0, 90.0])
     b, runs = 5.0, 200_000
-    means = laplace.input_perturbation(values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs)
-    variances = laplace.input_perturbation(values, lambda x: x.var(axis=1, ddof=1), b, np.random.default_rng(4), runs)
+    means = laplace.input_perturbation(
+        values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs
+    )
+    variances = laplace.input_perturbation(
+        values, lambda x: x.var(axis=1, ddof=1), b, np.random.default_rng(4), runs
+    )
     assert means.shape == (runs,)
     assert means.mean() == pytest.approx(values.mean(), abs=5 * means.std() / math.sqrt(runs))
     expected = values.var(ddof=1) + 2 * b**2  # E s²(x + η) = s²(x) + Var η
     assert variances.mean() == pytest.approx(expected, abs=5 * variances.std() / math.sqrt(runs))
     assert variances.mean() - values.var(ddof=1) > 40  # 2b² = 50: biased
-    again = laplace.input_perturbation(values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs)
+    again = laplace.input_perturbation(
+        values, lambda x: x.mean(axis=1), b, np.random.default_rng(3), runs
+    )
     assert np.array_equal(means, again)
 
 
 @pytest.mark.parametrize(
     "x, label",
-    [(0.0, "1"), (0.5, "1.65"), (-0.5, "0.607"), (10.0, "2.20×10⁴"), (-10.0, "4.54×10⁻⁵"), (0.001, "1.001"),
-     (-0.001, "0.999"), (2e-6, "1.000002"), (1e-7, "1 + 1.00×10⁻⁷"), (-3e-55, "1 − 3.00×10⁻⁵⁵"), (math.log(1e4) - 1e-6, "1.00×10⁴"), (2000.0, "3.88×10⁸⁶⁸")],
+    [
+        (0.0, "1"),
+        (0.5, "1.65"),
+        (-0.5, "0.607"),
+        (10.0, "2.20×10⁴"),
+        (-10.0, "4.54×10⁻⁵"),
+        (0.001, "1.001"),
+        (-0.001, "0.999"),
+        (2e-6, "1.000002"),
+        (1e-7, "1 + 1.00×10⁻⁷"),
+        (-3e-55, "1 − 3.00×10⁻⁵⁵"),
+        (math.log(1e4) - 1e-6, "1.00×10⁴"),
+        (2000.0, "3.88×10⁸⁶⁸"),
+    ],
 )
 def test_ratio_label(x, label):
     assert laplace.ratio_label(x) == label

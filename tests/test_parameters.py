@@ -26,11 +26,16 @@ def test_notebook_declares_exactly_the_spec_with_the_committed_values(name):
         if key == "output_dir":
             assert parameters.as_path(defaults[key], NOTEBOOKS) == str(FIGURES / name)
             continue
-        value = parameters.as_path(defaults[key], NOTEBOOKS) if param.kind == "path" else defaults[key]
+        value = (
+            parameters.as_path(defaults[key], NOTEBOOKS) if param.kind == "path" else defaults[key]
+        )
         assert json.dumps(value) == json.dumps(param.committed), key
     for key, value in parameters.paper_values(name).items():
         assert json.dumps(value) == json.dumps(spec[key].committed), key
-    with_notebook_cwd = {k: parameters.as_path(v, NOTEBOOKS) if spec[k].kind == "path" else v for k, v in defaults.items()}
+    with_notebook_cwd = {
+        k: parameters.as_path(v, NOTEBOOKS) if spec[k].kind == "path" else v
+        for k, v in defaults.items()
+    }
     assert parameters.differ_from_defaults(name, with_notebook_cwd) == []
     assert parameters.differ_from_defaults(name, {**with_notebook_cwd, "seed": 1}) == ["seed"]
 
@@ -69,4 +74,6 @@ def test_injected_cell_with_unknown_names_is_refused():
     history = ["", "seed = 1", '# Parameters\nsed = 3\noutput_dir = "/tmp/x"\n']
     with pytest.raises(ValueError, match=r"unknown parameter\(s\) \['sed'\]"):
         parameters.check_injected(history, "lee_clifton_2011")
-    parameters.check_injected(["", '# Parameters\nseed = 3\n'], "lee_clifton_2011")  # a declared name passes
+    parameters.check_injected(
+        ["", "# Parameters\nseed = 3\n"], "lee_clifton_2011"
+    )  # a declared name passes

@@ -11,7 +11,9 @@ from tests import bruteforce
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]
 
-databases = st.lists(st.integers(-30, 30) | st.sampled_from([400, -400, 5000]), min_size=3, max_size=7) | st.lists(
+databases = st.lists(
+    st.integers(-30, 30) | st.sampled_from([400, -400, 5000]), min_size=3, max_size=7
+) | st.lists(
     st.floats(-100, 100, allow_nan=False).map(lambda v: round(v, 3)), min_size=3, max_size=7
 )
 
@@ -29,8 +31,14 @@ def test_posterior_is_a_finite_distribution(answers, gamma, eps, sensitivity):
 
 
 def test_posterior_at_epsilon_1000_far_from_every_world():
-    beta = pw.posterior([0.0, 1.0, 2.0], 1e4, 1.0, 1000.0)  # every likelihood underflows to 0 in linear space
-    assert np.all(np.isfinite(beta)) and beta.sum() == pytest.approx(1.0) and beta[2] == pytest.approx(1.0)
+    beta = pw.posterior(
+        [0.0, 1.0, 2.0], 1e4, 1.0, 1000.0
+    )  # every likelihood underflows to 0 in linear space
+    assert (
+        np.all(np.isfinite(beta))
+        and beta.sum() == pytest.approx(1.0)
+        and beta[2] == pytest.approx(1.0)
+    )
 
 
 @given(x=databases, e1=st.floats(1e-3, 50), e2=st.floats(1e-3, 50))
@@ -39,7 +47,11 @@ def test_risk_rises_with_epsilon(x, e1, e2):
     assume(d > 0)
     lo, hi = sorted((e1, e2))
     assert pw.worst_case_risk(a, d, lo) <= pw.worst_case_risk(a, d, hi) * (1 + 1e-12)
-    assert 1 / len(x) * (1 - 1e-12) <= pw.worst_case_risk(a, d, lo) <= pw.risk_upper_bound(len(x), float(np.ptp(a)), d, lo) * (1 + 1e-12)
+    assert (
+        1 / len(x) * (1 - 1e-12)
+        <= pw.worst_case_risk(a, d, lo)
+        <= pw.risk_upper_bound(len(x), float(np.ptp(a)), d, lo) * (1 + 1e-12)
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -49,7 +61,9 @@ def test_exact_matches_brute_force(x, query, rho_share):
     rho = 1 / n + rho_share * (0.97 - 1 / n)  # rho in (1/n, 0.97)
     result = pw.epsilon_for_risk(x, rho, query)
     reference = bruteforce.exact_epsilon(x, rho, query)
-    assert result.sensitivity == pytest.approx(bruteforce.sensitivity(x, query), rel=1e-9, abs=1e-12)
+    assert result.sensitivity == pytest.approx(
+        bruteforce.sensitivity(x, query), rel=1e-9, abs=1e-12
+    )
     if math.isinf(reference):
         assert math.isinf(result.exact)
     else:
@@ -62,13 +76,17 @@ def test_paper_numbers():
     mean = pw.epsilon_for_risk(ABSENCE, 1 / 3, "mean")
     assert (mean.sensitivity, mean.delta_v) == (pytest.approx(17 / 6), pytest.approx(3))
     assert mean.upper_bound == pytest.approx(17 / 18 * math.log(1.5))
-    assert pw.epsilon_for_risk(YEAR, 1 / 3, "mean").upper_bound == pytest.approx(5 / 6 * math.log(1.5))
+    assert pw.epsilon_for_risk(YEAR, 1 / 3, "mean").upper_bound == pytest.approx(
+        5 / 6 * math.log(1.5)
+    )
     median = pw.epsilon_for_risk(ABSENCE, 1 / 3, "median")
     assert median.upper_bound == pytest.approx(4 * math.log(1.5))
     assert median.exact == pytest.approx(4 * math.log(2), rel=1e-12)
     a = sens.world_answers(ABSENCE, "mean")[[3, 2, 1, 0]]
     assert pw.posterior(a, 2.2013, 17 / 6, 2)[0] == pytest.approx(0.6180, abs=5e-5)
-    assert pw.worst_case_risk(sens.world_answers(YEAR, "mean"), 5 / 6, 0.5) == pytest.approx(0.3292, abs=5e-5)
+    assert pw.worst_case_risk(sens.world_answers(YEAR, "mean"), 5 / 6, 0.5) == pytest.approx(
+        0.3292, abs=5e-5
+    )
 
 
 def test_tied_worlds_never_exceed_rho():
@@ -105,7 +123,9 @@ def test_fit_response_recovers_a_known_response(gamma, eps):
     eps=st.sampled_from([0.01, 0.5, 2.0, 5.0, 40.0]),
     tolerance=st.sampled_from([1e-6, 1e-4, 1e-2, 0.3]),
 )
-def test_fit_response_skips_only_grid_cells_that_cannot_matter(answers, gamma, noise, eps, tolerance):
+def test_fit_response_skips_only_grid_cells_that_cannot_matter(
+    answers, gamma, noise, eps, tolerance
+):
     # the pruned grid search gives exactly what scoring every grid point gives
     a, sensitivity, resolution = np.array(answers), 1.5, 1e-3
     column = pw.posterior(a, gamma, sensitivity, eps) + noise * np.cos(np.arange(a.size))
@@ -115,7 +135,9 @@ def test_fit_response_skips_only_grid_cells_that_cannot_matter(answers, gamma, n
     residual = np.array([np.abs(pw.posterior(a, g, sensitivity, eps) - column).max() for g in grid])
     best = residual.argmin()
     assert fit.residual <= residual[best] * (1 + 1e-9) + pw.FLAT
-    ties = np.flatnonzero(residual <= residual[best] + pw.FLAT)  # the canonical choice among equally good responses
+    ties = np.flatnonzero(
+        residual <= residual[best] + pw.FLAT
+    )  # the canonical choice among equally good responses
     if ties[0] == 0:
         assert fit.response == a.min()
     elif ties[-1] == grid.size - 1:
@@ -152,7 +174,10 @@ def test_guess_success_matches_simulation():
         (lambda: pw.posterior([1, 2], 0.0, 1.0, 0.0), "epsilon must be > 0"),
         (lambda: pw.posterior([1, 2], 0.0, 1.0, -2.0), "epsilon must be > 0"),
         (lambda: pw.worst_case_risk([1, 2], 1.0, 0.0), "epsilon must be > 0"),
-        (lambda: pw.simulate_adversary([1, 2], 0, 1, 1, 0, np.random.default_rng(0)), "n_trials must be"),
+        (
+            lambda: pw.simulate_adversary([1, 2], 0, 1, 1, 0, np.random.default_rng(0)),
+            "n_trials must be",
+        ),
     ],
 )
 def test_bad_input(call, message):
@@ -190,10 +215,15 @@ def test_matching_responses_hold_the_response_and_only_matching_ones(gamma, eps)
     column = pw.posterior(answers, gamma, 17 / 6, eps)
     intervals = pw.matching_responses(answers, column, 17 / 6, eps, 5e-5)
     assert any(lo <= gamma <= hi for lo, hi in intervals)
-    for lo, hi in intervals:  # every end sits where the residual reaches the tolerance (or is a flat tail)
+    for (
+        lo,
+        hi,
+    ) in intervals:  # every end sits where the residual reaches the tolerance (or is a flat tail)
         for end in (lo, hi):
             if math.isfinite(end):
-                assert np.abs(pw.posterior(answers, end, 17 / 6, eps) - column).max() == pytest.approx(5e-5, abs=1e-9)
+                assert np.abs(
+                    pw.posterior(answers, end, 17 / 6, eps) - column
+                ).max() == pytest.approx(5e-5, abs=1e-9)
     probe = np.linspace(-1, 8, 9001)
     inside = np.abs(pw.posterior(answers, probe, 17 / 6, eps) - column).max(axis=1) <= 5e-5
     in_intervals = np.zeros(probe.size, bool)

@@ -8,7 +8,14 @@ from choosing_epsilon.paths import DATA
 
 @pytest.mark.parametrize(
     "text, value",
-    [("10^-5", 1e-5), ("7 10^-9", 7e-9), ("2.1 10^-29", 2.1e-29), ("5.06 10^-9", 5.06e-9), ("1e-6", 1e-6), ("0", 0.0)],
+    [
+        ("10^-5", 1e-5),
+        ("7 10^-9", 7e-9),
+        ("2.1 10^-29", 2.1e-29),
+        ("5.06 10^-9", 5.06e-9),
+        ("1e-6", 1e-6),
+        ("0", 0.0),
+    ],
 )
 def test_parse_delta(text, value):
     assert registry.parse_delta(text) == pytest.approx(value, rel=1e-12)
@@ -36,8 +43,12 @@ def test_committed_registry():
 
 def test_interpretation_inverses():
     assert interpretation.epsilon_for_posterior(0.5, 0.75) == pytest.approx(math.log(3))
-    assert interpretation.posterior_bound(0.5, interpretation.epsilon_for_posterior(0.5, 0.75)) == pytest.approx(0.75)
-    assert interpretation.advantage_bound(interpretation.epsilon_for_advantage(0.25)) == pytest.approx(0.25)
+    assert interpretation.posterior_bound(
+        0.5, interpretation.epsilon_for_posterior(0.5, 0.75)
+    ) == pytest.approx(0.75)
+    assert interpretation.advantage_bound(
+        interpretation.epsilon_for_advantage(0.25)
+    ) == pytest.approx(0.25)
     assert interpretation.tpr_bound(0.01, math.log(3)) == pytest.approx(0.03)
     with pytest.raises(ValueError, match="threshold must exceed the prior"):
         interpretation.epsilon_for_posterior(0.5, 0.4)

@@ -6,23 +6,29 @@ from hypothesis import strategies as st
 from choosing_epsilon import sensitivity as sens
 from tests import bruteforce
 
-values = st.lists(st.integers(-20, 20) | st.sampled_from([500, -500]), min_size=3, max_size=9) | st.lists(
-    st.floats(-1e3, 1e3, allow_nan=False), min_size=3, max_size=9
-)
+values = st.lists(
+    st.integers(-20, 20) | st.sampled_from([500, -500]), min_size=3, max_size=9
+) | st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=3, max_size=9)
 
 
 @pytest.mark.parametrize("query", ["mean", "median"])
 @given(x=values)
 def test_world_answers_and_sensitivity_match_enumeration(query, x):
-    assert np.allclose(sens.world_answers(x, query), bruteforce.answers(x, query), rtol=1e-12, atol=1e-9)
-    assert sens.unbounded_sensitivity(x, query) == pytest.approx(bruteforce.sensitivity(x, query), rel=1e-9, abs=1e-9)
+    assert np.allclose(
+        sens.world_answers(x, query), bruteforce.answers(x, query), rtol=1e-12, atol=1e-9
+    )
+    assert sens.unbounded_sensitivity(x, query) == pytest.approx(
+        bruteforce.sensitivity(x, query), rel=1e-9, abs=1e-9
+    )
 
 
 @given(x=values)
 def test_bounded_mean_sensitivity_matches_enumeration(x):
     best = max(
         abs(bruteforce.query(w, "mean") - bruteforce.query(w[:t] + [u] + w[t + 1 :], "mean"))
-        for w in bruteforce.worlds(x) for t in range(len(w)) for u in x
+        for w in bruteforce.worlds(x)
+        for t in range(len(w))
+        for u in x
     )
     assert sens.bounded_sensitivity(x, "mean") == pytest.approx(best, rel=1e-9, abs=1e-9)
 
@@ -31,7 +37,9 @@ def test_bounded_mean_sensitivity_matches_enumeration(x):
 def test_bounded_median_sensitivity_matches_enumeration(x):
     best = max(
         abs(bruteforce.query(w, "median") - bruteforce.query(w[:t] + [u] + w[t + 1 :], "median"))
-        for w in bruteforce.worlds(x) for t in range(len(w)) for u in x
+        for w in bruteforce.worlds(x)
+        for t in range(len(w))
+        for u in x
     )
     assert sens.bounded_sensitivity(x, "median") == pytest.approx(best)
 
@@ -41,7 +49,12 @@ def test_paper_values():
     assert sens.unbounded_sensitivity(absence, "mean") == pytest.approx(17 / 6)
     assert sens.unbounded_sensitivity(year, "mean") == pytest.approx(5 / 6)
     # Table 4, worlds without Terry, Pat, Kelly, Chris
-    assert list(sens.world_local_sensitivities(absence, "median")[[3, 2, 1, 0]]) == [0.5, 4, 3.5, 3.5]
+    assert list(sens.world_local_sensitivities(absence, "median")[[3, 2, 1, 0]]) == [
+        0.5,
+        4,
+        3.5,
+        3.5,
+    ]
     assert list(sens.world_answers(absence, "median")[[3, 2, 1, 0]]) == [2, 2, 3, 3]
 
 
@@ -75,9 +88,13 @@ def test_mean_sensitivity_brute_force_matches_the_formulas(lb, ub, n):
 def test_add_remove_sensitivity_differs_from_replace_one_for_ages():
     ages = np.linspace(0, 110, 6)
     assert sens.mean_sensitivity_brute_force(ages, (3, 3), "replace one") == pytest.approx(110 / 3)
-    assert sens.mean_sensitivity_brute_force(ages, (1, 4), "add or remove one") == pytest.approx(55.0)
+    assert sens.mean_sensitivity_brute_force(ages, (1, 4), "add or remove one") == pytest.approx(
+        55.0
+    )
     # interior values never give the worst case: the brute force finds it among the range's ends
-    assert sens.mean_sensitivity_brute_force(np.array([0.0, 110.0]), (1, 4), "add or remove one") == pytest.approx(55.0)
+    assert sens.mean_sensitivity_brute_force(
+        np.array([0.0, 110.0]), (1, 4), "add or remove one"
+    ) == pytest.approx(55.0)
 
 
 @pytest.mark.parametrize(
@@ -85,8 +102,14 @@ def test_add_remove_sensitivity_differs_from_replace_one_for_ages():
     [
         (lambda: sens.mean_sensitivity_brute_force([0, 1], (0, 2), "replace one"), "sizes must be"),
         (lambda: sens.mean_sensitivity_brute_force([0, 1], (3, 2), "replace one"), "sizes must be"),
-        (lambda: sens.mean_sensitivity_brute_force([0, 1], (1, 2), "bounded"), "neighbours must be one of"),
-        (lambda: sens.mean_sensitivity_brute_force(np.arange(100), (1, 10), "replace one"), "datasets to enumerate"),
+        (
+            lambda: sens.mean_sensitivity_brute_force([0, 1], (1, 2), "bounded"),
+            "neighbours must be one of",
+        ),
+        (
+            lambda: sens.mean_sensitivity_brute_force(np.arange(100), (1, 10), "replace one"),
+            "datasets to enumerate",
+        ),
         (lambda: sens.mean_sensitivity_add_remove(1, 1, 1), "upper must exceed lower"),
         (lambda: sens.mean_sensitivity_add_remove(0, 1, 0), "smallest must be an integer >= 1"),
     ],

@@ -16,14 +16,22 @@ def results(params, tmp_path):
 @pytest.mark.notebook
 def test_only_the_marked_methods_move_with_the_private_data(tmp_path):
     base = results({}, tmp_path / "base")
-    other = results({"seed": 7, "observed_ages": [20.0, 95.0]}, tmp_path / "other")  # other ages, same public inputs
-    assert base["uses_private_data"] == other["uses_private_data"] == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
+    other = results(
+        {"seed": 7, "observed_ages": [20.0, 95.0]}, tmp_path / "other"
+    )  # other ages, same public inputs
+    assert (
+        base["uses_private_data"]
+        == other["uses_private_data"]
+        == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
+    )
     assert base["shared_axis"] == other["shared_axis"]
     assert not set(base["shared_axis"]) & set(base["uses_private_data"])
     for name in base["shared_axis"]:
         assert other["recommendations"][name] == base["recommendations"][name], name
     for name in base["uses_private_data"]:
-        assert other["recommendations"][name] != pytest.approx(base["recommendations"][name], rel=1e-6), name
+        assert other["recommendations"][name] != pytest.approx(
+            base["recommendations"][name], rel=1e-6
+        ), name
     assert other["feasible_interval"] == base["feasible_interval"]
 
 
@@ -35,9 +43,13 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     assert got["sensitivity_lee_clifton"] == pytest.approx(120 / 4999)
     eps = got["recommendations"]
     assert eps["Poster, Theorem 2"] == pytest.approx(delta * math.log(1 / 0.05) / 1)
-    assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(delta * math.log(1 / 0.1) / (0.05 * 18))
+    assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(
+        delta * math.log(1 / 0.1) / (0.05 * 18)
+    )
     # Eq. (7) with the public Δ = range/(n - 1): ε = range ln((n-1)ρ/(1-ρ)) / (oldest - youngest), ages 18 to 90
-    assert eps["Lee & Clifton, Eq. (7)"] == pytest.approx(120 * math.log(4999 * 0.002 / 0.998) / 72, rel=1e-9)
+    assert eps["Lee & Clifton, Eq. (7)"] == pytest.approx(
+        120 * math.log(4999 * 0.002 / 0.998) / 72, rel=1e-9
+    )
 
 
 @pytest.mark.parametrize(
@@ -45,10 +57,15 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     [
         ({"mean_lower_bound": 200.0}, r"mean_lower_bound must lie in \(0, 110\]"),
         ({"observed_ages": [0.0, 200.0]}, r"observed_ages must lie inside age_range"),
-        ({"age_range": [20.0, 60.0]}, r"observed_ages must lie inside age_range"),  # the default ages [18, 90] fall outside
+        (
+            {"age_range": [20.0, 60.0]},
+            r"observed_ages must lie inside age_range",
+        ),  # the default ages [18, 90] fall outside
     ],
 )
-def test_runner_refuses_inconsistent_ranges_before_a_kernel_starts(params, message, tmp_path, monkeypatch):
+def test_runner_refuses_inconsistent_ranges_before_a_kernel_starts(
+    params, message, tmp_path, monkeypatch
+):
     def no_kernel(*args, **kwargs):
         raise AssertionError("a kernel was started")
 

@@ -53,13 +53,19 @@ def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int 
     if arr.size < min_size:
         raise ValueError(f"{name} needs at least {min_size} values, got {arr.size}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite numbers, got {arr[~np.isfinite(arr)][:3]!r}")
+        raise ValueError(
+            f"{name} must contain only finite numbers, got {arr[~np.isfinite(arr)][:3]!r}"
+        )
     return arr
 
 
-def positive_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
+def positive_array(
+    name: str, values: Sequence[float] | np.ndarray, min_size: int = 1
+) -> np.ndarray:
     """``finite_array`` whose every entry is > 0."""
     arr = finite_array(name, values, min_size)
     if np.any(arr <= 0):
-        raise ValueError(f"{name} must hold values > 0 (allowed range (0, inf)), got {arr.tolist()!r}")
+        raise ValueError(
+            f"{name} must hold values > 0 (allowed range (0, inf)), got {arr.tolist()!r}"
+        )
     return arr

@@ -55,7 +55,11 @@ class PrivacyAccountant:
             raise ValueError(f"times must be an integer >= 0, got {times!r}")
         cost = _exact("epsilon", epsilon) * times
         if self._spent + cost > self._budget:
-            what = "a release at epsilon = {!r} needs" if times == 1 else f"{times} releases at epsilon = {{!r}} need"
+            what = (
+                "a release at epsilon = {!r} needs"
+                if times == 1
+                else f"{times} releases at epsilon = {{!r}} need"
+            )
             raise BudgetExhausted(
                 f"privacy budget exhausted: {what.format(epsilon)} {float(cost)!r} but only "
                 f"{float(self._budget - self._spent)!r} of the budget {float(self._budget)!r} is left "

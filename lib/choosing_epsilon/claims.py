@@ -39,10 +39,27 @@ import pandas as pd
 
 from .parameters import same
 
-COLUMNS = ["claim_id", "location", "description", "published", "tolerance", "source", "source_detail"]
+COLUMNS = [
+    "claim_id",
+    "location",
+    "description",
+    "published",
+    "tolerance",
+    "source",
+    "source_detail",
+]
 RESULT_COLUMNS = [
-    "claim_id", "location", "description", "source", "source_detail",
-    "published", "reproduced", "tolerance", "status", "note", "slip_value",
+    "claim_id",
+    "location",
+    "description",
+    "source",
+    "source_detail",
+    "published",
+    "reproduced",
+    "tolerance",
+    "status",
+    "note",
+    "slip_value",
 ]
 SOURCES = ("printed", "read off a figure", "secondary", "our default")
 COUNTED_SOURCES = ("printed", "read off a figure")
@@ -56,7 +73,10 @@ class ClaimError(AssertionError):
 
 def read_published(path: str | Path) -> pd.DataFrame:
     """Read and validate a published-claims CSV (columns ``COLUMNS``, unique ids, known sources)."""
-    table = pd.read_csv(path, dtype={c: str for c in ("claim_id", "location", "description", "source", "source_detail")})
+    table = pd.read_csv(
+        path,
+        dtype=dict.fromkeys(("claim_id", "location", "description", "source", "source_detail"), str),
+    )
     if list(table.columns) != COLUMNS:
         raise ValueError(f"{path}: columns must be {COLUMNS}, got {list(table.columns)}")
     table["source_detail"] = table.source_detail.fillna("")
@@ -66,9 +86,13 @@ def read_published(path: str | Path) -> pd.DataFrame:
     unknown = table.loc[~table.source.isin(SOURCES), "claim_id"].tolist()
     if unknown:
         raise ValueError(f"{path}: rows {unknown} need a source, one of {list(SOURCES)}")
-    undocumented = table.loc[(table.source != "printed") & (table.source_detail.str.strip() == ""), "claim_id"].tolist()
+    undocumented = table.loc[
+        (table.source != "printed") & (table.source_detail.str.strip() == ""), "claim_id"
+    ].tolist()
     if undocumented:
-        raise ValueError(f"{path}: rows {undocumented} need a source_detail (how read, the citation, or the parameters)")
+        raise ValueError(
+            f"{path}: rows {undocumented} need a source_detail (how read, the citation, or the parameters)"
+        )
     for column in ("published", "tolerance"):
         if not pd.api.types.is_numeric_dtype(table[column]):
             raise ValueError(f"{path}: column {column} must be numeric")
@@ -78,28 +102,41 @@ def read_published(path: str | Path) -> pd.DataFrame:
     if (table.tolerance < 0).any():
         raise ValueError(f"{path}: tolerance must be >= 0")
     if (notes & (table.source != "printed")).any():
-        raise ValueError(f"{path}: a row without a published value notes the source's printed wording: source 'printed'")
+        raise ValueError(
+            f"{path}: a row without a published value notes the source's printed wording: source 'printed'"
+        )
     figure_rows = table.source == "read off a figure"
     if (table.loc[figure_rows, "tolerance"] <= 0).any():
-        raise ValueError(f"{path}: a value read off a figure needs the reading's precision as its tolerance (> 0)")
+        raise ValueError(
+            f"{path}: a value read off a figure needs the reading's precision as its tolerance (> 0)"
+        )
     return table
 
 
 def _explained(claim_id: str, explanation: str | None) -> str:
     if not explanation or not _NUMBER.search(explanation):
-        raise ClaimError(f"claim {claim_id}: an explanation must show its computation (it names no number)")
+        raise ClaimError(
+            f"claim {claim_id}: an explanation must show its computation (it names no number)"
+        )
     return explanation
 
 
 class Ledger:
     """Checks computed values against the published ones and records a status for each claim."""
 
-    def __init__(self, published: str | Path, paper_parameters: Mapping[str, object], parameters: Mapping[str, object]):
+    def __init__(
+        self,
+        published: str | Path,
+        paper_parameters: Mapping[str, object],
+        parameters: Mapping[str, object],
+    ):
         self.table = read_published(published)
         missing = set(paper_parameters) - set(parameters)
         if missing:
             raise ValueError(f"parameters: no value given for {sorted(missing)}")
-        self._differs = {name for name, value in paper_parameters.items() if not same(value, parameters[name])}
+        self._differs = {
+            name for name, value in paper_parameters.items() if not same(value, parameters[name])
+        }
         self._known = set(paper_parameters)
         self._rows: dict[str, dict[str, object]] = {}
 
@@ -113,7 +150,9 @@ class Ledger:
         uses = set(uses)
         unknown = uses - self._known
         if unknown:
-            raise ValueError(f"uses names unknown inputs {sorted(unknown)}; known: {sorted(self._known)}")
+            raise ValueError(
+                f"uses names unknown inputs {sorted(unknown)}; known: {sorted(self._known)}"
+            )
         return not (uses & self._differs)
 
     def _row(self, claim_id: str) -> pd.Series:
@@ -127,7 +166,9 @@ class Ledger:
     def _not_applicable(self, uses: Iterable[str]) -> str | None:
         if self.applicable(uses):
             return None
-        return "computed at parameters other than the paper's: " + ", ".join(sorted(set(uses) & self._differs))
+        return "computed at parameters other than the paper's: " + ", ".join(
+            sorted(set(uses) & self._differs)
+        )
 
     def check(
         self,
@@ -142,7 +183,9 @@ class Ledger:
         """Record the computed value of ``claim_id`` and return its status (see the module docstring)."""
         row = self._row(claim_id)
         if pd.isna(row.published):
-            raise ClaimError(f"claim {claim_id!r} has no published value: record it with Ledger.note")
+            raise ClaimError(
+                f"claim {claim_id!r} has no published value: record it with Ledger.note"
+            )
         value = float(reproduced)
         within = math.isfinite(value) and abs(value - row.published) <= row.tolerance * (1 + 1e-9)
         note, slip_value = "", math.nan
@@ -172,17 +215,37 @@ class Ledger:
                 f"claim {claim_id} ({row.location}, {row.description}): published {row.published!r}, "
                 f"reproduced {value!r}, difference {value - row.published:.3g} exceeds tolerance {row.tolerance!r}"
             )
-        self._rows[claim_id] = {**row.to_dict(), "reproduced": value, "status": status, "note": note, "slip_value": slip_value}
+        self._rows[claim_id] = {
+            **row.to_dict(),
+            "reproduced": value,
+            "status": status,
+            "note": note,
+            "slip_value": slip_value,
+        }
         return status
 
-    def note(self, claim_id: str, explanation: str, uses: Iterable[str] = (), value: float = math.nan) -> str:
+    def note(
+        self, claim_id: str, explanation: str, uses: Iterable[str] = (), value: float = math.nan
+    ) -> str:
         """Record a slip in the source's wording (a row with no published value), explained with a computation."""
         row = self._row(claim_id)
         if not pd.isna(row.published):
-            raise ClaimError(f"claim {claim_id!r} has a published value: check it with Ledger.check")
+            raise ClaimError(
+                f"claim {claim_id!r} has a published value: check it with Ledger.check"
+            )
         not_applicable = self._not_applicable(uses)
-        status, note = ("not applicable", not_applicable) if not_applicable else ("note", _explained(claim_id, explanation))
-        self._rows[claim_id] = {**row.to_dict(), "reproduced": float(value), "status": status, "note": note, "slip_value": math.nan}
+        status, note = (
+            ("not applicable", not_applicable)
+            if not_applicable
+            else ("note", _explained(claim_id, explanation))
+        )
+        self._rows[claim_id] = {
+            **row.to_dict(),
+            "reproduced": float(value),
+            "status": status,
+            "note": note,
+            "slip_value": math.nan,
+        }
         return status
 
     def results(self) -> pd.DataFrame:

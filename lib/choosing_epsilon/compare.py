@@ -61,7 +61,9 @@ def numbers_close(a: str, b: str) -> bool:
 def _normalise_ids(text: str) -> str:
     """Number matplotlib's hashed SVG ids (clip paths p…, markers m…) in order of first appearance."""
     names: dict[str, str] = {}
-    return _SVG_ID.sub(lambda m: names.setdefault(m.group(0), f"{m.group(1)}{len(names):010d}"), text)
+    return _SVG_ID.sub(
+        lambda m: names.setdefault(m.group(0), f"{m.group(1)}{len(names):010d}"), text
+    )
 
 
 def text_equivalent(a: str, b: str) -> bool:
@@ -79,7 +81,10 @@ def images_equivalent(a: bytes, b: bytes) -> bool:
     if a == b:
         return True
     with Image.open(io.BytesIO(a)) as first, Image.open(io.BytesIO(b)) as second:
-        x, y = np.asarray(first.convert("RGBA"), dtype=np.int16), np.asarray(second.convert("RGBA"), dtype=np.int16)
+        x, y = (
+            np.asarray(first.convert("RGBA"), dtype=np.int16),
+            np.asarray(second.convert("RGBA"), dtype=np.int16),
+        )
     if x.shape != y.shape:
         return False
     differing = np.abs(x - y).max(axis=-1) > PIXEL_LEVELS
@@ -128,12 +133,16 @@ def equivalent(a: str | Path, b: str | Path) -> bool:
     return False
 
 
-def differences(source: str | Path, target: str | Path, ignore: frozenset[str] = frozenset()) -> list[str]:
+def differences(
+    source: str | Path, target: str | Path, ignore: frozenset[str] = frozenset()
+) -> list[str]:
     """File names (relative) that differ in content between two directories, or exist in one only; ``ignore``d names skipped."""
     source, target = Path(source), Path(target)
     names = {p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file()}
     names |= {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}
-    return sorted(name for name in names - set(ignore) if not equivalent(source / name, target / name))
+    return sorted(
+        name for name in names - set(ignore) if not equivalent(source / name, target / name)
+    )
 
 
 def replace_if_changed(new: str | Path, old: str | Path) -> bool:

@@ -26,12 +26,18 @@ def laplace_m(sensitivity: float) -> float:
 
 def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float) -> float:
     """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)) — the poster's upper bound, in truth a lower bound (Chebyshev)."""
-    return laplace_m(sensitivity) / (open_unit("w", w) * positive("query_answer", query_answer) * math.sqrt(1 - open_unit("p", p)))
+    return laplace_m(sensitivity) / (
+        open_unit("w", w)
+        * positive("query_answer", query_answer)
+        * math.sqrt(1 - open_unit("p", p))
+    )
 
 
 def theorem1_query_answer(epsilon: float, sensitivity: float, w: float, p: float) -> float:
     """Theorem 1 solved for q(D): √2 Δ / (w ε √(1-p)) — what anyone learns of the data from a published Theorem 1 ε."""
-    return laplace_m(sensitivity) / (open_unit("w", w) * positive("epsilon", epsilon) * math.sqrt(1 - open_unit("p", p)))
+    return laplace_m(sensitivity) / (
+        open_unit("w", w) * positive("epsilon", epsilon) * math.sqrt(1 - open_unit("p", p))
+    )
 
 
 def theorem2_epsilon_laplace(sensitivity: float, c: float, p: float) -> float:
@@ -43,7 +49,9 @@ def coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace)
     """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form)."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = positive("c", c)
-    low, high = family.cdf([-c, c], scale=scale)  # not a frozen family(scale=...): building one costs milliseconds
+    low, high = family.cdf(
+        [-c, c], scale=scale
+    )  # not a frozen family(scale=...): building one costs milliseconds
     return float(high - low)
 
 
@@ -62,7 +70,9 @@ def coverage_text(epsilon: float, c: float, sensitivity: float, family=stats.lap
     return f"1 - {shortfall:.3g}" if shortfall < 5e-5 else f"{1 - shortfall:.4f}"
 
 
-def integrated_coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+def integrated_coverage(
+    epsilon: float, c: float, sensitivity: float, family=stats.laplace
+) -> float:
     """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p.
 
     The integral runs over the standardised variable on [-c/λ, c/λ], cut where the family's tail holds
@@ -100,17 +110,23 @@ def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplac
         eps = math.exp(log_eps)
         if target <= 0.5:
             return math.log(integrated_coverage(eps, c, sensitivity, family)) - math.log(target)
-        return math.log(1 - target) - math.log(max(integrated_tail(eps, c, sensitivity, family), 1e-320))
+        return math.log(1 - target) - math.log(
+            max(integrated_tail(eps, c, sensitivity, family), 1e-320)
+        )
 
     lo, hi = -1.0, 1.0
     while gap(lo) > 0:
         lo -= 2
         if lo < -_LOG_EPSILON_LIMIT:
-            raise ValueError(f"theorem2_epsilon: no ε above e^-{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}")
+            raise ValueError(
+                f"theorem2_epsilon: no ε above e^-{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}"
+            )
     while gap(hi) < 0:
         hi += 2
         if hi > _LOG_EPSILON_LIMIT:
-            raise ValueError(f"theorem2_epsilon: no ε below e^{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}")
+            raise ValueError(
+                f"theorem2_epsilon: no ε below e^{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}"
+            )
     return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
 
 
@@ -136,9 +152,14 @@ def ratio_threshold() -> float:
 
 # --- The Gaussian mechanism: classical and analytic calibration ---------------------------------------
 
+
 def gaussian_sigma_classical(sensitivity: float, epsilon: float, delta: float) -> float:
     """Classical Gaussian mechanism: σ = Δ √(2 ln(1.25/δ)) / ε (Dwork & Roth 2014, Thm A.1), proven only for ε < 1."""
-    return positive("sensitivity", sensitivity) * math.sqrt(2 * math.log(1.25 / open_unit("delta", delta))) / positive("epsilon", epsilon)
+    return (
+        positive("sensitivity", sensitivity)
+        * math.sqrt(2 * math.log(1.25 / open_unit("delta", delta)))
+        / positive("epsilon", epsilon)
+    )
 
 
 def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -> float:
@@ -158,7 +179,9 @@ def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -
 
 def _log_profile_gap(sigma: float, epsilon: float, sensitivity: float, delta: float) -> float:
     """ln δ(ε; σ) − ln δ, with ln 0 taken as −745 (below the smallest double): falls as σ or ε grows."""
-    return math.log(max(gaussian_privacy_profile(sigma, epsilon, sensitivity), 5e-324)) - math.log(delta)
+    return math.log(max(gaussian_privacy_profile(sigma, epsilon, sensitivity), 5e-324)) - math.log(
+        delta
+    )
 
 
 def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) -> float:
@@ -166,7 +189,11 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
 
     Valid for every ε > 0; the bracket grows by factors of 2 from the classical σ.
     """
-    sensitivity, epsilon, delta = positive("sensitivity", sensitivity), positive("epsilon", epsilon), open_unit("delta", delta)
+    sensitivity, epsilon, delta = (
+        positive("sensitivity", sensitivity),
+        positive("epsilon", epsilon),
+        open_unit("delta", delta),
+    )
     lo = hi = math.log(gaussian_sigma_classical(sensitivity, epsilon, delta))
     for _ in range(2000):
         if _log_profile_gap(math.exp(hi), epsilon, sensitivity, delta) <= 0:
@@ -176,27 +203,51 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
         if _log_profile_gap(math.exp(lo), epsilon, sensitivity, delta) > 0:
             break
         lo -= math.log(2)
-    if lo == hi:  # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one step wide
+    if (
+        lo == hi
+    ):  # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one step wide
         lo -= math.log(2)
-    root = optimize.brentq(lambda s: _log_profile_gap(math.exp(s), epsilon, sensitivity, delta), lo, hi, xtol=1e-14, rtol=1e-13)
+    root = optimize.brentq(
+        lambda s: _log_profile_gap(math.exp(s), epsilon, sensitivity, delta),
+        lo,
+        hi,
+        xtol=1e-14,
+        rtol=1e-13,
+    )
     return math.exp(root)
 
 
 def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) -> float:
     """The smallest ε with δ(ε; σ) ≤ δ (Balle & Wang 2018, Thm 8): the ε that N(0, σ²) noise affords; 0 if δ(0; σ) ≤ δ already."""
-    sigma, sensitivity, delta = positive("sigma", sigma), positive("sensitivity", sensitivity), open_unit("delta", delta)
+    sigma, sensitivity, delta = (
+        positive("sigma", sigma),
+        positive("sensitivity", sensitivity),
+        open_unit("delta", delta),
+    )
     if _log_profile_gap(sigma, 0.0, sensitivity, delta) <= 0:
         return 0.0
-    lo = hi = math.log(gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma)  # the classical ε for this σ
+    lo = hi = math.log(
+        gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma
+    )  # the classical ε for this σ
     while _log_profile_gap(sigma, math.exp(hi), sensitivity, delta) > 0:
         hi += math.log(2)
     while _log_profile_gap(sigma, math.exp(lo), sensitivity, delta) <= 0:
         lo -= math.log(2)
         if lo < -_LOG_EPSILON_LIMIT:
-            raise ValueError(f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} for sigma = {sigma!r}, delta = {delta!r}")
+            raise ValueError(
+                f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} for sigma = {sigma!r}, delta = {delta!r}"
+            )
     if lo == hi:
         hi += math.log(2)
-    return math.exp(optimize.brentq(lambda e: _log_profile_gap(sigma, math.exp(e), sensitivity, delta), lo, hi, xtol=1e-14, rtol=1e-13))
+    return math.exp(
+        optimize.brentq(
+            lambda e: _log_profile_gap(sigma, math.exp(e), sensitivity, delta),
+            lo,
+            hi,
+            xtol=1e-14,
+            rtol=1e-13,
+        )
+    )
 
 
 def theorem2_sigma_gaussian(c: float, p: float) -> float:

@@ -30,7 +30,9 @@ from ._validate import closed_unit, open_unit, positive, real
 
 def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
     """P: the expected cost of the bad event without participating (slides: 5% × $1274 = $63.70)."""
-    return positive("bad_event_cost", bad_event_cost) * open_unit("bad_event_probability", bad_event_probability)
+    return positive("bad_event_cost", bad_event_cost) * open_unit(
+        "bad_event_probability", bad_event_probability
+    )
 
 
 def payment(epsilon: float, expected_cost: float) -> float:
@@ -71,10 +73,14 @@ def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool
 
 def budget_epsilon(n: float, expected_cost: float, budget: float) -> float:
     """The largest ε the budget pays for N participants: ln(1 + B / (P N))."""
-    return math.log1p(positive("budget", budget) / (positive("expected_cost", expected_cost) * _count("n", n)))
+    return math.log1p(
+        positive("budget", budget) / (positive("expected_cost", expected_cost) * _count("n", n))
+    )
 
 
-def accuracy_epsilon(n: float, error: float, failure_probability: float, slide_constants: bool = False) -> float:
+def accuracy_epsilon(
+    n: float, error: float, failure_probability: float, slide_constants: bool = False
+) -> float:
     """The smallest ε meeting A(ε, N) ≤ α for N participants (inf when sampling alone exceeds α)."""
     c_s, c_n = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
@@ -83,7 +89,9 @@ def accuracy_epsilon(n: float, error: float, failure_probability: float, slide_c
     return math.log(1 / room) / (c_n * n) if room > 0 else math.inf
 
 
-def accuracy_n(epsilon: float, error: float, failure_probability: float, slide_constants: bool = False) -> int:
+def accuracy_n(
+    epsilon: float, error: float, failure_probability: float, slide_constants: bool = False
+) -> int:
     """The smallest integer N meeting A(ε, N) ≤ α (A falls as N grows), by brentq then an integer check."""
     alpha = open_unit("failure_probability", failure_probability)
     positive("epsilon", epsilon)
@@ -102,10 +110,19 @@ def accuracy_n(epsilon: float, error: float, failure_probability: float, slide_c
     return n
 
 
-def feasible(epsilon: float, n: float, expected_cost: float, budget: float, error: float, failure_probability: float,
-             slide_constants: bool = False) -> bool:
+def feasible(
+    epsilon: float,
+    n: float,
+    expected_cost: float,
+    budget: float,
+    error: float,
+    failure_probability: float,
+    slide_constants: bool = False,
+) -> bool:
     """Both constraints at (ε, N): accuracy A(ε, N) ≤ α and budget (e^ε - 1) P N ≤ B."""
-    accurate = accuracy_bound(epsilon, n, error, slide_constants) <= open_unit("failure_probability", failure_probability)
+    accurate = accuracy_bound(epsilon, n, error, slide_constants) <= open_unit(
+        "failure_probability", failure_probability
+    )
     return accurate and within_budget(epsilon, n, expected_cost, budget)
 
 
@@ -120,8 +137,13 @@ class StudyDesign:
     accuracy_bound: float
 
 
-def largest_feasible_epsilon(expected_cost: float, budget: float, error: float, failure_probability: float,
-                             slide_constants: bool = False) -> StudyDesign | None:
+def largest_feasible_epsilon(
+    expected_cost: float,
+    budget: float,
+    error: float,
+    failure_probability: float,
+    slide_constants: bool = False,
+) -> StudyDesign | None:
     """The largest ε for which some integer N ≥ 1 meets both constraints, and that N; None if none does.
 
     For a fixed N the admissible ε form the interval [accuracy_epsilon(N), budget_epsilon(N)]. Times N,
@@ -139,7 +161,9 @@ def largest_feasible_epsilon(expected_cost: float, budget: float, error: float, 
     def ok(n: int) -> bool:
         return accuracy_epsilon(n, error, alpha, slide_constants) <= budget_epsilon(n, p, b)
 
-    lo = max(1, math.floor(math.log(2 / alpha) / c_s))  # below this, 2e^{-c_s N} >= α: never feasible
+    lo = max(
+        1, math.floor(math.log(2 / alpha) / c_s)
+    )  # below this, 2e^{-c_s N} >= α: never feasible
     if ok(lo):
         best = lo
     else:
@@ -151,13 +175,20 @@ def largest_feasible_epsilon(expected_cost: float, budget: float, error: float, 
             lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         best = hi
     eps = budget_epsilon(best, p, b)
-    while not within_budget(eps, best, p, b):  # the budget binds with equality: keep rounding on its safe side
+    while not within_budget(
+        eps, best, p, b
+    ):  # the budget binds with equality: keep rounding on its safe side
         eps = float(np.nextafter(eps, 0))
     return _design(best, eps, p, error, slide_constants)
 
 
-def cheapest_study(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False,
-                   max_n: int = 10**7) -> StudyDesign | None:
+def cheapest_study(
+    expected_cost: float,
+    error: float,
+    failure_probability: float,
+    slide_constants: bool = False,
+    max_n: int = 10**7,
+) -> StudyDesign | None:
     """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε; None if no N ≤ max_n is accurate.
 
     The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so without
@@ -184,13 +215,21 @@ def sampling_n(error: float, failure_probability: float, slide_constants: bool =
     return math.log(2 / open_unit("failure_probability", failure_probability)) / c_s
 
 
-def cost_floor(expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False) -> float:
+def cost_floor(
+    expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False
+) -> float:
     """The limit of the cheapest accurate study's cost as N → ∞: P ln(1/α) / c_noise."""
     _, c_n = bound_constants(error, slide_constants)
-    return positive("expected_cost", expected_cost) * math.log(1 / open_unit("failure_probability", failure_probability)) / c_n
+    return (
+        positive("expected_cost", expected_cost)
+        * math.log(1 / open_unit("failure_probability", failure_probability))
+        / c_n
+    )
 
 
-def true_failure_probability(epsilon: float, n: int, error: float, fraction: float = 0.5, negligible: float = 1e-300) -> float:
+def true_failure_probability(
+    epsilon: float, n: int, error: float, fraction: float = 0.5, negligible: float = 1e-300
+) -> float:
     """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds.
 
     Counts whose binomial tail holds less than ``negligible`` in all are left out of the sum, so the
@@ -199,7 +238,9 @@ def true_failure_probability(epsilon: float, n: int, error: float, fraction: flo
     n = int(_count("n", n))
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
     weights, offset = _binomial(n, p, open_unit("negligible", negligible))
-    lam = 1 / (positive("epsilon", epsilon) * n)  # the noise scale, passed to scipy's laplace functions directly
+    lam = 1 / (
+        positive("epsilon", epsilon) * n
+    )  # the noise scale, passed to scipy's laplace functions directly
     # Pr(noise > T - offset) + Pr(noise < -T - offset), the second as sf(T + offset) by symmetry, in one call
     tails = stats.laplace.sf(np.concatenate([t - offset, t + offset]), scale=lam)
     miss = tails[: offset.size] + tails[offset.size :]
@@ -222,7 +263,9 @@ def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarr
     return weights, offset
 
 
-def worst_case_fraction(epsilon: float, n: int, error: float, points: int = 101) -> tuple[float, float]:
+def worst_case_fraction(
+    epsilon: float, n: int, error: float, points: int = 101
+) -> tuple[float, float]:
     """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that largest value.
 
     Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the noise to
@@ -244,23 +287,33 @@ def worst_case_fraction(epsilon: float, n: int, error: float, points: int = 101)
     best_p, best_v = float(grid[int(np.argmax(values))]), float(values.max())
     for i in np.argsort(values)[::-1][:3]:
         lo, hi = float(grid[max(i - 1, 0)]), float(grid[min(i + 1, m - 1)])
-        found = optimize.minimize_scalar(lambda p: -true_failure_probability(eps, n, t, p), bounds=(lo, hi),
-                                         method="bounded", options={"xatol": 1e-3 / n})
+        found = optimize.minimize_scalar(
+            lambda p: -true_failure_probability(eps, n, t, p),
+            bounds=(lo, hi),
+            method="bounded",
+            options={"xatol": 1e-3 / n},
+        )
         if -found.fun > best_v:
             best_p, best_v = float(found.x), float(-found.fun)
     return best_p, best_v
 
 
-def simulate_failure(epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator) -> tuple[float, float]:
+def simulate_failure(
+    epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator
+) -> tuple[float, float]:
     """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its standard error."""
     n = int(_count("n", n))
     counts = rng.binomial(n, fraction, size=n_trials)
-    estimate = counts / n + stats.laplace.rvs(scale=1 / (positive("epsilon", epsilon) * n), size=n_trials, random_state=rng)
+    estimate = counts / n + stats.laplace.rvs(
+        scale=1 / (positive("epsilon", epsilon) * n), size=n_trials, random_state=rng
+    )
     miss = np.abs(estimate - fraction) > error
     return float(miss.mean()), float(miss.std(ddof=1) / math.sqrt(n_trials))
 
 
-def smallest_true_n(epsilon: float, error: float, failure_probability: float, fraction: float = 0.5) -> int:
+def smallest_true_n(
+    epsilon: float, error: float, failure_probability: float, fraction: float = 0.5
+) -> int:
     """The N at which the exact failure probability first drops to ≤ α at this ε: brentq from a normal-approximation guess.
 
     The guess is the larger of the sizes at which the sampling error alone (normal approximation,
@@ -325,15 +378,29 @@ def chernoff_non_private_n(error: float, failure_probability: float) -> float:
     return 3 / t**2 * math.log(2 / alpha)
 
 
-def private_is_cheaper(error: float, failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> bool:
+def private_is_cheaper(
+    error: float,
+    failure_probability: float,
+    base_cost: float,
+    worst_cost: float,
+    exposed_fraction: float,
+) -> bool:
     """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study to cost less."""
-    return open_unit("error", error) <= crossover_error(failure_probability, base_cost, worst_cost, exposed_fraction)
+    return open_unit("error", error) <= crossover_error(
+        failure_probability, base_cost, worst_cost, exposed_fraction
+    )
 
 
-def crossover_error(failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float) -> float:
+def crossover_error(
+    failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float
+) -> float:
     """The error T below which the quoted condition says the private study costs less: 6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α)))."""
     alpha = _quoted_alpha(failure_probability)
-    ratio = open_unit("exposed_fraction", exposed_fraction) * positive("worst_cost", worst_cost) * math.log(1 / (2 * alpha))
+    ratio = (
+        open_unit("exposed_fraction", exposed_fraction)
+        * positive("worst_cost", worst_cost)
+        * math.log(1 / (2 * alpha))
+    )
     return 6 * math.log1p(ratio / (96 * positive("base_cost", base_cost) * math.log(3 / alpha)))
 
 
@@ -341,7 +408,9 @@ def _quoted_alpha(failure_probability: float) -> float:
     """α for the quoted non-private formulas, whose ln(1/(2α)) is a positive size only for α < 1/2."""
     alpha = open_unit("failure_probability", failure_probability)
     if alpha >= 0.5:
-        raise ValueError(f"failure_probability must lie in (0, 0.5) for the quoted non-private study size ln(1/(2α))/(8T²), got {failure_probability!r}")
+        raise ValueError(
+            f"failure_probability must lie in (0, 0.5) for the quoted non-private study size ln(1/(2α))/(8T²), got {failure_probability!r}"
+        )
     return alpha
 
 
@@ -360,8 +429,14 @@ def _count(name: str, value: float) -> float:
 EXACT_EPSILON_MIN = 1e-4  # the smallest ε the exact search considers
 
 
-def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: float, failure_probability: float,
-                                   fraction: float = 0.5, epsilon_max: float = 20.0) -> StudyDesign | None:
+def largest_feasible_epsilon_exact(
+    expected_cost: float,
+    budget: float,
+    error: float,
+    failure_probability: float,
+    fraction: float = 0.5,
+    epsilon_max: float = 20.0,
+) -> StudyDesign | None:
     """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of A(ε, N).
 
     A geometric scan of ε down from ``epsilon_max`` to ``EXACT_EPSILON_MIN`` finds the first affordable ε, then
@@ -375,8 +450,12 @@ def largest_feasible_epsilon_exact(expected_cost: float, budget: float, error: f
         n = smallest_true_n(eps, error, alpha, fraction)
         return n, n * math.expm1(eps) * p
 
-    grid = np.geomspace(positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80)  # downwards: large ε means small, cheap studies
-    if cost(grid[-1])[1] > b:  # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
+    grid = np.geomspace(
+        positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80
+    )  # downwards: large ε means small, cheap studies
+    if (
+        cost(grid[-1])[1] > b
+    ):  # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
         return None
     first = next(i for i, e in enumerate(grid) if cost(e)[1] <= b)  # exists: grid[-1] is affordable
     if first == 0:
@@ -403,7 +482,9 @@ def readable(value: float, decimals: int = 4) -> float:
     return round(x, decimals) if x == 0 or abs(x) >= 10.0 ** (2 - decimals) else float(f"{x:.3g}")
 
 
-UNDERFLOW = 1e-300  # a positive probability computed as 0 lies below this (the exact sums leave out less)
+UNDERFLOW = (
+    1e-300  # a positive probability computed as 0 lies below this (the exact sums leave out less)
+)
 
 
 def readable_probability(value: float, decimals: int = 6) -> float | str:

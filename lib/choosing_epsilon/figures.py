@@ -51,7 +51,12 @@ class PlainLogFormatter(LogFormatterSciNotation):
             return label
         sign, coefficient, base, exponent = match.groups()
         minus = "\N{MINUS SIGN}" if matplotlib.rcParams["axes.unicode_minus"] else "-"
-        return (minus if sign else "") + (f"{coefficient}×" if coefficient else "") + base + exponent.translate(_SUPERSCRIPTS)
+        return (
+            (minus if sign else "")
+            + (f"{coefficient}×" if coefficient else "")
+            + base
+            + exponent.translate(_SUPERSCRIPTS)
+        )
 
 
 def _log_axes(fig: plt.Figure) -> None:
@@ -65,14 +70,25 @@ def _log_axes(fig: plt.Figure) -> None:
         for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
             if axis.get_scale() != "log":
                 continue
-            for get, put in ((axis.get_major_formatter, axis.set_major_formatter), (axis.get_minor_formatter, axis.set_minor_formatter)):
+            for get, put in (
+                (axis.get_major_formatter, axis.set_major_formatter),
+                (axis.get_minor_formatter, axis.set_minor_formatter),
+            ):
                 old = get()
                 if type(old) is LogFormatterSciNotation:
-                    put(PlainLogFormatter(base=old._base, labelOnlyBase=old.labelOnlyBase,
-                                          minor_thresholds=old.minor_thresholds, linthresh=old._linthresh))
+                    put(
+                        PlainLogFormatter(
+                            base=old._base,
+                            labelOnlyBase=old.labelOnlyBase,
+                            minor_thresholds=old.minor_thresholds,
+                            linthresh=old._linthresh,
+                        )
+                    )
             minor = axis.get_minor_locator()
             low, high = sorted(limits)
-            default = type(minor) is LogLocator and isinstance(getattr(minor, "_subs", None), str)  # subs="auto"
+            default = type(minor) is LogLocator and isinstance(
+                getattr(minor, "_subs", None), str
+            )  # subs="auto"
             if default and low > 0 and math.log10(high / low) >= 2:
                 axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
 
@@ -90,7 +106,9 @@ def _titles_kept(fig: plt.Figure) -> Iterator[None]:
     saving a figure). Once one drawing has placed it, the layout it depends on is fixed, so the later
     drawings of the same figure keep that place: the files come out byte-identical.
     """
-    placed = [ax for ax in fig.axes if ax._autotitlepos]  # matplotlib's flag for a title it places itself
+    placed = [
+        ax for ax in fig.axes if ax._autotitlepos
+    ]  # matplotlib's flag for a title it places itself
     for ax in placed:
         ax._autotitlepos = False
     try:
@@ -103,7 +121,9 @@ def _titles_kept(fig: plt.Figure) -> Iterator[None]:
 def _draw_agg(fig: plt.Figure, dpi: float) -> tuple[np.ndarray, matplotlib.transforms.Bbox]:
     """Draw ``fig`` once with Agg at ``dpi``: its pixels (RGBA rows, top first) and its tight bounding box in inches."""
     canvas, figure_dpi = fig.canvas, fig.dpi
-    agg = FigureCanvasAgg(fig)  # a canvas of its own, as savefig makes one: Agg draws, whatever the backend
+    agg = FigureCanvasAgg(
+        fig
+    )  # a canvas of its own, as savefig makes one: Agg draws, whatever the backend
     try:
         fig.set_dpi(dpi)
         agg.draw()
@@ -115,19 +135,26 @@ def _draw_agg(fig: plt.Figure, dpi: float) -> tuple[np.ndarray, matplotlib.trans
         fig.set_canvas(canvas)
 
 
-def _crop(fig: plt.Figure, pixels: np.ndarray, box: matplotlib.transforms.Bbox, dpi: float) -> np.ndarray:
+def _crop(
+    fig: plt.Figure, pixels: np.ndarray, box: matplotlib.transforms.Bbox, dpi: float
+) -> np.ndarray:
     """The pixels inside ``box`` (inches), padded with the figure's face colour beyond its edges, as savefig pads."""
     rows, columns = pixels.shape[:2]
     left, right = math.floor(box.x0 * dpi), math.ceil(box.x1 * dpi)
-    top, bottom = rows - math.ceil(box.y1 * dpi), rows - math.floor(box.y0 * dpi)  # pixel rows count down
+    top, bottom = (
+        rows - math.ceil(box.y1 * dpi),
+        rows - math.floor(box.y0 * dpi),
+    )  # pixel rows count down
     image = np.empty((bottom - top, right - left, 4), dtype=np.uint8)
     image[...] = np.round(np.asarray(matplotlib.colors.to_rgba(fig.get_facecolor())) * 255)
     y0, y1, x0, x1 = max(top, 0), min(bottom, rows), max(left, 0), min(right, columns)
-    image[y0 - top:y1 - top, x0 - left:x1 - left] = pixels[y0:y1, x0:x1]
+    image[y0 - top : y1 - top, x0 - left : x1 - left] = pixels[y0:y1, x0:x1]
     return image
 
 
-def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> list[Path]:
+def save_figure(
+    fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path
+) -> list[Path]:
     """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``, byte-deterministic.
 
     ``savefig(bbox_inches="tight")`` would lay the figure out to find its box, then draw it, and do
@@ -142,7 +169,9 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")
     if not isinstance(data, pd.DataFrame) or data.empty:
-        raise ValueError(f"data must be a non-empty DataFrame of the plotted values, got {type(data).__name__}")
+        raise ValueError(
+            f"data must be a non-empty DataFrame of the plotted values, got {type(data).__name__}"
+        )
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg"]
@@ -154,7 +183,8 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
     width, height = fig.get_size_inches()
     outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
     recoloured = matplotlib.rcParams["savefig.transparent"] or any(
-        matplotlib.rcParams[f"savefig.{key}"] != "auto" for key in ("facecolor", "edgecolor"))  # savefig paints another background
+        matplotlib.rcParams[f"savefig.{key}"] != "auto" for key in ("facecolor", "edgecolor")
+    )  # savefig paints another background
     with _titles_kept(fig):
         if outside or recoloured:
             drawn = io.BytesIO()
@@ -164,7 +194,9 @@ def save_figure(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str 
         else:
             image = _crop(fig, pixels, box, dpi)
         opaque = bool((image[..., 3] == 255).all())
-        PILImage.fromarray(image[..., :3] if opaque else image).save(paths[0], format="png", dpi=(dpi, dpi))
+        PILImage.fromarray(image[..., :3] if opaque else image).save(
+            paths[0], format="png", dpi=(dpi, dpi)
+        )
         fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
     return [*paths, save_table(data, name, out)]
 
@@ -187,4 +219,3 @@ def save_table(table: pd.DataFrame, name: str, output_dir: str | Path, index: bo
     path = out / f"{name}.csv"
     table.to_csv(path, index=index, float_format="%.10g", lineterminator="\n")
     return path
-

@@ -15,7 +15,9 @@ from . import possible_worlds, registry
 
 def check_database(values: Mapping[str, object]) -> None:
     """Lee & Clifton's database: the file, its ``name`` column, the attributes, ``absent``, and ρ ≥ 1/n (the prior)."""
-    table = possible_worlds.load_database(str(values["data_path"]), list(values["attributes"]), str(values["absent"]))  # type: ignore[arg-type]
+    table = possible_worlds.load_database(
+        str(values["data_path"]), list(values["attributes"]), str(values["absent"])
+    )  # type: ignore[arg-type]
     possible_worlds.check_rho(float(values["rho"]), len(table))  # type: ignore[arg-type]
 
 
@@ -27,13 +29,19 @@ def check_registry(values: Mapping[str, object]) -> None:
     registry.load_registry(path)
 
 
-def check_survey(age_range: list[float], observed_ages: list[float], mean_lower_bound: float) -> None:
+def check_survey(
+    age_range: list[float], observed_ages: list[float], mean_lower_bound: float
+) -> None:
     """The synthesis's public age range holds the range the synthetic ages are drawn from and bounds the public lower bound of the mean."""
     lb, ub = age_range
     if not lb <= observed_ages[0] <= observed_ages[1] <= ub:
-        raise ValueError(f"observed_ages must lie inside age_range {age_range}, got {observed_ages}")
+        raise ValueError(
+            f"observed_ages must lie inside age_range {age_range}, got {observed_ages}"
+        )
     if not 0 < mean_lower_bound <= ub:
-        raise ValueError(f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), got {mean_lower_bound!r}")
+        raise ValueError(
+            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), got {mean_lower_bound!r}"
+        )
 
 
 def check_synthesis(values: Mapping[str, object]) -> None:

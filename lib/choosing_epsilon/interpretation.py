@@ -19,7 +19,9 @@ def epsilon_for_posterior(prior: float, threshold: float) -> float:
     """The largest ε whose posterior bound from ``prior`` stays ≤ ``threshold``: ln(t (1-p) / (p (1-t)))."""
     p, t = open_unit("prior", prior), open_unit("threshold", threshold)
     if not t > p:
-        raise ValueError(f"threshold must exceed the prior {prior!r} (allowed range ({prior!r}, 1)), got {threshold!r}")
+        raise ValueError(
+            f"threshold must exceed the prior {prior!r} (allowed range ({prior!r}, 1)), got {threshold!r}"
+        )
     return math.log(t) - math.log1p(-t) - (math.log(p) - math.log1p(-p))
 
 

@@ -28,12 +28,21 @@ def distribution(center: float, sensitivity: float, epsilon: float):
 
 
 def release(
-    true_answer: float, sensitivity: float, epsilon: float, rng: np.random.Generator, size: int | None = None
+    true_answer: float,
+    sensitivity: float,
+    epsilon: float,
+    rng: np.random.Generator,
+    size: int | None = None,
 ) -> float | np.ndarray:
     """Noisy answer(s) f(X) + Lap(Δf/ε) drawn from the seeded generator ``rng``."""
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return stats.laplace.rvs(loc=real("true_answer", true_answer), scale=scale(sensitivity, epsilon), size=size, random_state=rng)
+    return stats.laplace.rvs(
+        loc=real("true_answer", true_answer),
+        scale=scale(sensitivity, epsilon),
+        size=size,
+        random_state=rng,
+    )
 
 
 def tail_probability(z: float, sensitivity: float, epsilon: float) -> float:
@@ -49,10 +58,14 @@ def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float
     return float(stats.laplace.isf(p / 2, scale=scale(sensitivity, epsilon)))
 
 
-def log_density(y: float | np.ndarray, center: float | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
+def log_density(
+    y: float | np.ndarray, center: float | np.ndarray, sensitivity: float, epsilon: float
+) -> np.ndarray:
     """ln of the Lap(Δ/ε) density of response y around ``center``: -|y - c|/λ - ln 2λ, finite at any distance."""
     lam = scale(sensitivity, epsilon)
-    return -np.abs(np.asarray(y, dtype=float) - np.asarray(center, dtype=float)) / lam - np.log(2 * lam)
+    return -np.abs(np.asarray(y, dtype=float) - np.asarray(center, dtype=float)) / lam - np.log(
+        2 * lam
+    )
 
 
 def log_survival(threshold: float, center: float, sensitivity: float, epsilon: float) -> float:
@@ -62,11 +75,15 @@ def log_survival(threshold: float, center: float, sensitivity: float, epsilon: f
     ln Pr = logpdf(t) + ln λ there, and ln(1 - λ·pdf(t)) on the other side.
     """
     t, c, lam = real("threshold", threshold), real("center", center), scale(sensitivity, epsilon)
-    log_far = float(log_density(t, c, sensitivity, epsilon)) + np.log(lam)  # log of the smaller tail at t
+    log_far = float(log_density(t, c, sensitivity, epsilon)) + np.log(
+        lam
+    )  # log of the smaller tail at t
     return log_far if t >= c else float(np.log1p(-np.exp(log_far)))
 
 
-def tail_ratio(threshold: float, center_a: float, center_b: float, sensitivity: float, epsilon: float) -> float:
+def tail_ratio(
+    threshold: float, center_a: float, center_b: float, sensitivity: float, epsilon: float
+) -> float:
     """Pr[f_a + η > t] / Pr[f_b + η > t]: the ratio Definition 1 bounds by e^ε (Lee & Clifton Sec. 4.1)."""
     a = log_survival(threshold, center_a, sensitivity, epsilon)
     b = log_survival(threshold, center_b, sensitivity, epsilon)
@@ -102,12 +119,20 @@ def exp_text(x: float, spec: str = ".4g") -> str:
     return f"{10 ** (exponent - k):.4f} × 10^{k}"
 
 
-def check_privacy_loss(loss: np.ndarray, outputs: np.ndarray, center_a: float, center_b: float,
-                       sensitivity: float, epsilon: float) -> None:
+def check_privacy_loss(
+    loss: np.ndarray,
+    outputs: np.ndarray,
+    center_a: float,
+    center_b: float,
+    sensitivity: float,
+    epsilon: float,
+) -> None:
     """Raise if any privacy loss ln(p_a(y)/p_b(y)) leaves [-ε, ε] by more than the round-off of its terms |y - c|/λ + ln 2λ."""
     lam = scale(sensitivity, epsilon)
     y = np.asarray(outputs, dtype=float)
-    terms = (np.abs(y - center_a) + np.abs(y - center_b) + abs(center_a - center_b)) / lam + 2 * abs(np.log(2 * lam))
+    terms = (
+        np.abs(y - center_a) + np.abs(y - center_b) + abs(center_a - center_b)
+    ) / lam + 2 * abs(np.log(2 * lam))
     slack = 4 * np.finfo(float).eps * (terms + 1) + 1e-12 * epsilon
     excess = np.abs(np.asarray(loss, dtype=float)) - epsilon - slack
     if np.any(excess > 0):
@@ -119,8 +144,11 @@ def check_privacy_loss(loss: np.ndarray, outputs: np.ndarray, center_a: float, c
 
 
 def input_perturbation(
-    values: Sequence[float] | np.ndarray, statistic: Callable[[np.ndarray], np.ndarray], noise_scale: float,
-    rng: np.random.Generator, runs: int,
+    values: Sequence[float] | np.ndarray,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    noise_scale: float,
+    rng: np.random.Generator,
+    runs: int,
 ) -> np.ndarray:
     """``runs`` releases of statistic(x + η), η ~ Lap(noise_scale) added to every input value (input perturbation).
 
@@ -131,7 +159,9 @@ def input_perturbation(
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     if isinstance(runs, bool) or not isinstance(runs, (int, np.integer)) or runs < 1:
         raise ValueError(f"runs must be an integer >= 1, got {runs!r}")
-    noise = stats.laplace.rvs(scale=positive("noise_scale", noise_scale), size=(int(runs), x.size), random_state=rng)
+    noise = stats.laplace.rvs(
+        scale=positive("noise_scale", noise_scale), size=(int(runs), x.size), random_state=rng
+    )
     return np.asarray(statistic(x[None, :] + noise), dtype=float)
 
 
@@ -146,7 +176,9 @@ def ratio_label(log_ratio: float, digits: int = 3) -> str:
     x = real("log_ratio", log_ratio)
     if x == 0:
         return "1"
-    if abs(x) < 1e-6:  # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
+    if (
+        abs(x) < 1e-6
+    ):  # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
         return ("1 + " if x > 0 else "1 − ") + _power_of_ten(math.log10(abs(x)), digits)
     exponent = x / math.log(10)
     if -3 <= exponent < 4:

@@ -27,7 +27,9 @@ from .paths import FIGURES
 
 REDIRECT = "CHOOSING_EPSILON_OUTPUT_ROOT"
 STAGE_ROOT = "CHOOSING_EPSILON_STAGE_ROOT"  # where staging directories go (the runner removes it after each run)
-MANIFEST = ".choosing-epsilon-run.json"  # the files the last run wrote to a directory outside figures/
+MANIFEST = (
+    ".choosing-epsilon-run.json"  # the files the last run wrote to a directory outside figures/
+)
 _STAGES: dict[Path, Path] = {}
 
 
@@ -60,7 +62,11 @@ def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -
     """Check ``output_dir`` for a run of ``notebook`` with parameters ``values``; return a fresh staging directory."""
     target = target_dir(output_dir, notebook)
     check_target(target, notebook, params.differ_from_defaults(notebook, values))
-    stage = Path(tempfile.mkdtemp(prefix=f"choosing-epsilon-{notebook}-", dir=os.environ.get(STAGE_ROOT) or None))
+    stage = Path(
+        tempfile.mkdtemp(
+            prefix=f"choosing-epsilon-{notebook}-", dir=os.environ.get(STAGE_ROOT) or None
+        )
+    )
     _STAGES[stage] = target
     return stage
 
@@ -75,7 +81,9 @@ def finish(stage: Path) -> list[str]:
         stale = set(json.loads(manifest.read_text())) if manifest.is_file() else set()
     changed = compare.sync(stage, target, stale)
     if not inside_figures:
-        written = sorted(p.relative_to(stage).as_posix() for p in Path(stage).rglob("*") if p.is_file())
+        written = sorted(
+            p.relative_to(stage).as_posix() for p in Path(stage).rglob("*") if p.is_file()
+        )
         manifest.write_text(json.dumps(written, indent=0) + "\n")
     shutil.rmtree(stage, ignore_errors=True)
     return changed

@@ -9,10 +9,10 @@ refuses unknown names before a kernel starts.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +27,9 @@ class Param:
     allowed: str = ""
     check: Callable[[object], bool] | None = None
     paper: object = None  # the value the paper fixes (None: not a paper input, e.g. seed)
-    default: object = None  # the committed run's value, where the paper fixes none (None: ``paper``)
+    default: object = (
+        None  # the committed run's value, where the paper fixes none (None: ``paper``)
+    )
 
     @property
     def committed(self) -> object:
@@ -72,18 +74,32 @@ def _default(param: Param, value: object) -> Param:
 
 
 # Inputs every notebook shares.
-SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)  # each notebook sets its default with _default
+SEED = Param(
+    "int", "[0, 2**63)", lambda v: 0 <= v < 2**63
+)  # each notebook sets its default with _default
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
 OUTPUT_DIR = Param("path", "a directory path", _nonempty)
 
 LEE_CLIFTON_2011: dict[str, Param] = {
-    "data_path": Param("path", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"),
-    "attributes": Param("list[str]", "a non-empty list of numeric column names", _nonempty,
-                        paper=["absence_days", "school_year"]),
-    "absent": Param("name", "a value of the 'name' column", lambda v: len(str(v)) > 0, paper="Terry"),
+    "data_path": Param(
+        "path", "a CSV file with a 'name' column", _nonempty, paper="../data/students.csv"
+    ),
+    "attributes": Param(
+        "list[str]",
+        "a non-empty list of numeric column names",
+        _nonempty,
+        paper=["absence_days", "school_year"],
+    ),
+    "absent": Param(
+        "name", "a value of the 'name' column", lambda v: len(str(v)) > 0, paper="Terry"
+    ),
     "rho": Param("float", "(0, 1)", _unit, paper=1 / 3),
-    "epsilons": Param("list[float]", "a non-empty list of values > 0", _positive_list,
-                      paper=[5, 2, 1, 0.5, 0.1, 0.01]),
+    "epsilons": Param(
+        "list[float]",
+        "a non-empty list of values > 0",
+        _positive_list,
+        paper=[5, 2, 1, 0.5, 0.1, 0.01],
+    ),
     "response": Param("float", "any finite number", paper=2.2013),
     "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
     "example_noise": Param("float", "any finite number", paper=1.1677),
@@ -122,11 +138,27 @@ SHOARAN_2012: dict[str, Param] = {
     "pr": Param("float", "(0, 1)", _unit, paper=0.1),
     "re": Param("float", "(0, inf)", _positive, paper=0.1),
     "sensitivity": Param("float", "(0, inf)", _positive, paper=1),
-    "query_answers": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[3000, 30000]),
-    "query_index": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 10]),
-    "query_sensitivities": Param("list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 1]),
-    "fig1_epsilons": Param("list[float]", "three values > 0", lambda v: len(v) == 3 and _positive_list(v), default=[0.01, 0.02, 0.05]),
-    "fig2_prs": Param("list[float]", "three values in (0, 1)", lambda v: len(v) == 3 and _unit_list(v), default=[0.1, 0.3, 0.5]),
+    "query_answers": Param(
+        "list[float]", "a non-empty list of values > 0", _positive_list, paper=[3000, 30000]
+    ),
+    "query_index": Param(
+        "list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 10]
+    ),
+    "query_sensitivities": Param(
+        "list[float]", "a non-empty list of values > 0", _positive_list, paper=[1, 1]
+    ),
+    "fig1_epsilons": Param(
+        "list[float]",
+        "three values > 0",
+        lambda v: len(v) == 3 and _positive_list(v),
+        default=[0.01, 0.02, 0.05],
+    ),
+    "fig2_prs": Param(
+        "list[float]",
+        "three values in (0, 1)",
+        lambda v: len(v) == 3 and _unit_list(v),
+        default=[0.1, 0.3, 0.5],
+    ),
     "fig2_reading_epsilon": Param("float", "(0, inf)", _positive, paper=0.1),
     "seed": _default(SEED, 20120827),
     "n_trials": _default(N_TRIALS, 200000),
@@ -140,8 +172,12 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
     "p": Param("float", "(0, 1)", _unit, paper=0.9),
     "w": Param("float", "(0, 1)", _unit, paper=0.1),
     "query_answer": Param("float", "(0, inf)", _positive, paper=100),
-    "p_grid": Param("list[float]", "a non-empty list of values in (0, 1)", _unit_list,
-                    paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999]),
+    "p_grid": Param(
+        "list[float]",
+        "a non-empty list of values in (0, 1)",
+        _unit_list,
+        paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999],
+    ),
     "gaussian_delta": Param("float", "(0, 1)", _unit, default=1e-05),
     "seed": _default(SEED, 20191111),
     "n_trials": _default(N_TRIALS, 200000),
@@ -153,7 +189,9 @@ LAPLACE_INTRO: dict[str, Param] = {
     "sensitivity": Param("float", "(0, inf)", _positive, paper=7),
     "epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
     "epsilon_high": Param("float", "(0, inf)", _positive, paper=10),
-    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]),
+    "age_range": Param(
+        "list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]
+    ),
     "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, default=1000),
     "n_runs": _default(N_TRIALS, 1000),
     "budget": Param("float", "(0, inf)", _positive, default=2.0),
@@ -163,9 +201,18 @@ LAPLACE_INTRO: dict[str, Param] = {
 
 SYNTHESIS: dict[str, Param] = {
     "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=20000),
-    "age_range": Param("list[float]", "[lower, upper] with lower < upper", _increasing_pair, default=[0, 110]),
-    "observed_ages": Param("list[float]", "[youngest, oldest] inside age_range", lambda v: len(v) == 2 and v[0] <= v[1], default=[18, 90]),
-    "mean_lower_bound": Param("float", "(0, inf), at most the upper end of age_range", _positive, default=18.0),
+    "age_range": Param(
+        "list[float]", "[lower, upper] with lower < upper", _increasing_pair, default=[0, 110]
+    ),
+    "observed_ages": Param(
+        "list[float]",
+        "[youngest, oldest] inside age_range",
+        lambda v: len(v) == 2 and v[0] <= v[1],
+        default=[18, 90],
+    ),
+    "mean_lower_bound": Param(
+        "float", "(0, inf), at most the upper end of age_range", _positive, default=18.0
+    ),
     "rho": Param("float", "(0, 1)", _unit, default=0.002),
     "bad_event_cost": Param("float", "(0, inf)", _positive, default=1274),
     "bad_event_probability": Param("float", "(0, 1)", _unit, default=0.05),
@@ -179,7 +226,7 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit, default=0.5),
     "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
     "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
-    "registry_path": Param("path", "a CSV file", _nonempty, default='../data/epsilon_registry.csv'),
+    "registry_path": Param("path", "a CSV file", _nonempty, default="../data/epsilon_registry.csv"),
     "seed": _default(SEED, 20261122),
     "output_dir": OUTPUT_DIR,
 }
@@ -198,7 +245,9 @@ def _is_kind(value: object, kind: str) -> bool:
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "float":
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        return (
+            isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+        )
     if kind in ("str", "path"):
         return isinstance(value, str)
     if kind == "name":
@@ -210,7 +259,9 @@ def _is_kind(value: object, kind: str) -> bool:
     return False
 
 
-def validate(values: Mapping[str, object], spec: Mapping[str, Param], partial: bool = False) -> dict[str, object]:
+def validate(
+    values: Mapping[str, object], spec: Mapping[str, Param], partial: bool = False
+) -> dict[str, object]:
     """Check every parameter of ``spec`` in ``values`` by type and range; return them as a dict.
 
     With ``partial``, only the names present in ``values`` are checked (the runner's case).
@@ -232,8 +283,15 @@ def validate(values: Mapping[str, object], spec: Mapping[str, Param], partial: b
             )
         if param.check is not None and not param.check(value):
             raise ValueError(f"parameter {name!r} must be in {param.allowed}, got {value!r}")
-        checked[name] = (str(value) if param.kind == "name" else list(value) if isinstance(value, tuple)
-                         else as_path(value) if param.kind == "path" else value)
+        checked[name] = (
+            str(value)
+            if param.kind == "name"
+            else list(value)
+            if isinstance(value, tuple)
+            else as_path(value)
+            if param.kind == "path"
+            else value
+        )
     return checked
 
 
@@ -263,17 +321,26 @@ def check_injected(history: Sequence[str], notebook: str) -> None:
     for source in history:
         if not source.startswith("# Parameters\n"):
             continue
-        names = {t.id for node in ast.parse(source).body if isinstance(node, ast.Assign) for t in node.targets if isinstance(t, ast.Name)}
+        names = {
+            t.id
+            for node in ast.parse(source).body
+            if isinstance(node, ast.Assign)
+            for t in node.targets
+            if isinstance(t, ast.Name)
+        }
         unknown = sorted(names - set(spec))
         if unknown:
-            raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
+            raise ValueError(
+                f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}"
+            )
 
 
 def differ_from_defaults(notebook: str, values: Mapping[str, object]) -> list[str]:
     """The parameters (but output_dir) whose value is not the committed run's: the run's results are not figures/'s."""
     spec = SPECS[notebook]
     return sorted(
-        name for name, value in values.items()
+        name
+        for name, value in values.items()
         if name in spec and name != "output_dir" and not same(value, spec[name].committed)
     )
 
@@ -283,6 +350,11 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     numbers = (int, float)
-    if isinstance(a, numbers) and isinstance(b, numbers) and not isinstance(a, bool) and not isinstance(b, bool):
+    if (
+        isinstance(a, numbers)
+        and isinstance(b, numbers)
+        and not isinstance(a, bool)
+        and not isinstance(b, bool)
+    ):
         return math.isclose(a, b, rel_tol=1e-12, abs_tol=0.0)
     return a == b

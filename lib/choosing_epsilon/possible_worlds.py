@@ -21,15 +21,31 @@ from scipy import optimize, special, stats
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, real
-from .sensitivity import Query, check_query, check_values, standard_local_sensitivities, standard_world_answers, standardised
+from .sensitivity import (
+    Query,
+    check_query,
+    check_values,
+    standard_local_sensitivities,
+    standard_world_answers,
+    standardised,
+)
 
-MAX_WORLDS_SHOWN = 8  # at most this many worlds are drawn in a figure or listed in a per-world table
-MAX_TABLE_ROWS = 100  # a table of more rows (one per person or world) is saved as its summary statistics
-CHUNK_ELEMENTS = 2**21  # responses x worlds evaluated at once by the Monte Carlo: bounded memory at any n
+MAX_WORLDS_SHOWN = (
+    8  # at most this many worlds are drawn in a figure or listed in a per-world table
+)
+MAX_TABLE_ROWS = (
+    100  # a table of more rows (one per person or world) is saved as its summary statistics
+)
+CHUNK_ELEMENTS = (
+    2**21
+)  # responses x worlds evaluated at once by the Monte Carlo: bounded memory at any n
 
 
 def posterior(
-    answers: Sequence[float] | np.ndarray, response: float | np.ndarray, sensitivity: float, epsilon: float
+    answers: Sequence[float] | np.ndarray,
+    response: float | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
 ) -> np.ndarray:
     """β(ω) = P(κ_f(ω) = γ) / Σ_ψ P(κ_f(ψ) = γ) for each world (Definition 3), uniform prior.
 
@@ -40,12 +56,16 @@ def posterior(
     if not np.all(np.isfinite(g)):
         raise ValueError(f"response must be finite, got {response!r}")
     logp = laplace.log_density(g[..., None], a, sensitivity, epsilon)
-    logp = logp - logp.max(axis=-1, keepdims=True)  # the likeliest world at 0: ties stay exact far from every world
+    logp = logp - logp.max(
+        axis=-1, keepdims=True
+    )  # the likeliest world at 0: ties stay exact far from every world
     return np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
 
 
 @njit(cache=True)
-def _kernel_sums(gaps: np.ndarray, counts: np.ndarray, rate: float, decay: np.ndarray, total: np.ndarray) -> np.ndarray:
+def _kernel_sums(
+    gaps: np.ndarray, counts: np.ndarray, rate: float, decay: np.ndarray, total: np.ndarray
+) -> np.ndarray:
     """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v with gaps v[i+1] - v[i], into ``total``, in O(n).
 
     Two one-sided recurrences: from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; from below,
@@ -90,10 +110,14 @@ def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) ->
     """log β(ω_i) at γ = f(ω_i) for the distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
     values, counts = _distinct(answers)
     work = np.empty((2, values.size))
-    return -np.log(_kernel_sums(np.diff(values), counts, float(epsilon_over_sensitivity), work[0], work[1]))
+    return -np.log(
+        _kernel_sums(np.diff(values), counts, float(epsilon_over_sensitivity), work[0], work[1])
+    )
 
 
-def risk_per_world(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
+def risk_per_world(
+    answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
+) -> np.ndarray:
     """β(ω_i) at the worst response γ = f(ω_i), for each world (Eq. 3)."""
     a = finite_array("answers", answers)
     c = 1.0 / laplace.scale(sensitivity, epsilon)
@@ -101,7 +125,9 @@ def risk_per_world(answers: Sequence[float] | np.ndarray, sensitivity: float, ep
     return np.exp(_log_self_posterior(a, c))[np.searchsorted(values, a)]
 
 
-def worst_case_risk(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> float:
+def worst_case_risk(
+    answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
+) -> float:
     """Γ at its worst response: max over worlds of Eq. (3)."""
     a = finite_array("answers", answers)
     c = 1.0 / laplace.scale(sensitivity, epsilon)
@@ -118,7 +144,12 @@ def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float)
     """Eq. (5): 1 / (1 + (n-1) e^{-ε Δv / Δf})."""
     n = _check_n(n)
     dv = _nonnegative("delta_v", delta_v)
-    return float(special.expit(np.log(1.0 / (n - 1)) + positive("epsilon", epsilon) * dv / positive("sensitivity", sensitivity)))
+    return float(
+        special.expit(
+            np.log(1.0 / (n - 1))
+            + positive("epsilon", epsilon) * dv / positive("sensitivity", sensitivity)
+        )
+    )
 
 
 def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
@@ -132,7 +163,12 @@ def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) 
     return positive("sensitivity", sensitivity) / dv * max(log_odds, 0.0)
 
 
-def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float, distinct: tuple[np.ndarray, np.ndarray] | None = None):
+def _risk_gap(
+    answers: np.ndarray,
+    sensitivity: float,
+    rho: float,
+    distinct: tuple[np.ndarray, np.ndarray] | None = None,
+):
     """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible (the distinct answers are found once)."""
     log_rho = math.log(rho)
     values, counts = _distinct(answers) if distinct is None else distinct
@@ -140,25 +176,36 @@ def _risk_gap(answers: np.ndarray, sensitivity: float, rho: float, distinct: tup
     decay, total = np.empty((2, values.size))  # work arrays, allocated once for every evaluation
 
     def g(epsilon: float) -> float:
-        return -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, decay, total).min()) - log_rho
+        return (
+            -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, decay, total).min())
+            - log_rho
+        )
 
     return g
 
 
-def exact_epsilon(answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float,
-                  distinct: tuple[np.ndarray, np.ndarray] | None = None) -> float:
+def exact_epsilon(
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    rho: float,
+    distinct: tuple[np.ndarray, np.ndarray] | None = None,
+) -> float:
     """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``scipy.optimize.brentq``."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
     values, counts = _distinct(a) if distinct is None else distinct
-    if rho >= 1.0 / counts.min():  # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
+    if (
+        rho >= 1.0 / counts.min()
+    ):  # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
         return math.inf
     g = _risk_gap(a, sens, rho, (values, counts))
     if g(0.0) >= 0:
         return 0.0
     lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
-    if g(lo) >= 0:  # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to rounding
+    if (
+        g(lo) >= 0
+    ):  # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to rounding
         lo, hi = 0.0, lo
     else:
         hi = max(2 * lo, 1e-3 * sens / float(np.ptp(a)))
@@ -182,7 +229,11 @@ class BinarySearchStep:
 
 
 def binary_search_epsilon(
-    answers: Sequence[float] | np.ndarray, sensitivity: float, rho: float, epsilon_end: float, tolerance: float = 1e-6
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    rho: float,
+    epsilon_end: float,
+    tolerance: float = 1e-6,
 ) -> tuple[float, list[BinarySearchStep]]:
     """The paper's binary search (Sec. 5.2) on [0, ε_f]: returns ε_s at convergence and every step."""
     a = finite_array("answers", answers, min_size=2)
@@ -209,11 +260,15 @@ class EpsilonForRisk:
     n: int
     sensitivity: float  # Δf, the paper's (unbounded) sensitivity
     delta_v: float  # Δv = max_ij |f(ω_i) - f(ω_j)|
-    upper_bound: float  # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
+    upper_bound: (
+        float  # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
+    )
     exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
 
 
-def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Query = "mean") -> EpsilonForRisk:
+def epsilon_for_risk(
+    values: Sequence[float] | np.ndarray, rho: float, query: Query = "mean"
+) -> EpsilonForRisk:
     """Eq. (7) and the exact ε for keeping every world's posterior ≤ ρ, for the mean or median of ``values``."""
     x = check_values(values)
     check_query(query)
@@ -222,7 +277,9 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     # the values rescaled to moderate size (``standardised``): ε depends only on the ratios of answer
     # differences to Δf, which rescaling keeps, and large values (1e18) keep their differences.
     u, _, scale = standardised(np.sort(x))
-    answers = standard_world_answers(u, query)  # non-increasing: the distinct values follow without sorting
+    answers = standard_world_answers(
+        u, query
+    )  # non-increasing: the distinct values follow without sorting
     sens = float(np.max(standard_local_sensitivities(u, query)))
     dv = float(answers[0] - answers[-1])
     if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
@@ -239,7 +296,9 @@ def epsilon_for_risk(values: Sequence[float] | np.ndarray, rho: float, query: Qu
     )
 
 
-def guess_success_probability(answers: Sequence[float] | np.ndarray, true_index: int, sensitivity: float, epsilon: float) -> float:
+def guess_success_probability(
+    answers: Sequence[float] | np.ndarray, true_index: int, sensitivity: float, epsilon: float
+) -> float:
     """Exact Pr(the maximum-posterior guess is the true world), ties broken uniformly at random."""
     a = finite_array("answers", answers, min_size=2)
     if not 0 <= true_index < a.size:
@@ -248,7 +307,9 @@ def guess_success_probability(answers: Sequence[float] | np.ndarray, true_index:
     below, above = a[a < centre], a[a > centre]
     lower = (centre + below.max()) / 2 if below.size else -np.inf
     upper = (centre + above.min()) / 2 if above.size else np.inf
-    low, high = stats.laplace.cdf([lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon))
+    low, high = stats.laplace.cdf(
+        [lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon)
+    )
     return float((high - low) / np.sum(a == centre))
 
 
@@ -268,7 +329,9 @@ def simulate_adversary(
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
     gamma = laplace.release(a[true_index], sensitivity, epsilon, rng, size=int(n_trials))
     success, true_posterior, best = (np.empty(gamma.size) for _ in range(3))
-    step = max(1, CHUNK_ELEMENTS // a.size)  # responses per block: memory stays bounded however many worlds
+    step = max(
+        1, CHUNK_ELEMENTS // a.size
+    )  # responses per block: memory stays bounded however many worlds
     for start in range(0, gamma.size, step):
         block = slice(start, start + step)
         beta = posterior(a, gamma[block], sensitivity, epsilon)
@@ -278,14 +341,18 @@ def simulate_adversary(
         true_posterior[block], best[block] = beta[:, true_index], top[:, 0]
     return {
         "guess_correct": float(success.mean()),
-        "guess_correct_se": float(success.std(ddof=1) / math.sqrt(n_trials)) if n_trials > 1 else math.nan,
+        "guess_correct_se": float(success.std(ddof=1) / math.sqrt(n_trials))
+        if n_trials > 1
+        else math.nan,
         "mean_true_posterior": float(true_posterior.mean()),
         "mean_max_posterior": float(best.mean()),
         "max_posterior_seen": float(best.max()),
     }
 
 
-def likeliest_includes(answers: Sequence[float] | np.ndarray, index: int, responses: np.ndarray) -> np.ndarray:
+def likeliest_includes(
+    answers: Sequence[float] | np.ndarray, index: int, responses: np.ndarray
+) -> np.ndarray:
     """For each response, whether world ``index`` is among the likeliest: no other world's answer is strictly closer.
 
     Every world's likelihood falls with the distance of its answer from the response, so this is the
@@ -300,18 +367,29 @@ def likeliest_includes(answers: Sequence[float] | np.ndarray, index: int, respon
     return np.abs(g - a[index]) <= nearest_other
 
 
-def shown_worlds(answers: Sequence[float] | np.ndarray, limit: int = MAX_WORLDS_SHOWN) -> np.ndarray:
+def shown_worlds(
+    answers: Sequence[float] | np.ndarray, limit: int = MAX_WORLDS_SHOWN
+) -> np.ndarray:
     """Indices of at most ``limit`` worlds to draw or list: world 0 (the true one), then the others evenly spread by answer."""
     a = finite_array("answers", answers)
     if a.size <= limit:
         return np.arange(a.size)
     others = 1 + np.argsort(a[1:], kind="stable")
-    return np.concatenate([[0], others[np.round(np.linspace(0, others.size - 1, limit - 1)).astype(int)]])
+    return np.concatenate(
+        [[0], others[np.round(np.linspace(0, others.size - 1, limit - 1)).astype(int)]]
+    )
 
 
-def world_table(labels: Sequence[str], columns: dict[str, np.ndarray], shown: np.ndarray, rest: str | None = None) -> pd.DataFrame:
+def world_table(
+    labels: Sequence[str],
+    columns: dict[str, np.ndarray],
+    shown: np.ndarray,
+    rest: str | None = None,
+) -> pd.DataFrame:
     """One row per shown world (``labels`` are theirs); with ``rest`` ("sum" or "max"), one more row for the worlds not shown."""
-    table = pd.DataFrame({"world": list(labels)} | {key: np.asarray(value)[shown] for key, value in columns.items()})
+    table = pd.DataFrame(
+        {"world": list(labels)} | {key: np.asarray(value)[shown] for key, value in columns.items()}
+    )
     size = len(next(iter(columns.values())))
     if rest is not None and len(shown) < size:
         hidden = np.setdiff1d(np.arange(size), shown)
@@ -326,7 +404,9 @@ def marked_infinity(table: pd.DataFrame) -> pd.DataFrame:
     for column in marked.columns:
         values = marked[column]
         if pd.api.types.is_float_dtype(values) and np.isinf(values).any():
-            marked[column] = values.map(lambda v: "∞" if v == math.inf else "−∞" if v == -math.inf else v).astype(object)
+            marked[column] = values.map(
+                lambda v: "∞" if v == math.inf else "−∞" if v == -math.inf else v
+            ).astype(object)
     return marked
 
 
@@ -370,11 +450,15 @@ class ResponseFit:
 
     response: float  # best-fitting γ
     residual: float  # max over worlds of |β(ω) - published| at that γ
-    lower: float  # smallest γ whose residual is within the tolerance (-inf: every γ below the answers)
+    lower: (
+        float  # smallest γ whose residual is within the tolerance (-inf: every γ below the answers)
+    )
     upper: float  # largest such γ (+inf: every γ above the answers); both nan when none is
 
 
-def _grid_residuals(residual_at, grid: np.ndarray, lipschitz: float, tolerance: float, stride: int = 64) -> tuple[np.ndarray, np.ndarray]:
+def _grid_residuals(
+    residual_at, grid: np.ndarray, lipschitz: float, tolerance: float, stride: int = 64
+) -> tuple[np.ndarray, np.ndarray]:
     """The grid points a full grid search would need: coarse points, plus every cell that may hold the minimum or a point within tolerance.
 
     The residual is Lipschitz with constant ``lipschitz``, so inside a coarse cell of width h with end
@@ -385,9 +469,13 @@ def _grid_residuals(residual_at, grid: np.ndarray, lipschitz: float, tolerance: 
     coarse = np.unique(np.r_[np.arange(0, grid.size, stride), grid.size - 1])
     r = residual_at(grid[coarse])
     floor = (r[:-1] + r[1:] - lipschitz * np.diff(grid[coarse])) / 2
-    slack = 1e-12 + 1e-9 * float(r.max())  # rounding in the residuals must not prune a cell that matters
+    slack = 1e-12 + 1e-9 * float(
+        r.max()
+    )  # rounding in the residuals must not prune a cell that matters
     keep = np.flatnonzero(floor <= max(float(r.min()), tolerance) + slack)
-    inner = np.concatenate([np.arange(coarse[c] + 1, coarse[c + 1]) for c in keep] or [np.array([], dtype=int)])
+    inner = np.concatenate(
+        [np.arange(coarse[c] + 1, coarse[c + 1]) for c in keep] or [np.array([], dtype=int)]
+    )
     index = np.concatenate([coarse, inner])
     values = np.concatenate([r, residual_at(grid[inner]) if inner.size else np.array([])])
     order = np.argsort(index)
@@ -407,7 +495,9 @@ def _refine(loss, grid: np.ndarray, i: int) -> tuple[float, float]:
     left, right = grid[max(i - 1, 0)], grid[min(i + 1, grid.size - 1)]
     centre = float(grid[i])
     try:
-        refined = optimize.minimize_scalar(loss, bracket=(left, centre, right), method="golden", tol=1e-15)
+        refined = optimize.minimize_scalar(
+            loss, bracket=(left, centre, right), method="golden", tol=1e-15
+        )
     except ValueError:  # not a strict bracket: the grid point is the optimum
         return centre, loss(centre)
     if refined.fun < loss(centre) and left <= refined.x <= right:
@@ -416,7 +506,10 @@ def _refine(loss, grid: np.ndarray, i: int) -> tuple[float, float]:
 
 
 def _column_residual(
-    answers: Sequence[float] | np.ndarray, published: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
+    answers: Sequence[float] | np.ndarray,
+    published: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
 ) -> tuple[np.ndarray, Callable[[float | np.ndarray], np.ndarray]]:
     """The world answers, checked, and γ ↦ max_k |β_k(γ) - published_k|: how far the posterior (Definition 3) at γ is from a printed column."""
     a = finite_array("answers", answers, min_size=2)
@@ -462,7 +555,9 @@ def fit_response(
         best = float(a.min() if ties[0] == 0 else a.max())
         best_residual = float(residual_at(np.float64(best)))
     else:
-        best, best_residual = _refine(lambda g: float(residual_at(np.float64(g))), grid, int(ties[0]))
+        best, best_residual = _refine(
+            lambda g: float(residual_at(np.float64(g))), grid, int(ties[0])
+        )
     ok = index[residual <= tolerance]
     lower = upper = math.nan
     if ok.size:
@@ -479,13 +574,19 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
     if not file.is_file():
         raise ValueError(f"data_path: no such file {str(path)!r}")
     try:
-        table = pd.read_csv(file, dtype={"name": str})  # names such as 1, 2, 3 stay text, as ``absent`` is compared
+        table = pd.read_csv(
+            file, dtype={"name": str}
+        )  # names such as 1, 2, 3 stay text, as ``absent`` is compared
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise ValueError(f"data_path: {str(path)!r} is not a readable CSV file ({error})") from None
     if "name" not in table.columns:
-        raise ValueError(f"data_path: {str(path)!r} needs a 'name' column; its columns are {list(table.columns)}")
+        raise ValueError(
+            f"data_path: {str(path)!r} needs a 'name' column; its columns are {list(table.columns)}"
+        )
     if table.name.isna().any() or table.name.duplicated().any():
-        raise ValueError(f"data_path: the 'name' column must be unique and complete, got {table.name.tolist()}")
+        raise ValueError(
+            f"data_path: the 'name' column must be unique and complete, got {table.name.tolist()}"
+        )
     if len(table) < 3:
         raise ValueError(
             f"data_path: the database needs at least 3 rows (each possible world keeps n-1 rows and the "
@@ -496,9 +597,13 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
     for column in attributes:
         if column not in table.columns or column == "name":
             numeric = [c for c in table.columns if c != "name"]
-            raise ValueError(f"attributes: no column {column!r} in {str(path)!r}; its attribute columns are {numeric}")
+            raise ValueError(
+                f"attributes: no column {column!r} in {str(path)!r}; its attribute columns are {numeric}"
+            )
         if not pd.api.types.is_numeric_dtype(table[column]) or table[column].isna().any():
-            raise ValueError(f"attributes: column {column!r} must hold a number in every row, got {table[column].tolist()}")
+            raise ValueError(
+                f"attributes: column {column!r} must hold a number in every row, got {table[column].tolist()}"
+            )
         if not np.all(np.isfinite(table[column].to_numpy(dtype=float))):
             raise ValueError(f"attributes: column {column!r} must hold finite numbers")
         check_values(table[column], f"attributes: column {column!r}")
@@ -510,7 +615,9 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
     names = table.name.astype(str)
     absent = str(absent)
     if absent not in set(names):
-        raise ValueError(f"absent must be one of the names in {str(path)!r}: {names.tolist()}, got {absent!r}")
+        raise ValueError(
+            f"absent must be one of the names in {str(path)!r}: {names.tolist()}, got {absent!r}"
+        )
     return table.assign(name=names)[["name", *attributes]].reset_index(drop=True)
 
 
@@ -550,17 +657,30 @@ def matching_responses(
         return residual_at(g) - tol
 
     inside = excess(grid) <= 0
-    edges = np.flatnonzero(np.diff(inside.astype(int)))  # inside changes between grid[i] and grid[i + 1]
+    edges = np.flatnonzero(
+        np.diff(inside.astype(int))
+    )  # inside changes between grid[i] and grid[i + 1]
     starts = ([0] if inside[0] else []) + [int(i) + 1 for i in edges if not inside[i]]
     ends = [int(i) for i in edges if inside[i]] + ([grid.size - 1] if inside[-1] else [])
 
-    def crossing(i: int) -> float:  # the residual reaches the tolerance between grid[i] and grid[i + 1]
-        return float(optimize.brentq(lambda g: float(excess(np.float64(g))), grid[i], grid[i + 1], xtol=1e-13))
+    def crossing(
+        i: int,
+    ) -> float:  # the residual reaches the tolerance between grid[i] and grid[i + 1]
+        return float(
+            optimize.brentq(
+                lambda g: float(excess(np.float64(g))), grid[i], grid[i + 1], xtol=1e-13
+            )
+        )
 
-    return [(-math.inf if s == 0 else crossing(s - 1), math.inf if e == grid.size - 1 else crossing(e)) for s, e in zip(starts, ends)]
+    return [
+        (-math.inf if s == 0 else crossing(s - 1), math.inf if e == grid.size - 1 else crossing(e))
+        for s, e in zip(starts, ends)
+    ]
 
 
-def response_probability(intervals: Sequence[tuple[float, float]], centre: float, sensitivity: float, epsilon: float) -> float:
+def response_probability(
+    intervals: Sequence[tuple[float, float]], centre: float, sensitivity: float, epsilon: float
+) -> float:
     """Pr(γ in the union of disjoint ``intervals``) for γ = centre + Lap(Δf/ε), the response of the world answering ``centre``."""
     law = laplace.distribution(real("centre", centre), sensitivity, epsilon)
     return float(sum(law.cdf(b) - law.cdf(a) for a, b in intervals))

@@ -26,7 +26,9 @@ def parse_delta(text: object) -> float:
     try:
         return float(value)
     except ValueError:
-        raise ValueError(f"delta: cannot read {text!r}; expected a number, '10^-5', '7 10^-9' or 'N/A'") from None
+        raise ValueError(
+            f"delta: cannot read {text!r}; expected a number, '10^-5', '7 10^-9' or 'N/A'"
+        ) from None
 
 
 REQUIRED = ("Organization", "Epsilon (ε)", "Delta (δ)", "Context", "unit")
@@ -40,10 +42,14 @@ def load_registry(path: str | Path) -> pd.DataFrame:
     try:
         table = pd.read_csv(path, dtype=str, keep_default_na=False)
     except pd.errors.EmptyDataError:
-        raise ValueError(f"registry_path: {path} is empty; expected a CSV with columns {list(REQUIRED)}") from None
+        raise ValueError(
+            f"registry_path: {path} is empty; expected a CSV with columns {list(REQUIRED)}"
+        ) from None
     for column in REQUIRED:
         if column not in table.columns:
-            raise ValueError(f"{path}: missing column {column!r}; columns are {list(table.columns)}")
+            raise ValueError(
+                f"{path}: missing column {column!r}; columns are {list(table.columns)}"
+            )
     if table.empty:
         raise ValueError(f"registry_path: {path} lists no deployments (a header without rows)")
     out = table.copy()
@@ -51,7 +57,9 @@ def load_registry(path: str | Path) -> pd.DataFrame:
     bad = ~(np.isfinite(epsilon) & (epsilon > 0))
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"{path}: 'Epsilon (ε)' must be a number > 0 in every row; row {row + 2} has {table['Epsilon (ε)'].iloc[row]!r}")
+        raise ValueError(
+            f"{path}: 'Epsilon (ε)' must be a number > 0 in every row; row {row + 2} has {table['Epsilon (ε)'].iloc[row]!r}"
+        )
     out["epsilon"] = epsilon
     out["delta"] = [parse_delta(v) for v in table["Delta (δ)"]]
     return out

@@ -37,7 +37,9 @@ def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
 
 def uniform_scale(sensitivities: Sequence[float], epsilon: float) -> float:
     """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query."""
-    return float(np.sum(positive_array("sensitivities", sensitivities))) / positive("epsilon", epsilon)
+    return float(np.sum(positive_array("sensitivities", sensitivities))) / positive(
+        "epsilon", epsilon
+    )
 
 
 def diff_alpha(sensitivities: Sequence[float], index: Sequence[float], epsilon: float) -> float:
@@ -46,39 +48,58 @@ def diff_alpha(sensitivities: Sequence[float], index: Sequence[float], epsilon: 
     return float(np.sum(deltas / gammas)) / positive("epsilon", epsilon)
 
 
-def diff_scales(sensitivities: Sequence[float], index: Sequence[float], epsilon: float) -> np.ndarray:
+def diff_scales(
+    sensitivities: Sequence[float], index: Sequence[float], epsilon: float
+) -> np.ndarray:
     """Eq. (7): λ_i = α γ_i."""
     _, gammas = _pair(sensitivities, index)
     return diff_alpha(sensitivities, index, epsilon) * gammas
 
 
-def diff_epsilons(sensitivities: Sequence[float], index: Sequence[float], epsilon: float) -> np.ndarray:
+def diff_epsilons(
+    sensitivities: Sequence[float], index: Sequence[float], epsilon: float
+) -> np.ndarray:
     """ε_i = Δ(q_i)/λ_i: each query's share of the budget; they add up to ε (Sec. 6)."""
     deltas, _ = _pair(sensitivities, index)
     return deltas / diff_scales(sensitivities, index, epsilon)
 
 
-def diff_mtas(sensitivities: Sequence[float], index: Sequence[float], epsilon: float, pr: float, re: float) -> np.ndarray:
+def diff_mtas(
+    sensitivities: Sequence[float], index: Sequence[float], epsilon: float, pr: float, re: float
+) -> np.ndarray:
     """Eq. (10): MTA_i = -γ_i (Σ Δ(q_j)/γ_j) ln(pr) / (ε re)."""
     scales = diff_scales(sensitivities, index, epsilon)
     return scales * -np.log(open_unit("pr", pr)) / positive("re", re)
 
 
-def diff_release(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float], epsilon: float,
-                 rng: np.random.Generator, size: int | None = None) -> np.ndarray:
+def diff_release(
+    answers: Sequence[float],
+    sensitivities: Sequence[float],
+    index: Sequence[float],
+    epsilon: float,
+    rng: np.random.Generator,
+    size: int | None = None,
+) -> np.ndarray:
     """DIFF as a mechanism: q_i(D) + Lap(λ_i) for every query, ``size`` independent releases (rows)."""
     q = finite_array("answers", answers)
     scales = diff_scales(sensitivities, index, epsilon)
     if q.size != scales.size:
-        raise ValueError(f"answers and index must have the same length, got {q.size} and {scales.size}")
+        raise ValueError(
+            f"answers and index must have the same length, got {q.size} and {scales.size}"
+        )
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
     shape = (q.size,) if size is None else (int(size), q.size)
     return q + rng.laplace(0.0, 1.0, size=shape) * scales
 
 
-def log_likelihood_ratio(outputs: np.ndarray, answers_a: Sequence[float], answers_b: Sequence[float],
-                         scales_a: Sequence[float], scales_b: Sequence[float]) -> np.ndarray:
+def log_likelihood_ratio(
+    outputs: np.ndarray,
+    answers_a: Sequence[float],
+    answers_b: Sequence[float],
+    scales_a: Sequence[float],
+    scales_b: Sequence[float],
+) -> np.ndarray:
     """ln Pr[outputs | D_a] / Pr[outputs | D_b] for independent Laplace releases (rows of ``outputs``)."""
     y = np.atleast_2d(np.asarray(outputs, dtype=float))
     qa, qb = finite_array("answers_a", answers_a), finite_array("answers_b", answers_b)
@@ -88,7 +109,9 @@ def log_likelihood_ratio(outputs: np.ndarray, answers_a: Sequence[float], answer
     return np.sum(log_a - log_b, axis=1)
 
 
-def proportional_scales(answers: Sequence[float], sensitivities: Sequence[float], epsilon: float) -> np.ndarray:
+def proportional_scales(
+    answers: Sequence[float], sensitivities: Sequence[float], epsilon: float
+) -> np.ndarray:
     """Scales proportional to the true answers (Xiao et al.'s Proportional, as described): DIFF with γ = q(D)."""
     return diff_scales(sensitivities, positive_array("answers", answers), epsilon)
 
@@ -97,36 +120,58 @@ def _pair(sensitivities: Sequence[float], index: Sequence[float]) -> tuple[np.nd
     deltas = positive_array("sensitivities", sensitivities)
     gammas = finite_array("index", index)
     if gammas.size != deltas.size:
-        raise ValueError(f"index and sensitivities must have the same length, got {gammas.size} and {deltas.size}")
+        raise ValueError(
+            f"index and sensitivities must have the same length, got {gammas.size} and {deltas.size}"
+        )
     return deltas, positive_array("index", gammas)
 
 
-def check_queries(answers: Sequence[float], index: Sequence[float], sensitivities: Sequence[float]) -> None:
+def check_queries(
+    answers: Sequence[float], index: Sequence[float], sensitivities: Sequence[float]
+) -> None:
     """Validate a multi-query setting: equal lengths, positive answers, index values and sensitivities."""
     q, gammas, deltas = (np.asarray(v, dtype=float) for v in (answers, index, sensitivities))
     if not (q.size == gammas.size == deltas.size):
         raise ValueError(
             f"query_answers, query_index and query_sensitivities must have the same length, got {q.size}, {gammas.size} and {deltas.size}"
         )
-    for name, values in (("query_answers", q), ("query_index", gammas), ("query_sensitivities", deltas)):
+    for name, values in (
+        ("query_answers", q),
+        ("query_index", gammas),
+        ("query_sensitivities", deltas),
+    ):
         if values.size == 0 or np.any(~np.isfinite(values)) or np.any(values <= 0):
-            raise ValueError(f"{name} must hold values > 0 (allowed range (0, inf)), got {values.tolist()}")
+            raise ValueError(
+                f"{name} must hold values > 0 (allowed range (0, inf)), got {values.tolist()}"
+            )
 
 
 def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
     """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) / (re q(D))."""
-    return noise_at_probability(pr, sensitivity, 1.0) / (positive("re", re) * positive("true_answer", true_answer))
+    return noise_at_probability(pr, sensitivity, 1.0) / (
+        positive("re", re) * positive("true_answer", true_answer)
+    )
 
 
 # --- the privacy check of Sec. 6: worst privacy loss over outputs and neighbouring databases ---
 
-EXACT_NEIGHBOURS = 3**12  # enumerate every neighbour of the proportional mechanism up to this many (about a second)
+EXACT_NEIGHBOURS = (
+    3**12
+)  # enumerate every neighbour of the proportional mechanism up to this many (about a second)
 
 
-def max_log_ratio(answer_a: np.ndarray, answer_b: np.ndarray, scale_a: np.ndarray, scale_b: np.ndarray,
-                  low: np.ndarray, high: np.ndarray) -> np.ndarray:
+def max_log_ratio(
+    answer_a: np.ndarray,
+    answer_b: np.ndarray,
+    scale_a: np.ndarray,
+    scale_b: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+) -> np.ndarray:
     """Largest ln Lap(y; a, λ_a)/Lap(y; b, λ_b) over y in [low, high] (Eq. (3)'s density): piecewise linear, so at an end or a kink."""
-    a, b, la, lb, lo, hi = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (answer_a, answer_b, scale_a, scale_b, low, high)))
+    a, b, la, lb, lo, hi = np.broadcast_arrays(
+        *(np.asarray(v, dtype=float) for v in (answer_a, answer_b, scale_a, scale_b, low, high))
+    )
     candidates = np.stack([lo, hi, np.clip(a, lo, hi), np.clip(b, lo, hi)])
     t = candidates - a  # offsets from a: the terms stay as small as the interval allows
     loss = -np.abs(t) / la + np.abs(t - (b - a)) / lb + (np.log(2 * lb) - np.log(2 * la))
@@ -139,14 +184,21 @@ def _shifts(sensitivities: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return (digits - 1) * sensitivities
 
 
-def _intervals(answers: np.ndarray, sensitivities: np.ndarray, index: np.ndarray, epsilon: float, width: float):
+def _intervals(
+    answers: np.ndarray, sensitivities: np.ndarray, index: np.ndarray, epsilon: float, width: float
+):
     scales = diff_scales(sensitivities, index, epsilon)
     half = positive("width", width) * scales
     return scales, answers - half, answers + half
 
 
-def diff_worst_log_ratio(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
-                         epsilon: float, width: float) -> float:
+def diff_worst_log_ratio(
+    answers: Sequence[float],
+    sensitivities: Sequence[float],
+    index: Sequence[float],
+    epsilon: float,
+    width: float,
+) -> float:
     """Worst ln-ratio of DIFF (Eqs. (7)-(8)) over outputs within ``width`` DIFF scales of the answers and every neighbour.
 
     A neighbour moves each answer by 0 or ±Δ(q_i). DIFF's scales do not depend on the data, so the joint
@@ -158,17 +210,30 @@ def diff_worst_log_ratio(answers: Sequence[float], sensitivities: Sequence[float
     return float(np.sum(np.maximum(*per_shift)))
 
 
-def roundoff_bound(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
-                   epsilon: float, width: float) -> float:
+def roundoff_bound(
+    answers: Sequence[float],
+    sensitivities: Sequence[float],
+    index: Sequence[float],
+    epsilon: float,
+    width: float,
+) -> float:
     """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query term |y - q|/λ_i."""
     deltas = positive_array("sensitivities", sensitivities)
     scales = diff_scales(deltas, index, epsilon)
-    terms = positive("width", width) + deltas / scales  # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
+    terms = (
+        positive("width", width) + deltas / scales
+    )  # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
     return float(np.sum(4 * np.finfo(float).eps * (2 * terms + 1)))
 
 
-def _proportional_losses(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray,
-                         shifts: np.ndarray) -> np.ndarray:
+def _proportional_losses(
+    q: np.ndarray,
+    deltas: np.ndarray,
+    epsilon: float,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    shifts: np.ndarray,
+) -> np.ndarray:
     """Worst joint ln-ratio of the proportional mechanism for each row of ``shifts`` (neighbour answers q + d)."""
     scale_a = proportional_scales(q, deltas, epsilon)
     moved = q + shifts
@@ -176,8 +241,14 @@ def _proportional_losses(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: 
     return max_log_ratio(q, moved, scale_a, alpha_b * moved, lo, hi).sum(axis=1)
 
 
-def proportional_worst_log_ratio(answers: Sequence[float], sensitivities: Sequence[float], index: Sequence[float],
-                                 epsilon: float, width: float, max_neighbours: int = EXACT_NEIGHBOURS) -> tuple[float, bool]:
+def proportional_worst_log_ratio(
+    answers: Sequence[float],
+    sensitivities: Sequence[float],
+    index: Sequence[float],
+    epsilon: float,
+    width: float,
+    max_neighbours: int = EXACT_NEIGHBOURS,
+) -> tuple[float, bool]:
     """Worst ln-ratio of noise scaled to the answers (DIFF with γ = q(D)) over the same outputs and neighbours as DIFF.
 
     Returns (value, exact). Its scales depend on every answer through α, so the neighbours do not separate:
@@ -187,7 +258,9 @@ def proportional_worst_log_ratio(answers: Sequence[float], sensitivities: Sequen
     """
     q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
     if q.size != deltas.size:
-        raise ValueError(f"answers and sensitivities must have the same length, got {q.size} and {deltas.size}")
+        raise ValueError(
+            f"answers and sensitivities must have the same length, got {q.size} and {deltas.size}"
+        )
     _, lo, hi = _intervals(q, deltas, np.asarray(index, dtype=float), epsilon, width)
     if np.any(q - deltas <= 0):
         return float("inf"), True
@@ -200,13 +273,23 @@ def proportional_worst_log_ratio(answers: Sequence[float], sensitivities: Sequen
             codes = np.arange(start, min(start + chunk, total))
             codes = codes[codes != (total - 1) // 2]  # all digits 1: no shift, the database itself
             if codes.size:
-                best = max(best, float(_proportional_losses(q, deltas, epsilon, lo, hi, _shifts(deltas, codes)).max()))
+                best = max(
+                    best,
+                    float(
+                        _proportional_losses(
+                            q, deltas, epsilon, lo, hi, _shifts(deltas, codes)
+                        ).max()
+                    ),
+                )
         return best, True
     return _coordinate_search(q, deltas, epsilon, lo, hi), False
 
 
-def _coordinate_search(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray) -> float:
+def _coordinate_search(
+    q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray
+) -> float:
     """Largest joint ln-ratio found by changing one query's shift at a time, from every all-equal shift pattern."""
+
     def value(shift: np.ndarray) -> float:
         return float(_proportional_losses(q, deltas, epsilon, lo, hi, shift[None, :])[0])
 
@@ -228,8 +311,14 @@ def _coordinate_search(q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np
     return best
 
 
-def within_relative_error(answers: Sequence[float], scales: Sequence[float], re: float, n_trials: int,
-                          rng: np.random.Generator, chunk_rows: int = 2**18) -> np.ndarray:
+def within_relative_error(
+    answers: Sequence[float],
+    scales: Sequence[float],
+    re: float,
+    n_trials: int,
+    rng: np.random.Generator,
+    chunk_rows: int = 2**18,
+) -> np.ndarray:
     """Per query, how many of ``n_trials`` releases q_i + Lap(λ_i) have relative error ≤ re (Eq. (5)), drawn in chunks."""
     q, lam = positive_array("answers", answers), positive_array("scales", scales)
     threshold = positive("re", re) * q
@@ -251,7 +340,9 @@ def probability_within(answers: Sequence[float], scales: Sequence[float], re: fl
     return -np.expm1(-positive("re", re) * q / lam)
 
 
-def check_simulated(count: int, n_trials: int, probability: float, name: str, level: float = 1e-6) -> None:
+def check_simulated(
+    count: int, n_trials: int, probability: float, name: str, level: float = 1e-6
+) -> None:
     """Raise if ``count`` successes in ``n_trials`` is implausible for the exact ``probability`` (exact binomial test)."""
     from scipy import stats
 

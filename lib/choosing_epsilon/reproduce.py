@@ -17,9 +17,9 @@ import argparse
 import json
 import os
 import re
-import time
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -46,8 +46,12 @@ def _coalesce_streams(outputs: list) -> list:
     merged: list = []
     for output in outputs:
         previous = merged[-1] if merged else None
-        if (output.get("output_type") == "stream" and previous is not None
-                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+        if (
+            output.get("output_type") == "stream"
+            and previous is not None
+            and previous.get("output_type") == "stream"
+            and previous.get("name") == output.get("name")
+        ):
             previous["text"] = "".join(previous["text"]) + "".join(output["text"])
         else:
             merged.append(output)
@@ -58,7 +62,9 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Remove run timings, timestamps and the kernel's Python version that papermill and nbclient write into a notebook, and coalesce streams."""
     for key in VOLATILE:
         nb.metadata.get("papermill", {}).pop(key, None)
-    nb.metadata.get("language_info", {}).pop("version", None)  # the kernel's Python (3.11, 3.12, 3.13): not a result
+    nb.metadata.get("language_info", {}).pop(
+        "version", None
+    )  # the kernel's Python (3.11, 3.12, 3.13): not a result
     for cell in nb.cells:
         cell.metadata.pop("execution", None)
         for key in VOLATILE:
@@ -71,8 +77,10 @@ def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
 def _resolved(name: str, given: Mapping[str, object]) -> dict[str, object]:
     """``given`` with path parameters made absolute from the directory the runner was started in."""
     spec = params.SPECS.get(name, {})
-    return {k: params.as_path(v) if k in spec and spec[k].kind == "path" and isinstance(v, str) else v
-            for k, v in given.items()}
+    return {
+        k: params.as_path(v) if k in spec and spec[k].kind == "path" and isinstance(v, str) else v
+        for k, v in given.items()
+    }
 
 
 def normalise(path: Path, name: str) -> None:
@@ -108,7 +116,12 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     return source
 
 
-def execute(source: Path, target: Path, parameters: Mapping[str, object] | None = None, progress: bool | dict = False) -> None:
+def execute(
+    source: Path,
+    target: Path,
+    parameters: Mapping[str, object] | None = None,
+    progress: bool | dict = False,
+) -> None:
     """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook written once at the end.
 
     papermill by default rewrites the whole output notebook when every cell starts and ends; for a
@@ -138,7 +151,9 @@ def execute(source: Path, target: Path, parameters: Mapping[str, object] | None 
 
 
 def run_notebook(
-    name: str, parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
+    name: str,
+    parameters: Mapping[str, object] | None = None,
+    output_dir: str | Path | None = None,
     progress: bool | dict = False,
 ) -> Path:
     """Execute notebook ``name``: into ``output_dir`` if given, else in place (only at the default parameters).
@@ -164,7 +179,13 @@ def run_notebook(
     return target
 
 
-def _run_timed(name: str, parameters: Mapping[str, object], output_dir: str | None, position: int, progress: bool) -> tuple[str, Path, float]:
+def _run_timed(
+    name: str,
+    parameters: Mapping[str, object],
+    output_dir: str | None,
+    position: int,
+    progress: bool,
+) -> tuple[str, Path, float]:
     """One notebook in a worker process, with its own progress bar line when ``progress``."""
     start = time.perf_counter()
     bar = {"desc": f"{name:<18}", "position": position, "leave": True} if progress else False
@@ -172,35 +193,58 @@ def _run_timed(name: str, parameters: Mapping[str, object], output_dir: str | No
     return name, target, time.perf_counter() - start
 
 
-def notebook_output_dir(output_dir: str | Path | None, name: str, names: Sequence[str]) -> str | None:
+def notebook_output_dir(
+    output_dir: str | Path | None, name: str, names: Sequence[str]
+) -> str | None:
     """Where notebook ``name`` writes when ``names`` are sent to ``output_dir``: a subdirectory each when there are several."""
     if output_dir is None:
         return None
     return str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
 
 
-def run_all(names: Sequence[str], parameters: Mapping[str, object] | None = None, output_dir: str | Path | None = None,
-            jobs: int | None = None, progress: bool = False) -> list[tuple[str, Path, float]]:
+def run_all(
+    names: Sequence[str],
+    parameters: Mapping[str, object] | None = None,
+    output_dir: str | Path | None = None,
+    jobs: int | None = None,
+    progress: bool = False,
+) -> list[tuple[str, Path, float]]:
     """Run notebooks in parallel worker processes (one per core by default); each raises as ``run_notebook`` does."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     given = dict(parameters or {})
     out = [notebook_output_dir(output_dir, name, names) for name in names]
     if jobs == 1:
         return [_run_timed(name, given, out[i], i, progress) for i, name in enumerate(names)]
-    longest_first = sorted(range(len(names)), key=lambda i: -_code_cells(names[i]))  # fewer idle cores at the end
+    longest_first = sorted(
+        range(len(names)), key=lambda i: -_code_cells(names[i])
+    )  # fewer idle cores at the end
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {i: pool.submit(_run_timed, names[i], given, out[i], i, progress) for i in longest_first}
+        futures = {
+            i: pool.submit(_run_timed, names[i], given, out[i], i, progress) for i in longest_first
+        }
         return [futures[i].result() for i in range(len(names))]
 
 
 def _code_cells(name: str) -> int:
     """How many code cells notebook ``name`` has: a rough, deterministic proxy for how long it runs."""
-    return sum(cell.cell_type == "code" for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells)
+    return sum(
+        cell.cell_type == "code"
+        for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
+    )
 
 
 SUMMARY_COLUMNS = [
-    "notebook", "claims", "reproduced", "fitted", "discrepancy", "not applicable",
-    "secondary", "secondary agreeing", "our default", "our default agreeing", "notes",
+    "notebook",
+    "claims",
+    "reproduced",
+    "fitted",
+    "discrepancy",
+    "not applicable",
+    "secondary",
+    "secondary agreeing",
+    "our default",
+    "our default agreeing",
+    "notes",
 ]
 
 
@@ -221,7 +265,10 @@ def claims_summary(names: Sequence[str]) -> pd.DataFrame:
             {
                 "notebook": name,
                 "claims": len(counted),
-                **{s: int(status.get(s, 0)) for s in ("reproduced", "fitted", "discrepancy", "not applicable")},
+                **{
+                    s: int(status.get(s, 0))
+                    for s in ("reproduced", "fitted", "discrepancy", "not applicable")
+                },
                 "secondary": int((table.source == "secondary").sum()),
                 "secondary agreeing": int(((table.source == "secondary") & agreeing).sum()),
                 "our default": int((table.source == "our default").sum()),
@@ -259,7 +306,15 @@ def write_summary(names: Sequence[str]) -> None:
     if SUMMARY_START in text and SUMMARY_END in text:
         head, rest = text.split(SUMMARY_START, 1)
         _, tail = rest.split(SUMMARY_END, 1)
-        README.write_text(head + SUMMARY_START + "\n" + "\n".join(summary_lines(table)) + "\n" + SUMMARY_END + tail)
+        README.write_text(
+            head
+            + SUMMARY_START
+            + "\n"
+            + "\n".join(summary_lines(table))
+            + "\n"
+            + SUMMARY_END
+            + tail
+        )
 
 
 _FRACTION = re.compile(r"\s*([-+]?\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*")
@@ -280,27 +335,46 @@ def _parse_value(text: str) -> object:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.reproduce", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m choosing_epsilon.reproduce", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("notebooks", nargs="*", help="notebook names (default: all)")
-    parser.add_argument("-p", "--parameter", nargs=2, action="append", default=[], metavar=("NAME", "VALUE"),
-                        help="a parameter; VALUE is read as JSON when it parses, else as a string")
-    parser.add_argument("-o", "--output-dir", help="where a run with other parameters writes (required with -p)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, help="notebooks run at once (default: one per core)")
+    parser.add_argument(
+        "-p",
+        "--parameter",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("NAME", "VALUE"),
+        help="a parameter; VALUE is read as JSON when it parses, else as a string",
+    )
+    parser.add_argument(
+        "-o", "--output-dir", help="where a run with other parameters writes (required with -p)"
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=None, help="notebooks run at once (default: one per core)"
+    )
     args = parser.parse_args(argv)
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
-        for name in names:  # refuse bad names, parameters, files and directories before any kernel starts
+        for (
+            name
+        ) in names:  # refuse bad names, parameters, files and directories before any kernel starts
             check_request(name, given, notebook_output_dir(args.output_dir, name, names))
         done = run_all(names, given, args.output_dir, jobs=args.jobs, progress=sys.stderr.isatty())
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except papermill.PapermillExecutionError as error:  # the notebook refused: its one-line reason, not a traceback
+    except (
+        papermill.PapermillExecutionError
+    ) as error:  # the notebook refused: its one-line reason, not a traceback
         print(f"error: {error.ename}: {error.evalue}", file=sys.stderr)
         return 2
     for name, target, seconds in done:
-        print(f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} ({seconds:.1f} s)")
+        print(
+            f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} ({seconds:.1f} s)"
+        )
     if not given and args.output_dir is None:
         write_summary(notebook_names())
     return 0

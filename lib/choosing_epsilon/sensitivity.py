@@ -55,7 +55,13 @@ def _check_exact_integers(name: str, values: Sequence[float] | np.ndarray) -> No
     if raw.ndim != 1 or raw.dtype.kind not in "iuO":
         return
     if raw.dtype.kind == "O":
-        big = [v for v in raw.tolist() if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) > FLOAT_INTEGERS]
+        big = [
+            v
+            for v in raw.tolist()
+            if isinstance(v, (int, np.integer))
+            and not isinstance(v, bool)
+            and abs(int(v)) > FLOAT_INTEGERS
+        ]
     else:
         big = raw[(raw > FLOAT_INTEGERS) | (raw < -FLOAT_INTEGERS)].tolist()
     lost = [v for v in big if int(float(v)) != int(v)]
@@ -152,7 +158,9 @@ def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
     # Removing element i of a world shifts both middle elements (i <= lo), only the upper one
     # (lo < i <= hi) or neither (i > hi): three representatives cover every outcome.
     candidates = [0, lo + 1, m - 1]
-    return np.max([np.abs(centre - _world_medians(s, j, np.full(n, i))) for i in candidates], axis=0)
+    return np.max(
+        [np.abs(centre - _world_medians(s, j, np.full(n, i))) for i in candidates], axis=0
+    )
 
 
 def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
@@ -221,10 +229,14 @@ def mean_sensitivity(lower: float, upper: float, n: int) -> float:
 
 Neighbours = Literal["replace one", "add or remove one"]
 NEIGHBOURS: tuple[str, ...] = ("replace one", "add or remove one")
-MAX_BRUTE_FORCE_DATASETS = 200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
+MAX_BRUTE_FORCE_DATASETS = (
+    200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
+)
 
 
-def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: Neighbours) -> float:
+def mean_sensitivity_brute_force(
+    values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: Neighbours
+) -> float:
     """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
 
     ``neighbours="replace one"`` pairs datasets of equal size that differ in one record (bounded
@@ -235,22 +247,30 @@ def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tu
     grid = np.unique(finite_array("values", values))
     low, high = (int(s) for s in sizes)
     if not 1 <= low <= high:
-        raise ValueError(f"sizes must be (smallest, largest) with 1 <= smallest <= largest, got {sizes!r}")
+        raise ValueError(
+            f"sizes must be (smallest, largest) with 1 <= smallest <= largest, got {sizes!r}"
+        )
     if neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {NEIGHBOURS}, got {neighbours!r}")
     count = sum(math.comb(grid.size + m - 1, m) for m in range(low, high + 1))
     if count > MAX_BRUTE_FORCE_DATASETS:
-        raise ValueError(f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes")
+        raise ValueError(
+            f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes"
+        )
     largest = 0.0
     for m in range(low, high + 1):
         datasets = np.array(list(itertools.combinations_with_replacement(grid, m)), dtype=float)
         sums = datasets.sum(axis=1)
         if neighbours == "replace one":
             # replacing record x by u moves the sum by u - x; the extreme u are the grid's ends
-            change = np.maximum(np.abs(grid[-1] - datasets), np.abs(grid[0] - datasets)).max(axis=1) / m
+            change = (
+                np.maximum(np.abs(grid[-1] - datasets), np.abs(grid[0] - datasets)).max(axis=1) / m
+            )
         elif m < high:
             # adding u to a dataset of m records: |(sum + u)/(m + 1) - sum/m|
-            change = np.abs((sums[:, None] + grid[None, :]) / (m + 1) - (sums / m)[:, None]).max(axis=1)
+            change = np.abs((sums[:, None] + grid[None, :]) / (m + 1) - (sums / m)[:, None]).max(
+                axis=1
+            )
         else:
             continue
         largest = max(largest, float(change.max()))
@@ -260,5 +280,9 @@ def mean_sensitivity_brute_force(values: Sequence[float] | np.ndarray, sizes: tu
 def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
     """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in [lb, ub], one record added or removed."""
     if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
-        raise ValueError(f"smallest must be an integer >= 1 (a number of records), got {smallest!r}")
-    return mean_sensitivity(lower, upper, int(smallest) + 1)  # the mean moves most between m and m + 1 records
+        raise ValueError(
+            f"smallest must be an integer >= 1 (a number of records), got {smallest!r}"
+        )
+    return mean_sensitivity(
+        lower, upper, int(smallest) + 1
+    )  # the mean moves most between m and m + 1 records

@@ -47,7 +47,9 @@ def brute_force_exact(values: np.ndarray, rho: float) -> float:
     sens = 0.0
     for j in range(values.size):  # every world Y and every row t of it: |f(Y) - f(Y - t)|
         world = np.delete(values, j)
-        without_t = (world.sum() - world) / (world.size - 1)  # the mean of Y - t, for every t at once
+        without_t = (world.sum() - world) / (
+            world.size - 1
+        )  # the mean of Y - t, for every t at once
         sens = max(sens, float(np.max(np.abs(world.mean() - without_t))))
     distance = np.abs(answers[:, None] - answers[None, :])
 
@@ -67,9 +69,16 @@ def brute_force_exact(values: np.ndarray, rho: float) -> float:
 def test_epsilon_for_risk_scaling(benchmark, n):
     values = database(n)
     pw.epsilon_for_risk(values[:50], 0.5, "mean")  # compile once, outside the timing
-    result = benchmark.pedantic(pw.epsilon_for_risk, args=(values, 0.5, "mean"), rounds=3 if n < 10**7 else 1, iterations=1)
+    result = benchmark.pedantic(
+        pw.epsilon_for_risk, args=(values, 0.5, "mean"), rounds=3 if n < 10**7 else 1, iterations=1
+    )
     sort_time = min(_timed(np.sort, values) for _ in range(3))
-    row = {"n": n, "seconds": benchmark.stats.stats.min, "sort_seconds": sort_time, "exact": result.exact}
+    row = {
+        "n": n,
+        "seconds": benchmark.stats.stats.min,
+        "sort_seconds": sort_time,
+        "exact": result.exact,
+    }
     row["ratio_to_sort"] = row["seconds"] / sort_time
     if n <= BRUTE_MAX:
         start = time.perf_counter()
@@ -97,17 +106,34 @@ def test_epsilon_for_risk_peak_memory():
     n = SIZES[-1]
     peak = {}
     for call in (True, False):
-        run = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(n=n, call=call)], cwd=ROOT, check=True,
-                             capture_output=True, text=True)
+        run = subprocess.run(
+            [sys.executable, "-c", MEMORY_SCRIPT.format(n=n, call=call)],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         peak[call] = int(run.stdout.split()[-1]) / 1024
-    RESULTS["memory"].append({"n": n, "peak_rss_mb": peak[True], "peak_rss_mb_without_the_call": peak[False]})
+    RESULTS["memory"].append(
+        {"n": n, "peak_rss_mb": peak[True], "peak_rss_mb_without_the_call": peak[False]}
+    )
 
 
 def test_monte_carlo_throughput(benchmark):
     answers = np.array([2, 13 / 3, 14 / 3, 5])
-    benchmark.pedantic(pw.simulate_adversary, args=(answers, 0, 17 / 6, 2.0, 10**6, np.random.default_rng(0)), rounds=3, iterations=1)
-    RESULTS["monte_carlo"].append({"releases": 10**6, "seconds": benchmark.stats.stats.min,
-                                   "releases_per_second": 10**6 / benchmark.stats.stats.min})
+    benchmark.pedantic(
+        pw.simulate_adversary,
+        args=(answers, 0, 17 / 6, 2.0, 10**6, np.random.default_rng(0)),
+        rounds=3,
+        iterations=1,
+    )
+    RESULTS["monte_carlo"].append(
+        {
+            "releases": 10**6,
+            "seconds": benchmark.stats.stats.min,
+            "releases_per_second": 10**6 / benchmark.stats.stats.min,
+        }
+    )
 
 
 def test_shoaran_privacy_check_with_twenty_queries(benchmark):
@@ -116,8 +142,14 @@ def test_shoaran_privacy_check_with_twenty_queries(benchmark):
 
     m = 20
     q, d, g = np.tile([3000.0, 30000.0, 300.0], 7)[:m], np.ones(m), np.tile([1.0, 10.0, 0.1], 7)[:m]
-    benchmark.pedantic(lambda: (rel.diff_worst_log_ratio(q, d, g, 0.01, 100.0), rel.proportional_worst_log_ratio(q, d, g, 0.01, 100.0)),
-                       rounds=3, iterations=1)
+    benchmark.pedantic(
+        lambda: (
+            rel.diff_worst_log_ratio(q, d, g, 0.01, 100.0),
+            rel.proportional_worst_log_ratio(q, d, g, 0.01, 100.0),
+        ),
+        rounds=3,
+        iterations=1,
+    )
 
 
 def test_hsu_exact_study_size_at_a_tiny_error(benchmark):
@@ -136,8 +168,10 @@ REPEATS = 3  # the machines this runs on are shared: the median of interleaved r
 
 # The same notebooks with every figure built but closed instead of drawn, saved and shown: how much of the
 # time above the floor is the figures' (a diagnostic; the target compares make reproduce itself).
-FIGURES_NOT_DRAWN = ("import choosing_epsilon.figures as _figures, matplotlib.pyplot as _plt\n"
-                     "_figures.save_and_show = lambda fig, *args, **kwargs: _plt.close(fig)")
+FIGURES_NOT_DRAWN = (
+    "import choosing_epsilon.figures as _figures, matplotlib.pyplot as _plt\n"
+    "_figures.save_and_show = lambda fig, *args, **kwargs: _plt.close(fig)"
+)
 
 
 def test_reproduce_against_its_floor(tmp_path):
@@ -147,29 +181,56 @@ def test_reproduce_against_its_floor(tmp_path):
     undrawn_dir.mkdir()
     cell = "import matplotlib.pyplot, numpy, pandas, scipy.stats\nimport choosing_epsilon.possible_worlds"
     for name in names:
-        nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell)],
-                                                metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}}),
-                       floor_dir / f"{name}.ipynb")
+        nbformat.write(
+            nbformat.v4.new_notebook(
+                cells=[nbformat.v4.new_code_cell(cell)],
+                metadata={
+                    "kernelspec": {
+                        "name": "python3",
+                        "language": "python",
+                        "display_name": "Python 3",
+                    }
+                },
+            ),
+            floor_dir / f"{name}.ipynb",
+        )
         undrawn = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
         undrawn.cells.insert(0, nbformat.v4.new_code_cell(FIGURES_NOT_DRAWN))
         nbformat.write(undrawn, undrawn_dir / f"{name}.ipynb")
     jobs = min(len(names), os.cpu_count() or 1)  # as many workers as the runner uses
     longest_first = sorted(names, key=lambda n: -reproduce._code_cells(n))  # the runner's order
-    undrawn_runs = [(str(undrawn_dir / f"{n}.ipynb"), {"output_dir": str(tmp_path / "undrawn_out" / n)}) for n in longest_first]
+    undrawn_runs = [
+        (str(undrawn_dir / f"{n}.ipynb"), {"output_dir": str(tmp_path / "undrawn_out" / n)})
+        for n in longest_first
+    ]
     for repeat in range(REPEATS):
         (full, full_cpu), done = _measured(reproduce.run_all, names, {}, tmp_path / f"run{repeat}")
-        (floor, floor_cpu), _ = _measured(_run_pool, [(str(floor_dir / f"{n}.ipynb"), None) for n in names], jobs)
+        (floor, floor_cpu), _ = _measured(
+            _run_pool, [(str(floor_dir / f"{n}.ipynb"), None) for n in names], jobs
+        )
         (undrawn, undrawn_cpu), _ = _measured(_run_pool, undrawn_runs, jobs)
-        RESULTS["reproduce"].append({"repeat": repeat, "notebooks": len(names), "reproduce_seconds": full, "floor_seconds": floor,
-                                     "ratio": full / floor, "reproduce_cpu_seconds": full_cpu, "floor_cpu_seconds": floor_cpu,
-                                     "cpu_ratio": full_cpu / floor_cpu,
-                                     "figures_not_drawn_seconds": undrawn, "figures_not_drawn_ratio": undrawn / floor,
-                                     "figures_not_drawn_cpu_seconds": undrawn_cpu, "figures_not_drawn_cpu_ratio": undrawn_cpu / floor_cpu}
-                                    | {f"seconds_{name}": seconds for name, _, seconds in done})
+        RESULTS["reproduce"].append(
+            {
+                "repeat": repeat,
+                "notebooks": len(names),
+                "reproduce_seconds": full,
+                "floor_seconds": floor,
+                "ratio": full / floor,
+                "reproduce_cpu_seconds": full_cpu,
+                "floor_cpu_seconds": floor_cpu,
+                "cpu_ratio": full_cpu / floor_cpu,
+                "figures_not_drawn_seconds": undrawn,
+                "figures_not_drawn_ratio": undrawn / floor,
+                "figures_not_drawn_cpu_seconds": undrawn_cpu,
+                "figures_not_drawn_cpu_ratio": undrawn_cpu / floor_cpu,
+            }
+            | {f"seconds_{name}": seconds for name, _, seconds in done}
+        )
 
 
 def _measured(function, *args) -> tuple[tuple[float, float], object]:
     """Wall time, and CPU time of the child processes (workers and their kernels) reaped meanwhile, and the result."""
+
     def cpu() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         return usage.ru_utime + usage.ru_stime
@@ -194,28 +255,54 @@ def test_write_report():
     OUT.mkdir(parents=True, exist_ok=True)
     scaling = pd.DataFrame(RESULTS["scaling"]).sort_values("n")
     large = scaling[scaling.n >= 10**5]
-    exponent = float(np.polyfit(np.log(large.n), np.log(large.seconds), 1)[0]) if len(large) >= 2 else math.nan
+    exponent = (
+        float(np.polyfit(np.log(large.n), np.log(large.seconds), 1)[0])
+        if len(large) >= 2
+        else math.nan
+    )
     scaling.to_csv(OUT / "scaling.csv", index=False, float_format="%.6g", lineterminator="\n")
-    pd.DataFrame(RESULTS["monte_carlo"]).to_csv(OUT / "monte_carlo.csv", index=False, float_format="%.6g", lineterminator="\n")
-    pd.DataFrame(RESULTS["reproduce"]).to_csv(OUT / "reproduce.csv", index=False, float_format="%.6g", lineterminator="\n")
-    pd.DataFrame(RESULTS["memory"]).to_csv(OUT / "memory.csv", index=False, float_format="%.6g", lineterminator="\n")
+    pd.DataFrame(RESULTS["monte_carlo"]).to_csv(
+        OUT / "monte_carlo.csv", index=False, float_format="%.6g", lineterminator="\n"
+    )
+    pd.DataFrame(RESULTS["reproduce"]).to_csv(
+        OUT / "reproduce.csv", index=False, float_format="%.6g", lineterminator="\n"
+    )
+    pd.DataFrame(RESULTS["memory"]).to_csv(
+        OUT / "memory.csv", index=False, float_format="%.6g", lineterminator="\n"
+    )
     runs = pd.DataFrame(RESULTS["reproduce"])
-    summary = {"growth_exponent_1e5_to_1e7": exponent,
-               "ratio_to_sort_1e6": float(scaling.loc[scaling.n == 10**6, "ratio_to_sort"].iloc[0]) if (scaling.n == 10**6).any() else None,
-               "reproduce_over_floor": float(runs.ratio.median()) if len(runs) else None,
-               "reproduce_cpu_over_floor": float(runs.cpu_ratio.median()) if len(runs) else None,
-               "figures_not_drawn_over_floor": float(runs.figures_not_drawn_ratio.median()) if len(runs) else None,
-               "figures_not_drawn_cpu_over_floor": float(runs.figures_not_drawn_cpu_ratio.median()) if len(runs) else None,
-               "peak_rss_mb_1e7": RESULTS["memory"][0]["peak_rss_mb"] if RESULTS["memory"] else None}
+    summary = {
+        "growth_exponent_1e5_to_1e7": exponent,
+        "ratio_to_sort_1e6": float(scaling.loc[scaling.n == 10**6, "ratio_to_sort"].iloc[0])
+        if (scaling.n == 10**6).any()
+        else None,
+        "reproduce_over_floor": float(runs.ratio.median()) if len(runs) else None,
+        "reproduce_cpu_over_floor": float(runs.cpu_ratio.median()) if len(runs) else None,
+        "figures_not_drawn_over_floor": float(runs.figures_not_drawn_ratio.median())
+        if len(runs)
+        else None,
+        "figures_not_drawn_cpu_over_floor": float(runs.figures_not_drawn_cpu_ratio.median())
+        if len(runs)
+        else None,
+        "peak_rss_mb_1e7": RESULTS["memory"][0]["peak_rss_mb"] if RESULTS["memory"] else None,
+    }
     (OUT / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures.use_style()
     fig, ax = plt.subplots()
-    ax.plot(scaling.n, scaling.seconds, "o-", label=f"epsilon_for_risk (growth exponent {exponent:.2f})")
+    ax.plot(
+        scaling.n, scaling.seconds, "o-", label=f"epsilon_for_risk (growth exponent {exponent:.2f})"
+    )
     ax.plot(scaling.n, scaling.sort_seconds, "s--", label="one numpy.sort")
     if "brute_force_seconds" in scaling:
         brute = scaling.dropna(subset=["brute_force_seconds"])
         ax.plot(brute.n, brute.brute_force_seconds, "^:", label="brute force, O(n²) per ε")
-    ax.set(xscale="log", yscale="log", xlabel="rows n", ylabel="seconds", title="Lee & Clifton's exact ε: time against database size")
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="rows n",
+        ylabel="seconds",
+        title="Lee & Clifton's exact ε: time against database size",
+    )
     ax.legend(fontsize=8)
     figures.save_figure(fig, "scaling", scaling, OUT)
     print(json.dumps(summary, indent=2))
