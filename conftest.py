@@ -1,16 +1,19 @@
-"""Test configuration, for every pytest run in the repository (also `pytest notebooks/x.ipynb`, which
-loads no conftest under tests/): nothing a test runs may write into the working tree.
+"""Test configuration, for every pytest run in the repository (also `pytest notebooks/x.ipynb`,
+which loads no conftest under tests/): nothing a test runs may write into the working tree.
 
 - Property tests check values, not speed (speed is measured by `make bench`).
 - ``CHOOSING_EPSILON_OUTPUT_ROOT`` is set before any kernel starts, so a notebook run at its
   default ``output_dir`` (nbval, the determinism tests) writes under a temporary directory
   instead of the committed figures/ (see ``choosing_epsilon.outputs``).
 - nbval compares a cell's outputs as text, byte for byte; where that fails, the outputs are
-  compared again to the tolerances of ``choosing_epsilon.compare`` (a printed number may differ in
-  its last digit on another CPU), so nbval holds on any machine but still fails on a real change.
-- Everything the notebooks write goes under one temporary directory, removed when the session ends.
+  compared again to the tolerances of ``choosing_epsilon.compare`` (a printed number may differ
+  in its last digit on another CPU), so nbval holds on any machine but still fails on a real
+  change.
+- Everything the notebooks write goes under one temporary directory, removed when the session
+  ends.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
-  is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays empty.
+  is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays
+  empty.
 """
 
 import hashlib
@@ -38,7 +41,8 @@ os.mkdir(os.environ[outputs.STAGE_ROOT])
 
 
 def _flattened(cell, outputs_, skip):
-    """nbval's view of a cell's outputs: (key, sanitized value) pairs, MIME data flattened, skipped keys dropped."""
+    """nbval's view of a cell's outputs: (key, sanitized value) pairs, MIME data flattened,
+    skipped keys dropped."""
     pairs = []
     for output in nbval_plugin.transform_streams_for_comparison(outputs_):
         for key, value in output.items():
@@ -53,7 +57,8 @@ _strict_compare = nbval_plugin.IPyNbCell.compare_outputs
 
 
 def _compare_to_tolerance(self, test, ref, skip_compare=None):
-    """nbval's comparison, then, if it fails, the same outputs compared by content (see the module docstring)."""
+    """nbval's comparison, then, if it fails, the same outputs compared by content (see the
+    module docstring)."""
     if _strict_compare(self, test, ref, skip_compare):
         return True
     skip = skip_compare or self.parent.skip_compare
@@ -74,7 +79,8 @@ nbval_plugin.IPyNbCell.compare_outputs = _compare_to_tolerance
 
 
 def tree_state() -> tuple[bytes, dict[str, str]] | None:
-    """git's view of the working tree, with a hash of each listed file; None outside a git checkout."""
+    """git's view of the working tree, with a hash of each listed file; None outside a git
+    checkout."""
     try:
         status = subprocess.run(
             ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all"],

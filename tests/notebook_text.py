@@ -4,7 +4,8 @@ import nbformat
 
 
 def outputs_text(path) -> str:
-    """All text the executed notebook printed or displayed (streams and text/plain), one output per line."""
+    """All text the executed notebook printed or displayed (streams and text/plain), one output
+    per line."""
     nb = nbformat.read(path, as_version=4)
     return "\n".join(
         out.get("text", "")

@@ -102,9 +102,9 @@ def test_notes_record_slips_in_the_wording(tmp_path):
         tmp_path / "p.csv", claim_id=["n", "v"], published=[math.nan, 1.0], tolerance=[math.nan, 0]
     )
     ledger = claims.Ledger(path, {"rho": 1 / 3}, {"rho": 1 / 3})
-    with pytest.raises(claims.ClaimError, match="Ledger.note"):
+    with pytest.raises(claims.ClaimError, match=r"Ledger\.note"):
         ledger.check("n", 1.0, uses=[])
-    with pytest.raises(claims.ClaimError, match="Ledger.check"):
+    with pytest.raises(claims.ClaimError, match=r"Ledger\.check"):
         ledger.note("v", "1 = 1")
     with pytest.raises(claims.ClaimError, match="names no number"):
         ledger.note("n", "the bound is a maximum")
@@ -159,7 +159,8 @@ def test_every_published_row_says_where_its_value_comes_from(path):
 
 
 def test_cited_files_exist():
-    """A source_detail, or a module, that names a file of the project names one that is in the repository."""
+    """A source_detail, or a module, that names a file of the project names one that is in the
+    repository."""
     texts = [(p, claims.read_published(p).source_detail.str.cat(sep=" ")) for p in PUBLISHED]
     texts += [(p, p.read_text()) for p in sorted((ROOT / "lib" / "choosing_epsilon").glob("*.py"))]
     for path, text in texts:
@@ -183,9 +184,10 @@ AT_PAPER_PARAMETERS = (
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
 def test_every_published_claim_is_checked(path):
-    """The committed claims.csv has exactly the published rows, each reproduced, fitted or explained: every
-    discrepancy or note shows a computed explanation (and any slip it names gives the published value),
-    fitted rows say what was fitted, and reproduced or fitted values lie within the tolerance."""
+    """The committed claims.csv has exactly the published rows, each reproduced, fitted or
+    explained: every discrepancy or note shows a computed explanation (and any slip it names
+    gives the published value), fitted rows say what was fitted, and reproduced or fitted values
+    lie within the tolerance."""
     published = claims.read_published(path)
     table = pd.read_csv(
         FIGURES / path.stem / "claims.csv",
@@ -213,8 +215,8 @@ def test_every_published_claim_is_checked(path):
 
 
 def test_readme_counts_match_the_ledgers():
-    """The README's status table is the summary of the committed claims.csv files, and counts only the
-    source's own numbers (printed or read off a figure) as its claims."""
+    """The README's status table is the summary of the committed claims.csv files, and counts
+    only the source's own numbers (printed or read off a figure) as its claims."""
     table = reproduce.claims_summary(reproduce.notebook_names())
     text = README.read_text()
     block = (

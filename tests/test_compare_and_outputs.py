@@ -1,4 +1,5 @@
-"""Results compared by content (compare), runs staged and moved into place (outputs), and the runner's refusals."""
+"""Results compared by content (compare), runs staged and moved into place (outputs), and the
+runner's refusals."""
 
 import io
 import json

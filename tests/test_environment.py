@@ -1,4 +1,5 @@
-"""requirements.lock, environment.yml, pyproject.toml and the Makefile must agree, and lib/ must be tracked."""
+"""requirements.lock, environment.yml, pyproject.toml and the Makefile must agree, and lib/ must
+be tracked."""
 
 import subprocess
 import sys

@@ -38,7 +38,7 @@ def test_save_figure_writes_deterministic_files_with_plain_log_labels(tmp_path):
     first = [p.read_bytes() for p in figures.save_figure(log_figure(), "f", data, tmp_path / "a")]
     second = [p.read_bytes() for p in figures.save_figure(log_figure(), "f", data, tmp_path / "b")]
     assert first == second
-    png, svg, csv = first
+    png, svg, _csv = first
     assert png.startswith(b"\x89PNG") and b"Software" not in png
     text = svg.decode()
     assert "10⁴" in text and "mathdefault" not in text and "<dc:date>" not in text
@@ -125,7 +125,8 @@ def _margins(image: np.ndarray) -> np.ndarray:
     "outside", [False, True], ids=["inside the figure", "legend beyond its edge"]
 )
 def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
-    """The PNG holds what matplotlib draws, pixel for pixel, with savefig's tight box and margins around it."""
+    """The PNG holds what matplotlib draws, pixel for pixel, with savefig's tight box and margins
+    around it."""
 
     def build():
         fig = log_figure()
@@ -181,7 +182,8 @@ def test_png_background_follows_the_savefig_style(tmp_path, style, mode, corner)
 
 
 def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_path, monkeypatch):
-    """A title matplotlib must move (above top tick labels and an offset text) ends up where placing it again would put it."""
+    """A title matplotlib must move (above top tick labels and an offset text) ends up where
+    placing it again would put it."""
 
     def build():
         figures.use_style()

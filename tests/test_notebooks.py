@@ -1,4 +1,5 @@
-"""Notebook-level tests: executed outputs, papermill runs, bad input, determinism (the committed claims are checked in test_claims)."""
+"""Notebook-level tests: executed outputs, papermill runs, bad input, determinism (the committed
+claims are checked in test_claims)."""
 
 import json
 import math
@@ -101,7 +102,8 @@ OTHER_CPU = ("X86_V3", "X86_V4", "AVX512_ICL", "AVX512_SPR")  # numpy's AVX2 and
 
 
 def other_cpu_features():
-    """The features of OTHER_CPU this machine has: disabling them makes numpy take the paths of an older CPU."""
+    """The features of OTHER_CPU this machine has: disabling them makes numpy take the paths of
+    an older CPU."""
     from numpy._core._multiarray_umath import __cpu_features__
 
     return [f for f in OTHER_CPU if __cpu_features__.get(f)]
@@ -123,7 +125,8 @@ def test_default_run_reproduces_the_committed_results(tmp_path, monkeypatch, nam
     executed = tmp_path / f"{name}.ipynb"
     reproduce.execute(NOTEBOOKS / f"{name}.ipynb", executed, None)
     reproduce.normalise(executed, name)
-    # the run's manifest (which files it wrote, for the next run's clean-up) is bookkeeping, not a result
+    # the run's manifest (which files it wrote, for the next run's clean-up) is bookkeeping, not a
+    # result
     assert (
         compare.differences(tmp_path / name, FIGURES / name, ignore=frozenset({outputs.MANIFEST}))
         == []
@@ -165,7 +168,8 @@ def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, t
     ],
 )
 def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
-    # straight through papermill (reproduce.execute, without the runner's checks): the notebook itself must refuse
+    # straight through papermill (reproduce.execute, without the runner's checks): the notebook
+    # itself must refuse
     out = tmp_path / "out"
     out.mkdir()
     (out / "results.json").write_text(

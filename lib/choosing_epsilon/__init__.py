@@ -5,11 +5,16 @@ One module per concept, reused across papers:
 - ``laplace``: the Laplace mechanism, its tails, sampling and privacy-loss ratios.
 - ``sensitivity``: sensitivity of the mean and median under both neighbour definitions.
 - ``possible_worlds``: Lee & Clifton's possible-worlds adversary and the epsilon it implies.
-- ``economics``: Hsu et al.'s payments, budget and accuracy constraints, and the feasible (ε, N) region.
-- ``relative_error``: Shoaran et al.'s relative error, minimum true answer and the DIFF mechanism.
-- ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems 1-3).
-- ``budget``: sequential composition and a privacy accountant that refuses to overdraw its budget.
-- ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing bounds).
+- ``economics``: Hsu et al.'s payments, budget and accuracy constraints, and the feasible (ε, N)
+  region.
+- ``relative_error``: Shoaran et al.'s relative error, minimum true answer and the DIFF
+  mechanism.
+- ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems
+  1-3).
+- ``budget``: sequential composition and a privacy accountant that refuses to overdraw its
+  budget.
+- ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing
+  bounds).
 - ``registry``: the ε of real deployments and its δ column.
 - ``claims``: the claims ledger that checks every published number.
 - ``figures``: one plotting style and deterministic figure files.

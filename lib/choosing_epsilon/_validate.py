@@ -1,4 +1,5 @@
-"""Input checks shared by the package: every error names the parameter, its value and the allowed range."""
+"""Input checks shared by the package: every error names the parameter, its value and the allowed
+range."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def open_unit(name: str, value: float) -> float:
 
 
 def closed_unit(name: str, value: float) -> float:
-    """Return ``value`` as a float if it lies in the closed interval [0, 1], else raise ValueError."""
+    """Return ``value`` as a float if it lies in the closed interval [0, 1], else raise
+    ValueError."""
     x = real(name, value)
     if not 0 <= x <= 1:
         raise ValueError(f"{name} must lie in [0, 1], got {value!r}")
@@ -43,7 +45,8 @@ def closed_unit(name: str, value: float) -> float:
 
 
 def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
-    """Return ``values`` as a 1-D float array of finite numbers with at least ``min_size`` entries."""
+    """Return ``values`` as a 1-D float array of finite numbers with at least ``min_size``
+    entries."""
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):

@@ -1,17 +1,19 @@
 """The claims ledger: every number a source gives, checked against the notebook's computation.
 
 ``data/published/<notebook>.csv`` transcribes the source (claim_id, location, description,
-published, tolerance, source, source_detail). ``source`` says where the published value comes from:
+published, tolerance, source, source_detail). ``source`` says where the published value comes
+from:
 
 - ``printed``: the source prints it (text, table or caption);
-- ``read off a figure``: read off the source's figure; ``source_detail`` says how it was read, and
-  the tolerance is the reading's precision;
+- ``read off a figure``: read off the source's figure; ``source_detail`` says how it was read,
+  and the tolerance is the reading's precision;
 - ``secondary``: a document other than the source (``source_detail`` cites it);
-- ``our default``: the notebook's own evaluation at parameters it chose (``source_detail`` says which),
-  a check of the formula, not of a number anybody printed.
+- ``our default``: the notebook's own evaluation at parameters it chose (``source_detail`` says
+  which), a check of the formula, not of a number anybody printed.
 
-Only ``printed`` and ``read off a figure`` rows are the source's claims (``COUNTED_SOURCES``); the
-others are counted apart. A row with no published value records a slip in the source's wording.
+Only ``printed`` and ``read off a figure`` rows are the source's claims (``COUNTED_SOURCES``);
+the others are counted apart. A row with no published value records a slip in the source's
+wording.
 
 A notebook checks each row once; the status is
 
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -75,7 +77,9 @@ def read_published(path: str | Path) -> pd.DataFrame:
     """Read and validate a published-claims CSV (columns ``COLUMNS``, unique ids, known sources)."""
     table = pd.read_csv(
         path,
-        dtype=dict.fromkeys(("claim_id", "location", "description", "source", "source_detail"), str),
+        dtype=dict.fromkeys(
+            ("claim_id", "location", "description", "source", "source_detail"), str
+        ),
     )
     if list(table.columns) != COLUMNS:
         raise ValueError(f"{path}: columns must be {COLUMNS}, got {list(table.columns)}")
@@ -91,7 +95,8 @@ def read_published(path: str | Path) -> pd.DataFrame:
     ].tolist()
     if undocumented:
         raise ValueError(
-            f"{path}: rows {undocumented} need a source_detail (how read, the citation, or the parameters)"
+            f"{path}: rows {undocumented} need a source_detail (how read, the citation, or the "
+            "parameters)"
         )
     for column in ("published", "tolerance"):
         if not pd.api.types.is_numeric_dtype(table[column]):
@@ -103,12 +108,14 @@ def read_published(path: str | Path) -> pd.DataFrame:
         raise ValueError(f"{path}: tolerance must be >= 0")
     if (notes & (table.source != "printed")).any():
         raise ValueError(
-            f"{path}: a row without a published value notes the source's printed wording: source 'printed'"
+            f"{path}: a row without a published value notes the source's printed wording: source "
+            "'printed'"
         )
     figure_rows = table.source == "read off a figure"
     if (table.loc[figure_rows, "tolerance"] <= 0).any():
         raise ValueError(
-            f"{path}: a value read off a figure needs the reading's precision as its tolerance (> 0)"
+            f"{path}: a value read off a figure needs the reading's precision as its tolerance (> "
+            "0)"
         )
     return table
 
@@ -138,7 +145,7 @@ class Ledger:
             name for name, value in paper_parameters.items() if not same(value, parameters[name])
         }
         self._known = set(paper_parameters)
-        self._rows: dict[str, dict[str, object]] = {}
+        self._rows: dict[str, dict[Hashable, object]] = {}
 
     @property
     def at_paper_parameters(self) -> bool:
@@ -180,7 +187,8 @@ class Ledger:
         fitted: str | None = None,
         slip: float | None = None,
     ) -> str:
-        """Record the computed value of ``claim_id`` and return its status (see the module docstring)."""
+        """Record the computed value of ``claim_id`` and return its status (see the module
+        docstring)."""
         row = self._row(claim_id)
         if pd.isna(row.published):
             raise ClaimError(
@@ -212,8 +220,10 @@ class Ledger:
                     )
         else:
             raise ClaimError(
-                f"claim {claim_id} ({row.location}, {row.description}): published {row.published!r}, "
-                f"reproduced {value!r}, difference {value - row.published:.3g} exceeds tolerance {row.tolerance!r}"
+                f"claim {claim_id} ({row.location}, {row.description}): published "
+                f"{row.published!r}, "
+                f"reproduced {value!r}, difference {value - row.published:.3g} exceeds tolerance "
+                f"{row.tolerance!r}"
             )
         self._rows[claim_id] = {
             **row.to_dict(),
@@ -227,7 +237,8 @@ class Ledger:
     def note(
         self, claim_id: str, explanation: str, uses: Iterable[str] = (), value: float = math.nan
     ) -> str:
-        """Record a slip in the source's wording (a row with no published value), explained with a computation."""
+        """Record a slip in the source's wording (a row with no published value), explained with
+        a computation."""
         row = self._row(claim_id)
         if not pd.isna(row.published):
             raise ClaimError(
@@ -249,14 +260,16 @@ class Ledger:
         return status
 
     def results(self) -> pd.DataFrame:
-        """All claims in published order with their status; raises ClaimError if any was never checked."""
+        """All claims in published order with their status; raises ClaimError if any was never
+        checked."""
         unchecked = [c for c in self.table.claim_id if c not in self._rows]
         if unchecked:
             raise ClaimError(f"{len(unchecked)} published claims were never checked: {unchecked}")
         return pd.DataFrame([self._rows[c] for c in self.table.claim_id], columns=RESULT_COLUMNS)
 
     def summary(self) -> pd.DataFrame:
-        """Counts of rows per status (rows) and kind of source (columns): only the first column counts as the source's claims."""
+        """Counts of rows per status (rows) and kind of source (columns): only the first column
+        counts as the source's claims."""
         return tally(self.results())
 
     def write(self, path: str | Path) -> pd.DataFrame:

@@ -38,7 +38,8 @@ TEXT_SUFFIXES = {".csv", ".svg", ".txt", ".md", ".html"}
 
 
 def _unit(token: str) -> float:
-    """One unit of the last digit printed in ``token`` (0 for an integer written without point or exponent)."""
+    """One unit of the last digit printed in ``token`` (0 for an integer written without point or
+    exponent)."""
     mantissa, _, exponent = token.lower().partition("e")
     if "." not in mantissa and not exponent:
         return 0.0
@@ -51,7 +52,8 @@ def _value(token: str) -> float:
 
 
 def numbers_close(a: str, b: str) -> bool:
-    """Two printed numbers agree within REL_TOL, or within one unit of the last digit either prints."""
+    """Two printed numbers agree within REL_TOL, or within one unit of the last digit either
+    prints."""
     x, y = _value(a), _value(b)
     if x == y:
         return True
@@ -59,7 +61,8 @@ def numbers_close(a: str, b: str) -> bool:
 
 
 def _normalise_ids(text: str) -> str:
-    """Number matplotlib's hashed SVG ids (clip paths p…, markers m…) in order of first appearance."""
+    """Number matplotlib's hashed SVG ids (clip paths p…, markers m…) in order of first
+    appearance."""
     names: dict[str, str] = {}
     return _SVG_ID.sub(
         lambda m: names.setdefault(m.group(0), f"{m.group(1)}{len(names):010d}"), text
@@ -111,7 +114,8 @@ def _json_equivalent(a: object, b: object, key: str = "") -> bool:
 
 
 def equivalent(a: str | Path, b: str | Path) -> bool:
-    """Whether two result files hold the same content, to the tolerances above (by the files' suffix)."""
+    """Whether two result files hold the same content, to the tolerances above (by the files'
+    suffix)."""
     a, b = Path(a), Path(b)
     if a.suffix != b.suffix or not a.is_file() or not b.is_file():
         return False
@@ -136,7 +140,8 @@ def equivalent(a: str | Path, b: str | Path) -> bool:
 def differences(
     source: str | Path, target: str | Path, ignore: frozenset[str] = frozenset()
 ) -> list[str]:
-    """File names (relative) that differ in content between two directories, or exist in one only; ``ignore``d names skipped."""
+    """File names (relative) that differ in content between two directories, or exist in one
+    only; ``ignore``d names skipped."""
     source, target = Path(source), Path(target)
     names = {p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file()}
     names |= {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}

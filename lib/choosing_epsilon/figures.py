@@ -1,4 +1,5 @@
-"""One plotting style and deterministic figure files: PNG + SVG with fixed metadata, and the data as CSV."""
+"""One plotting style and deterministic figure files: PNG + SVG with fixed metadata, and the data
+as CSV."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import matplotlib.pyplot as plt
@@ -18,7 +20,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
-STYLE = {
+STYLE: dict[str, Any] = {
     "figure.figsize": (6.4, 4.0),
     "figure.dpi": 100,
     "savefig.dpi": 150,
@@ -60,11 +62,13 @@ class PlainLogFormatter(LogFormatterSciNotation):
 
 
 def _log_axes(fig: plt.Figure) -> None:
-    """The project's log axes: plain-text labels, and minor ticks at 2 and 5 times each power of ten.
+    """The project's log axes: plain-text labels, and minor ticks at 2 and 5 times each power of
+    ten.
 
-    matplotlib's default puts minor ticks at 2, 3, ..., 9 times each power of ten, and updates every
-    tick a dozen times per drawing; on axes spanning two or more decades 2 and 5 suffice to read a
-    value, and halve the time to save such a figure. Narrower axes keep matplotlib's ticks.
+    matplotlib's default puts minor ticks at 2, 3, ..., 9 times each power of ten, and updates
+    every tick a dozen times per drawing; on axes spanning two or more decades 2 and 5 suffice to
+    read a value, and halve the time to save such a figure. Narrower axes keep matplotlib's
+    ticks.
     """
     for ax in fig.axes:
         for axis, limits in ((ax.xaxis, ax.get_xlim()), (ax.yaxis, ax.get_ylim())):
@@ -78,48 +82,48 @@ def _log_axes(fig: plt.Figure) -> None:
                 if type(old) is LogFormatterSciNotation:
                     put(
                         PlainLogFormatter(
-                            base=old._base,
+                            base=old._base,  # type: ignore[attr-defined]  # private in matplotlib
                             labelOnlyBase=old.labelOnlyBase,
                             minor_thresholds=old.minor_thresholds,
-                            linthresh=old._linthresh,
+                            linthresh=old._linthresh,  # type: ignore[attr-defined]  # private in matplotlib
                         )
                     )
             minor = axis.get_minor_locator()
             low, high = sorted(limits)
-            default = type(minor) is LogLocator and isinstance(
-                getattr(minor, "_subs", None), str
-            )  # subs="auto"
+            # matplotlib's default minor locator: subs="auto"
+            default = type(minor) is LogLocator and isinstance(getattr(minor, "_subs", None), str)
             if default and low > 0 and math.log10(high / low) >= 2:
                 axis.set_minor_locator(LogLocator(subs=(2.0, 5.0)))
 
 
 def use_style() -> None:
     """Apply the project's matplotlib style."""
-    matplotlib.rcParams.update(STYLE)
+    matplotlib.rcParams.update(STYLE)  # type: ignore[arg-type]  # its keys are typed as literals
 
 
 @contextlib.contextmanager
 def _titles_kept(fig: plt.Figure) -> Iterator[None]:
-    """Within the block, Axes titles stay where the last drawing put them instead of being placed again.
+    """Within the block, Axes titles stay where the last drawing put them instead of being placed
+    again.
 
-    To place a title, matplotlib measures the axis below it in every drawing (a tenth of the cost of
-    saving a figure). Once one drawing has placed it, the layout it depends on is fixed, so the later
-    drawings of the same figure keep that place: the files come out byte-identical.
+    To place a title, matplotlib measures the axis below it in every drawing (a tenth of the cost
+    of saving a figure). Once one drawing has placed it, the layout it depends on is fixed, so
+    the later drawings of the same figure keep that place: the files come out byte-identical.
     """
-    placed = [
-        ax for ax in fig.axes if ax._autotitlepos
-    ]  # matplotlib's flag for a title it places itself
+    # _autotitlepos: matplotlib's (private) flag for a title it places itself
+    placed = [ax for ax in fig.axes if ax._autotitlepos]  # type: ignore[attr-defined]
     for ax in placed:
-        ax._autotitlepos = False
+        ax._autotitlepos = False  # type: ignore[attr-defined]
     try:
         yield
     finally:
         for ax in placed:
-            ax._autotitlepos = True
+            ax._autotitlepos = True  # type: ignore[attr-defined]
 
 
 def _draw_agg(fig: plt.Figure, dpi: float) -> tuple[np.ndarray, matplotlib.transforms.Bbox]:
-    """Draw ``fig`` once with Agg at ``dpi``: its pixels (RGBA rows, top first) and its tight bounding box in inches."""
+    """Draw ``fig`` once with Agg at ``dpi``: its pixels (RGBA rows, top first) and its tight
+    bounding box in inches."""
     canvas, figure_dpi = fig.canvas, fig.dpi
     agg = FigureCanvasAgg(
         fig
@@ -138,7 +142,8 @@ def _draw_agg(fig: plt.Figure, dpi: float) -> tuple[np.ndarray, matplotlib.trans
 def _crop(
     fig: plt.Figure, pixels: np.ndarray, box: matplotlib.transforms.Bbox, dpi: float
 ) -> np.ndarray:
-    """The pixels inside ``box`` (inches), padded with the figure's face colour beyond its edges, as savefig pads."""
+    """The pixels inside ``box`` (inches), padded with the figure's face colour beyond its edges,
+    as savefig pads."""
     rows, columns = pixels.shape[:2]
     left, right = math.floor(box.x0 * dpi), math.ceil(box.x1 * dpi)
     top, bottom = (
@@ -155,16 +160,17 @@ def _crop(
 def save_figure(
     fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path
 ) -> list[Path]:
-    """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``, byte-deterministic.
+    """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``,
+    byte-deterministic.
 
-    ``savefig(bbox_inches="tight")`` would lay the figure out to find its box, then draw it, and do
-    both again for the second file. Here one Agg drawing gives the box and the PNG, cut from its
-    pixels; the SVG is drawn over the same box, keeping the titles where that drawing put them
-    (``_titles_kept``). Only when the figure's contents reach beyond its edges (a legend or label
-    outside), which cutting cannot recover, or the ``savefig.*`` style asks for another background,
-    is the PNG drawn again by ``savefig``. The PNG drops its alpha channel when every pixel is
-    opaque: the same image, a quarter less to compress.
-    Log axes get the project's labels and minor ticks first (``_log_axes``).
+    ``savefig(bbox_inches="tight")`` would lay the figure out to find its box, then draw it, and
+    do both again for the second file. Here one Agg drawing gives the box and the PNG, cut from
+    its pixels; the SVG is drawn over the same box, keeping the titles where that drawing put
+    them (``_titles_kept``). Only when the figure's contents reach beyond its edges (a legend or
+    label outside), which cutting cannot recover, or the ``savefig.*`` style asks for another
+    background, is the PNG drawn again by ``savefig``. The PNG drops its alpha channel when every
+    pixel is opaque: the same image, a quarter less to compress. Log axes get the project's
+    labels and minor ticks first (``_log_axes``).
     """
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")
@@ -182,9 +188,10 @@ def save_figure(
     box = tight.padded(matplotlib.rcParams["savefig.pad_inches"])
     width, height = fig.get_size_inches()
     outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
+    # savefig paints another background
     recoloured = matplotlib.rcParams["savefig.transparent"] or any(
-        matplotlib.rcParams[f"savefig.{key}"] != "auto" for key in ("facecolor", "edgecolor")
-    )  # savefig paints another background
+        matplotlib.rcParams[key] != "auto" for key in ("savefig.facecolor", "savefig.edgecolor")
+    )
     with _titles_kept(fig):
         if outside or recoloured:
             drawn = io.BytesIO()
@@ -202,7 +209,8 @@ def save_figure(
 
 
 def save_and_show(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> None:
-    """``save_figure``, then show the saved PNG in the notebook at screen size and close the figure (no third drawing)."""
+    """``save_figure``, then show the saved PNG in the notebook at screen size and close the
+    figure (no third drawing)."""
     from IPython.display import Image, display
 
     png = save_figure(fig, name, data, output_dir)[0]

@@ -1,27 +1,30 @@
-"""Input files and relations between parameters checked before a kernel starts: the runner refuses a bad one in one line.
+"""Input files and relations between parameters checked before a kernel starts: the runner
+refuses a bad one in one line.
 
 Each check takes a notebook's full parameter values (defaults merged with the given ones, paths
-absolute) and raises ``ValueError`` naming the parameter or file and what is allowed. The notebook
-runs the same readers, so a run started without the runner fails with the same message.
+absolute) and raises ``ValueError`` naming the parameter or file and what is allowed. The
+notebook runs the same readers, so a run started without the runner fails with the same message.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from . import possible_worlds, registry
 
 
-def check_database(values: Mapping[str, object]) -> None:
-    """Lee & Clifton's database: the file, its ``name`` column, the attributes, ``absent``, and ρ ≥ 1/n (the prior)."""
+def check_database(values: Mapping[str, Any]) -> None:
+    """Lee & Clifton's database: the file, its ``name`` column, the attributes, ``absent``, and ρ
+    ≥ 1/n (the prior)."""
     table = possible_worlds.load_database(
         str(values["data_path"]), list(values["attributes"]), str(values["absent"])
-    )  # type: ignore[arg-type]
-    possible_worlds.check_rho(float(values["rho"]), len(table))  # type: ignore[arg-type]
+    )
+    possible_worlds.check_rho(float(values["rho"]), len(table))
 
 
-def check_registry(values: Mapping[str, object]) -> None:
+def check_registry(values: Mapping[str, Any]) -> None:
     """The registry of deployed ε: the file and its columns."""
     path = Path(str(values["registry_path"]))
     if not path.is_file():
@@ -32,7 +35,8 @@ def check_registry(values: Mapping[str, object]) -> None:
 def check_survey(
     age_range: list[float], observed_ages: list[float], mean_lower_bound: float
 ) -> None:
-    """The synthesis's public age range holds the range the synthetic ages are drawn from and bounds the public lower bound of the mean."""
+    """The synthesis's public age range holds the range the synthetic ages are drawn from and
+    bounds the public lower bound of the mean."""
     lb, ub = age_range
     if not lb <= observed_ages[0] <= observed_ages[1] <= ub:
         raise ValueError(
@@ -40,13 +44,14 @@ def check_survey(
         )
     if not 0 < mean_lower_bound <= ub:
         raise ValueError(
-            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), got {mean_lower_bound!r}"
+            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
+            f"got {mean_lower_bound!r}"
         )
 
 
-def check_synthesis(values: Mapping[str, object]) -> None:
+def check_synthesis(values: Mapping[str, Any]) -> None:
     """The synthesis: its ranges (``check_survey``) and the registry file."""
-    check_survey(values["age_range"], values["observed_ages"], values["mean_lower_bound"])  # type: ignore[arg-type]
+    check_survey(values["age_range"], values["observed_ages"], values["mean_lower_bound"])
     check_registry(values)
 
 

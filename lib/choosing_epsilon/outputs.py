@@ -1,10 +1,11 @@
-"""Where a notebook run writes: a fresh staging directory, moved into ``output_dir`` only on success.
+"""Where a notebook run writes: a fresh staging directory, moved into ``output_dir`` only on
+success.
 
 A notebook calls ``start`` before it writes anything and ``finish`` as its last step. In between,
 every file goes to a temporary directory, so a run that fails leaves ``output_dir`` as it was: no
 mixture of stale and new files. ``finish`` rewrites a file only where its content changed beyond
-the tolerances of ``compare``, so rerunning the default parameters on any CPU leaves the committed
-``figures/`` untouched, and removes files an earlier run wrote that this one did not.
+the tolerances of ``compare``, so rerunning the default parameters on any CPU leaves the
+committed ``figures/`` untouched, and removes files an earlier run wrote that this one did not.
 
 The committed ``figures/<notebook>`` holds the run at the notebook's default parameters; a run
 with any other parameter is refused there. Tests and benchmarks set the environment variable
@@ -26,10 +27,10 @@ from . import parameters as params
 from .paths import FIGURES
 
 REDIRECT = "CHOOSING_EPSILON_OUTPUT_ROOT"
-STAGE_ROOT = "CHOOSING_EPSILON_STAGE_ROOT"  # where staging directories go (the runner removes it after each run)
-MANIFEST = (
-    ".choosing-epsilon-run.json"  # the files the last run wrote to a directory outside figures/
-)
+# where staging directories go (the runner removes it after each run)
+STAGE_ROOT = "CHOOSING_EPSILON_STAGE_ROOT"
+# the files the last run wrote to a directory outside figures/
+MANIFEST = ".choosing-epsilon-run.json"
 _STAGES: dict[Path, Path] = {}
 
 
@@ -39,7 +40,8 @@ def committed(notebook: str) -> Path:
 
 
 def target_dir(output_dir: str | Path, notebook: str) -> Path:
-    """``output_dir`` as an absolute path, redirected under $CHOOSING_EPSILON_OUTPUT_ROOT when that is set."""
+    """``output_dir`` as an absolute path, redirected under $CHOOSING_EPSILON_OUTPUT_ROOT when
+    that is set."""
     target = Path(os.path.abspath(Path(output_dir).expanduser()))
     root = os.environ.get(REDIRECT)
     if root and target == committed(notebook):
@@ -48,18 +50,22 @@ def target_dir(output_dir: str | Path, notebook: str) -> Path:
 
 
 def check_target(target: Path, notebook: str, changed: list[str]) -> None:
-    """Refuse a file as output directory, and figures/ for a run whose parameters are not the defaults."""
+    """Refuse a file as output directory, and figures/ for a run whose parameters are not the
+    defaults."""
     if target.exists() and not target.is_dir():
         raise ValueError(f"output_dir: {str(target)!r} is a file, not a directory")
     if changed and target.is_relative_to(FIGURES):
         raise ValueError(
-            f"output_dir: {str(target)!r} is inside figures/, which holds the committed run at the default "
-            f"parameters, and these differ ({', '.join(changed)}): choose an output_dir outside figures/"
+            f"output_dir: {str(target)!r} is inside figures/, which holds the committed run at the "
+            "default "
+            f"parameters, and these differ ({', '.join(changed)}): choose an output_dir outside "
+            "figures/"
         )
 
 
 def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -> Path:
-    """Check ``output_dir`` for a run of ``notebook`` with parameters ``values``; return a fresh staging directory."""
+    """Check ``output_dir`` for a run of ``notebook`` with parameters ``values``; return a fresh
+    staging directory."""
     target = target_dir(output_dir, notebook)
     check_target(target, notebook, params.differ_from_defaults(notebook, values))
     stage = Path(
@@ -72,7 +78,8 @@ def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -
 
 
 def finish(stage: Path) -> list[str]:
-    """Move a successful run's files from ``stage`` into its output directory; return the names written or removed."""
+    """Move a successful run's files from ``stage`` into its output directory; return the names
+    written or removed."""
     target = _STAGES.pop(Path(stage))
     manifest = target / MANIFEST
     inside_figures = target.is_relative_to(FIGURES)

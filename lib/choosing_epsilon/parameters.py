@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .paths import NOTEBOOKS
 
@@ -23,13 +24,14 @@ from .paths import NOTEBOOKS
 class Param:
     """One parameter: its kind and an optional range check with its description."""
 
-    kind: str  # "int", "float", "str", "name" (text; an integer as typed, -p absent 3, is read as its text), "path", "bool", "list[float]", "list[str]"
+    # "int", "float", "str", "name" (text; an integer as typed, -p absent 3, is read as its text),
+    # "path", "bool", "list[float]", "list[str]"
+    kind: str
     allowed: str = ""
-    check: Callable[[object], bool] | None = None
+    check: Callable[[Any], bool] | None = None  # called with a value of the declared kind
     paper: object = None  # the value the paper fixes (None: not a paper input, e.g. seed)
-    default: object = (
-        None  # the committed run's value, where the paper fixes none (None: ``paper``)
-    )
+    # the committed run's value, where the paper fixes none (None: ``paper``)
+    default: object = None
 
     @property
     def committed(self) -> object:
@@ -39,33 +41,34 @@ class Param:
 
 
 def as_path(value: object, base: Path | None = None) -> str:
-    """A path parameter as an absolute path: relative paths are taken from ``base`` (default: the working directory)."""
+    """A path parameter as an absolute path: relative paths are taken from ``base`` (default: the
+    working directory)."""
     path = Path(str(value)).expanduser()
     return os.path.abspath(path if base is None or path.is_absolute() else base / path)
 
 
-def _positive(x: object) -> bool:
-    return x > 0  # type: ignore[operator]
+def _positive(x: Any) -> bool:
+    return x > 0
 
 
-def _unit(x: object) -> bool:
-    return 0 < x < 1  # type: ignore[operator]
+def _unit(x: Any) -> bool:
+    return 0 < x < 1
 
 
-def _nonempty(v: object) -> bool:
-    return len(v) > 0  # type: ignore[arg-type]
+def _nonempty(v: Any) -> bool:
+    return len(v) > 0
 
 
-def _positive_list(v: object) -> bool:
-    return _nonempty(v) and all(_positive(x) for x in v)  # type: ignore[attr-defined]
+def _positive_list(v: Any) -> bool:
+    return _nonempty(v) and all(_positive(x) for x in v)
 
 
-def _unit_list(v: object) -> bool:
-    return _nonempty(v) and all(_unit(x) for x in v)  # type: ignore[attr-defined]
+def _unit_list(v: Any) -> bool:
+    return _nonempty(v) and all(_unit(x) for x in v)
 
 
-def _increasing_pair(v: object) -> bool:
-    return len(v) == 2 and v[0] < v[1]  # type: ignore[arg-type,index]
+def _increasing_pair(v: Any) -> bool:
+    return len(v) == 2 and v[0] < v[1]
 
 
 def _default(param: Param, value: object) -> Param:
@@ -74,9 +77,8 @@ def _default(param: Param, value: object) -> Param:
 
 
 # Inputs every notebook shares.
-SEED = Param(
-    "int", "[0, 2**63)", lambda v: 0 <= v < 2**63
-)  # each notebook sets its default with _default
+# each notebook sets its seed's default with _default
+SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
 OUTPUT_DIR = Param("path", "a directory path", _nonempty)
 
@@ -165,7 +167,8 @@ SHOARAN_2012: dict[str, Param] = {
     "output_dir": OUTPUT_DIR,
 }
 
-# The poster fixes no values: its claims are checked at these stated defaults, which play the paper's part.
+# The poster fixes no values: its claims are checked at these stated defaults, which play the
+# paper's part.
 MUGUNTHAN_POSTER: dict[str, Param] = {
     "sensitivity": Param("float", "(0, inf)", _positive, paper=1),
     "c": Param("float", "(0, inf)", _positive, paper=10),
@@ -296,7 +299,8 @@ def validate(
 
 
 def check_names(notebook: str, given: Mapping[str, object]) -> None:
-    """Refuse names the notebook does not declare (papermill would only warn) and values of the wrong type."""
+    """Refuse names the notebook does not declare (papermill would only warn) and values of the
+    wrong type."""
     spec = SPECS.get(notebook)
     if spec is None:
         raise ValueError(f"notebook must be one of {sorted(SPECS)}, got {notebook!r}")
@@ -307,15 +311,18 @@ def check_names(notebook: str, given: Mapping[str, object]) -> None:
 
 
 def paper_values(notebook: str) -> dict[str, object]:
-    """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with these."""
+    """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with
+    these."""
     return {name: p.committed for name, p in SPECS[notebook].items() if p.paper is not None}
 
 
 def check_injected(history: Sequence[str], notebook: str) -> None:
-    """Refuse names in papermill's injected-parameters cell (found in the kernel's ``In`` history) that the notebook does not declare.
+    """Refuse names in papermill's injected-parameters cell (found in the kernel's ``In``
+    history) that the notebook does not declare.
 
     Plain papermill only warns about a misspelled name and runs on with the default; the notebook
-    calls this first so that the mistake stops the run. Interactive sessions have no injected cell.
+    calls this first so that the mistake stops the run. Interactive sessions have no injected
+    cell.
     """
     spec = SPECS[notebook]
     for source in history:
@@ -336,7 +343,8 @@ def check_injected(history: Sequence[str], notebook: str) -> None:
 
 
 def differ_from_defaults(notebook: str, values: Mapping[str, object]) -> list[str]:
-    """The parameters (but output_dir) whose value is not the committed run's: the run's results are not figures/'s."""
+    """The parameters (but output_dir) whose value is not the committed run's: the run's results
+    are not figures/'s."""
     spec = SPECS[notebook]
     return sorted(
         name
@@ -346,7 +354,8 @@ def differ_from_defaults(notebook: str, values: Mapping[str, object]) -> list[st
 
 
 def same(a: object, b: object) -> bool:
-    """Equality that treats numbers by value (1 == 1.0, 1/3 to 1e-12) and compares sequences element-wise."""
+    """Equality that treats numbers by value (1 == 1.0, 1/3 to 1e-12) and compares sequences
+    element-wise."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     numbers = (int, float)

@@ -1,10 +1,10 @@
 """The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
 
-    python -m choosing_epsilon.reproduce                      # every notebook, in place, paper parameters
+    python -m choosing_epsilon.reproduce             # every notebook, in place, paper parameters
     python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o /tmp/run
 
-A default run executes each notebook into a temporary file and, if the run succeeds, replaces
-the committed notebook and its figures/ only where their content changed beyond the tolerances of
+A default run executes each notebook into a temporary file and, if the run succeeds, replaces the
+committed notebook and its figures/ only where their content changed beyond the tolerances of
 ``compare`` (papermill's timings removed), so a rerun on any CPU leaves ``git status`` clean. A
 run with other parameters needs ``--output-dir`` outside figures/ (several notebooks get a
 subdirectory each); relative paths are taken from the directory the runner starts in. Parameter
@@ -42,7 +42,8 @@ def notebook_names() -> list[str]:
 
 
 def _coalesce_streams(outputs: list) -> list:
-    """Merge adjacent stdout (or stderr) outputs: how a print arrives in pieces depends on timing, its text does not."""
+    """Merge adjacent stdout (or stderr) outputs: how a print arrives in pieces depends on
+    timing, its text does not."""
     merged: list = []
     for output in outputs:
         previous = merged[-1] if merged else None
@@ -59,7 +60,8 @@ def _coalesce_streams(outputs: list) -> list:
 
 
 def strip_volatile(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Remove run timings, timestamps and the kernel's Python version that papermill and nbclient write into a notebook, and coalesce streams."""
+    """Remove run timings, timestamps and the kernel's Python version that papermill and nbclient
+    write into a notebook, and coalesce streams."""
     for key in VOLATILE:
         nb.metadata.get("papermill", {}).pop(key, None)
     nb.metadata.get("language_info", {}).pop(
@@ -84,7 +86,8 @@ def _resolved(name: str, given: Mapping[str, object]) -> dict[str, object]:
 
 
 def normalise(path: Path, name: str) -> None:
-    """Rewrite an executed notebook as it is committed: no timings, streams coalesced, no temporary paths."""
+    """Rewrite an executed notebook as it is committed: no timings, streams coalesced, no
+    temporary paths."""
     nb = strip_volatile(nbformat.read(path, as_version=4))
     nb.metadata.papermill["input_path"] = f"{name}.ipynb"
     nb.metadata.papermill["output_path"] = f"{name}.ipynb"
@@ -92,7 +95,8 @@ def normalise(path: Path, name: str) -> None:
 
 
 def check_request(name: str, given: Mapping[str, object], output_dir: str | Path | None) -> Path:
-    """Refuse an unknown notebook, bad parameters, bad input files or output directory before a kernel starts; return its path."""
+    """Refuse an unknown notebook, bad parameters, bad input files or output directory before a
+    kernel starts; return its path."""
     source = NOTEBOOKS / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"notebook must be one of {notebook_names()}, got {name!r}")
@@ -106,7 +110,8 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     changed = params.differ_from_defaults(name, given) if name in params.SPECS else sorted(given)
     if changed and output_dir is None:
         raise ValueError(
-            f"output_dir (-o) is required when parameters differ from the committed run ({', '.join(changed)}): "
+            "output_dir (-o) is required when parameters differ from the committed run "
+            f"({', '.join(changed)}): "
             "figures/ holds the run at the default parameters"
         )
     if output_dir is not None:
@@ -122,14 +127,16 @@ def execute(
     parameters: Mapping[str, object] | None = None,
     progress: bool | dict = False,
 ) -> None:
-    """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook written once at the end.
+    """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook
+    written once at the end.
 
-    papermill by default rewrites the whole output notebook when every cell starts and ends; for a
-    notebook of forty cells and a megabyte of figures that costs over a second of CPU, and nobody
-    reads the partial file here (a failed run is discarded anyway).
+    papermill by default rewrites the whole output notebook when every cell starts and ends; for
+    a notebook of forty cells and a megabyte of figures that costs over a second of CPU, and
+    nobody reads the partial file here (a failed run is discarded anyway).
     """
     with tempfile.TemporaryDirectory(prefix="choosing-epsilon-stage-") as stages:
-        # the kernel stages its files under ``stages`` (see ``outputs.start``): a failed run leaves nothing behind
+        # the kernel stages its files under ``stages`` (see ``outputs.start``): a failed run leaves
+        # nothing behind
         previous = os.environ.get(outputs.STAGE_ROOT)
         os.environ[outputs.STAGE_ROOT] = stages
         try:
@@ -156,7 +163,8 @@ def run_notebook(
     output_dir: str | Path | None = None,
     progress: bool | dict = False,
 ) -> Path:
-    """Execute notebook ``name``: into ``output_dir`` if given, else in place (only at the default parameters).
+    """Execute notebook ``name``: into ``output_dir`` if given, else in place (only at the
+    default parameters).
 
     In place, the notebook and its figures/ are rewritten only where their content changed beyond
     the tolerances of ``compare``: a rerun on another CPU leaves the committed files as they are.
@@ -196,7 +204,8 @@ def _run_timed(
 def notebook_output_dir(
     output_dir: str | Path | None, name: str, names: Sequence[str]
 ) -> str | None:
-    """Where notebook ``name`` writes when ``names`` are sent to ``output_dir``: a subdirectory each when there are several."""
+    """Where notebook ``name`` writes when ``names`` are sent to ``output_dir``: a subdirectory
+    each when there are several."""
     if output_dir is None:
         return None
     return str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
@@ -209,7 +218,8 @@ def run_all(
     jobs: int | None = None,
     progress: bool = False,
 ) -> list[tuple[str, Path, float]]:
-    """Run notebooks in parallel worker processes (one per core by default); each raises as ``run_notebook`` does."""
+    """Run notebooks in parallel worker processes (one per core by default); each raises as
+    ``run_notebook`` does."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     given = dict(parameters or {})
     out = [notebook_output_dir(output_dir, name, names) for name in names]
@@ -226,7 +236,8 @@ def run_all(
 
 
 def _code_cells(name: str) -> int:
-    """How many code cells notebook ``name`` has: a rough, deterministic proxy for how long it runs."""
+    """How many code cells notebook ``name`` has: a rough, deterministic proxy for how long it
+    runs."""
     return sum(
         cell.cell_type == "code"
         for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
@@ -249,9 +260,9 @@ SUMMARY_COLUMNS = [
 
 
 def claims_summary(names: Sequence[str]) -> pd.DataFrame:
-    """Counts per notebook from each figures/<notebook>/claims.csv: the source's own claims (printed or
-    read off a figure) by status, and apart from them the secondary-source rows, the rows evaluated at
-    our defaults (each with how many agree) and the slips noted in the wording."""
+    """Counts per notebook from each figures/<notebook>/claims.csv: the source's own claims
+    (printed or read off a figure) by status, and apart from them the secondary-source rows, the
+    rows evaluated at our defaults (each with how many agree) and the slips noted in the wording."""
     rows = []
     for name in names:
         path = FIGURES / name / "claims.csv"
@@ -280,7 +291,8 @@ def claims_summary(names: Sequence[str]) -> pd.DataFrame:
 
 
 SUMMARY_HEADER = [
-    "| notebook | claims (printed or read off a figure) | reproduced | fitted | discrepancy (explained) "
+    "| notebook | claims (printed or read off a figure) | reproduced | fitted | discrepancy "
+    "(explained) "
     "| secondary source (agreeing) | our defaults (agreeing) | slips in the wording |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",
 ]
@@ -291,8 +303,10 @@ def summary_lines(table: pd.DataFrame) -> list[str]:
     lines = list(SUMMARY_HEADER)
     for row in table.to_dict("records"):
         lines.append(
-            f"| [{row['notebook']}](notebooks/{row['notebook']}.ipynb) | {row['claims']} | {row['reproduced']} "
-            f"| {row['fitted']} | {row['discrepancy']} | {row['secondary']} ({row['secondary agreeing']}) "
+            f"| [{row['notebook']}](notebooks/{row['notebook']}.ipynb) | {row['claims']} | "
+            f"{row['reproduced']} "
+            f"| {row['fitted']} | {row['discrepancy']} | {row['secondary']} "
+            f"({row['secondary agreeing']}) "
             f"| {row['our default']} ({row['our default agreeing']}) | {row['notes']} |"
         )
     return lines
@@ -321,8 +335,8 @@ _FRACTION = re.compile(r"\s*([-+]?\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*")
 
 
 def _parse_value(text: str) -> object:
-    """A -p value as people type it: JSON if it parses (numbers, lists, true/false), a fraction such as
-    1/3, True or False as Python writes them, otherwise the string itself."""
+    """A -p value as people type it: JSON if it parses (numbers, lists, true/false), a fraction
+    such as 1/3, True or False as Python writes them, otherwise the string itself."""
     if text.strip() in ("True", "False"):
         return text.strip() == "True"
     fraction = _FRACTION.fullmatch(text)
@@ -373,7 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     for name, target, seconds in done:
         print(
-            f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} ({seconds:.1f} s)"
+            f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} "
+            f"({seconds:.1f} s)"
         )
     if not given and args.output_dir is None:
         write_summary(notebook_names())

@@ -1,4 +1,5 @@
-"""make bench: how epsilon_for_risk scales, the Monte Carlo throughput, and make reproduce against its floor.
+"""make bench: how epsilon_for_risk scales, the Monte Carlo throughput, and make reproduce
+against its floor.
 
 Run with `make bench`; nothing here is part of `make test`, and nothing asserts a time. The
 measurements are written to figures/benchmarks/ (CSV, and a scaling figure) by the last test.
@@ -42,7 +43,8 @@ def database(n: int) -> np.ndarray:
 
 
 def brute_force_exact(values: np.ndarray, rho: float) -> float:
-    """Every world against every world (O(n^2) per ε), and bisection: the definition, with no shortcut."""
+    """Every world against every world (O(n^2) per ε), and bisection: the definition, with no
+    shortcut."""
     answers = np.array([np.delete(values, j).mean() for j in range(values.size)])
     sens = 0.0
     for j in range(values.size):  # every world Y and every row t of it: |f(Y) - f(Y - t)|
@@ -97,12 +99,14 @@ values = database({n})
 if {call}:
     pw.epsilon_for_risk(values, 0.5, "mean")
 # this process's peak resident memory, in kB (ru_maxrss would report the parent's peak if higher)
-print(next(line.split()[1] for line in Path("/proc/self/status").read_text().splitlines() if line.startswith("VmHWM:")))
+status = Path("/proc/self/status").read_text().splitlines()
+print(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
 """
 
 
 def test_epsilon_for_risk_peak_memory():
-    # each in a fresh process, so that the peak is this call's: with the call, and the same process without it
+    # each in a fresh process, so that the peak is this call's: with the call, and the same process
+    # without it
     n = SIZES[-1]
     peak = {}
     for call in (True, False):
@@ -137,7 +141,8 @@ def test_monte_carlo_throughput(benchmark):
 
 
 def test_shoaran_privacy_check_with_twenty_queries(benchmark):
-    # Shoaran et al.'s Sec. 6 check over 3^20 neighbouring databases: per-query sums (DIFF) and a search (proportional)
+    # Shoaran et al.'s Sec. 6 check over 3^20 neighbouring databases: per-query sums (DIFF) and a
+    # search (proportional)
     from choosing_epsilon import relative_error as rel
 
     m = 20
@@ -153,7 +158,8 @@ def test_shoaran_privacy_check_with_twenty_queries(benchmark):
 
 
 def test_hsu_exact_study_size_at_a_tiny_error(benchmark):
-    # Hsu et al.'s exact study size where the sampling error alone needs N ~ 10^8 (hsu_2014 at error = 1e-4)
+    # Hsu et al.'s exact study size where the sampling error alone needs N ~ 10^8 (hsu_2014 at error
+    # = 1e-4)
     from choosing_epsilon import economics as econ
 
     def sizes():
@@ -163,10 +169,12 @@ def test_hsu_exact_study_size_at_a_tiny_error(benchmark):
     benchmark.pedantic(sizes, rounds=3, iterations=1)
 
 
-REPEATS = 3  # the machines this runs on are shared: the median of interleaved runs is steadier than one run
+# the machines this runs on are shared: the median of interleaved runs is steadier than one run
+REPEATS = 3
 
 
-# The same notebooks with every figure built but closed instead of drawn, saved and shown: how much of the
+# The same notebooks with every figure built but closed instead of drawn, saved and shown: how much
+# of the
 # time above the floor is the figures' (a diagnostic; the target compares make reproduce itself).
 FIGURES_NOT_DRAWN = (
     "import choosing_epsilon.figures as _figures, matplotlib.pyplot as _plt\n"
@@ -179,7 +187,10 @@ def test_reproduce_against_its_floor(tmp_path):
     floor_dir, undrawn_dir = tmp_path / "floor", tmp_path / "figures_not_drawn"
     floor_dir.mkdir()
     undrawn_dir.mkdir()
-    cell = "import matplotlib.pyplot, numpy, pandas, scipy.stats\nimport choosing_epsilon.possible_worlds"
+    cell = (
+        "import matplotlib.pyplot, numpy, pandas, scipy.stats\n"
+        "import choosing_epsilon.possible_worlds"
+    )
     for name in names:
         nbformat.write(
             nbformat.v4.new_notebook(
@@ -229,7 +240,8 @@ def test_reproduce_against_its_floor(tmp_path):
 
 
 def _measured(function, *args) -> tuple[tuple[float, float], object]:
-    """Wall time, and CPU time of the child processes (workers and their kernels) reaped meanwhile, and the result."""
+    """Wall time, and CPU time of the child processes (workers and their kernels) reaped
+    meanwhile, and the result."""
 
     def cpu() -> float:
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -241,7 +253,8 @@ def _measured(function, *args) -> tuple[tuple[float, float], object]:
 
 
 def _run_pool(runs: list[tuple[str, dict | None]], jobs: int) -> None:
-    """Notebooks (path, parameters) in a pool of ``jobs`` workers, shut down (and so counted) before returning."""
+    """Notebooks (path, parameters) in a pool of ``jobs`` workers, shut down (and so counted)
+    before returning."""
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(_pool_run, runs))
 
