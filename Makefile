@@ -12,8 +12,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check
+UV_PIP := $(BIN)/uv pip --python $(BIN)/python
+# parallel test workers: one per core
+JOBS ?= auto
 UV_VERSION := 0.13.9
 JUPYTERLAB_VERSION := 4.6.6
+PRE_COMMIT_VERSION := 4.7.0
 
 # a .venv that no longer runs, or that another interpreter made, is not reused
 ifneq ($(INTERPRETER),$(shell cat $(VENV)/.interpreter 2>/dev/null))
@@ -23,22 +27,33 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: reproduce test bench lab lock clean
+.PHONY: reproduce test test-fast lint bench lab lock hooks clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -n "$(INTERPRETER)" || { echo "make: needs CPython 3.11, 3.12 or 3.13; none of [$(CANDIDATES)] is one: set PYTHON=/path/to/python3.12" >&2; exit 2; }
 	@if [ "$$(cat $(VENV)/.interpreter 2>/dev/null)" != "$(INTERPRETER)" ] || ! $(BIN)/python -c '' 2>/dev/null; then \
 		echo "make: creating $(VENV) with $(INTERPRETER)"; rm -rf $(VENV) && $(INTERPRETER_PATH) -m venv $(VENV) && \
 		echo "$(INTERPRETER)" > $(VENV)/.interpreter; fi
-	$(PIP) install -q -r requirements.lock
-	$(PIP) install -q --no-deps -e .
+	@# uv installs the lock in seconds from its cache; where it cannot be had, pip does the same, slower
+	@if $(PIP) install -q uv==$(UV_VERSION) 2>/dev/null; then \
+		$(UV_PIP) install -q -r requirements.lock && $(UV_PIP) install -q --no-deps -e .; \
+	else echo "make: uv $(UV_VERSION) could not be installed; installing requirements.lock with pip (slower)"; \
+		$(PIP) install -q -r requirements.lock && $(PIP) install -q --no-deps -e .; fi
 	@touch $(STAMP)
 
 reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
 	$(BIN)/python -m choosing_epsilon.reproduce
 
-test: $(STAMP)  ## unit, property, notebook (nbval, papermill), claims and determinism tests
-	$(BIN)/python -m pytest
+test: $(STAMP)  ## every test, in parallel: unit, property, notebooks (nbval, papermill), claims, determinism
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+
+test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not notebook" tests
+
+lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebooks; mypy on lib/
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(STAMP)  ## performance measurements (pytest-benchmark); never part of `make test`
 	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
@@ -49,9 +64,13 @@ lab: $(STAMP)  ## JupyterLab in the project environment, opened at the project r
 
 lock: $(STAMP)  ## recompile requirements.lock (one lock for CPython 3.11-3.13) and copy the pins to environment.yml
 	$(PIP) install -q uv==$(UV_VERSION)
-	$(BIN)/uv pip compile pyproject.toml --extra test --universal --fork-strategy fewest --python-version 3.11 \
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint --universal --fork-strategy fewest --python-version 3.11 \
 		--no-header --no-annotate -o requirements.lock
 	$(BIN)/python tools/environment.py $(JUPYTERLAB_VERSION)
+
+hooks: $(STAMP)  ## install the pre-commit hooks (.pre-commit-config.yaml): make lint's checks before each commit
+	$(PIP) install -q pre-commit==$(PRE_COMMIT_VERSION)
+	$(BIN)/pre-commit install
 
 clean:  ## remove the virtual environment and caches (figures and notebooks are committed results)
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks

@@ -11,6 +11,11 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   change.
 - Everything the notebooks write goes under one temporary directory, removed when the session
   ends.
+- ``make test`` runs in parallel (pytest-xdist, ``--dist loadgroup``): the cells of one notebook
+  stay together on one worker, in order, since nbval runs them in one kernel; every other test is
+  handed to whichever worker is free.
+- A test that starts a kernel must be marked ``notebook`` (``make test-fast`` deselects those): an
+  unmarked test that starts one fails, naming the marker.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
   is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays
   empty.
@@ -24,6 +29,7 @@ import tempfile
 
 import pytest
 from hypothesis import settings
+from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
 
 from choosing_epsilon import compare, outputs
@@ -34,9 +40,8 @@ settings.load_profile("project")
 
 OUTPUT_ROOT = tempfile.mkdtemp(prefix="choosing-epsilon-tests-")
 os.environ[outputs.REDIRECT] = OUTPUT_ROOT  # inherited by every kernel nbval and papermill start
-os.environ[outputs.STAGE_ROOT] = os.path.join(
-    OUTPUT_ROOT, "stages"
-)  # nbval's kernels stage there too
+# nbval's kernels stage there too
+os.environ[outputs.STAGE_ROOT] = os.path.join(OUTPUT_ROOT, "stages")
 os.mkdir(os.environ[outputs.STAGE_ROOT])
 
 
@@ -98,14 +103,41 @@ def tree_state() -> tuple[bytes, dict[str, str]] | None:
     return status, hashes
 
 
+def _is_worker(config) -> bool:
+    """Whether this process is an xdist worker (the controller alone checks the working tree)."""
+    return hasattr(config, "workerinput")
+
+
 def pytest_sessionstart(session):
-    session.config.stash[TREE] = tree_state()
+    if not _is_worker(session.config):
+        session.config.stash[TREE] = tree_state()
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if isinstance(item, nbval_plugin.IPyNbCell):  # one notebook's cells: one worker, in order
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
+            item.add_marker(pytest.mark.notebook)
+
+
+@pytest.fixture(autouse=True)
+def _kernels_only_in_notebook_tests(request, monkeypatch):
+    """Fail an unmarked test as soon as it starts a kernel: ``-m "not notebook"`` must run none."""
+    if request.node.get_closest_marker("notebook") is None:
+
+        def refuse(*args, **kwargs):
+            raise RuntimeError(
+                f"{request.node.nodeid} starts a kernel: mark it @pytest.mark.notebook"
+            )
+
+        monkeypatch.setattr(LocalProvisioner, "launch_kernel", refuse)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    shutil.rmtree(
-        OUTPUT_ROOT, ignore_errors=True
-    )  # what the notebooks wrote: nothing is left in the temporary directory
+    # what the notebooks wrote: nothing is left in the temporary directory
+    shutil.rmtree(OUTPUT_ROOT, ignore_errors=True)
+    if _is_worker(session.config):
+        return
     before, after = session.config.stash.get(TREE, None), tree_state()
     if before is None or after is None or before == after:
         return
