@@ -12,7 +12,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PIP := $(BIN)/python -m pip --disable-pip-version-check
-UV_PIP := $(BIN)/uv pip --python $(BIN)/python
+UV_INSTALL := $(BIN)/uv pip install --python $(BIN)/python
 # parallel test workers: one per core
 JOBS ?= auto
 UV_VERSION := 0.13.9
@@ -36,7 +36,7 @@ $(STAMP): requirements.lock pyproject.toml
 		echo "$(INTERPRETER)" > $(VENV)/.interpreter; fi
 	@# uv installs the lock in seconds from its cache; where it cannot be had, pip does the same, slower
 	@if $(PIP) install -q uv==$(UV_VERSION) 2>/dev/null; then \
-		$(UV_PIP) install -q -r requirements.lock && $(UV_PIP) install -q --no-deps -e .; \
+		$(UV_INSTALL) -q -r requirements.lock && $(UV_INSTALL) -q --no-deps -e .; \
 	else echo "make: uv $(UV_VERSION) could not be installed; installing requirements.lock with pip (slower)"; \
 		$(PIP) install -q -r requirements.lock && $(PIP) install -q --no-deps -e .; fi
 	@touch $(STAMP)
