@@ -24,6 +24,11 @@ def worlds(values) -> list[list[float]]:
     return [list(values[:j]) + list(values[j + 1 :]) for j in range(len(values))]
 
 
+def replaced(world: list[float], t: int, u: float) -> list[float]:
+    """``world`` with its element ``t`` replaced by ``u``: a bounded (replace-one) neighbour."""
+    return [*world[:t], u, *world[t + 1 :]]
+
+
 def answers(values, name: str) -> np.ndarray:
     return np.array([query(w, name) for w in worlds(values)])
 
@@ -77,7 +82,7 @@ def upper_bound(values, rho: float, name: str) -> float:
     return sens / dv * math.log((n - 1) * rho / (1 - rho))
 
 
-# --- Shoaran et al. Sec. 6: the privacy check by enumerating every neighbour and a grid of outputs ---
+# --- Shoaran et al. Sec. 6: the privacy check by enumerating every neighbour and a grid of outputs
 
 
 def _laplace_log_density(y: np.ndarray, center: float, scale: float) -> np.ndarray:
@@ -85,10 +90,11 @@ def _laplace_log_density(y: np.ndarray, center: float, scale: float) -> np.ndarr
 
 
 def worst_log_ratio(answers, sensitivities, index, epsilon, width, proportional=False, points=2001):
-    """Max over all 3^m - 1 shift patterns (0 or ±Δ_i per query) of the joint log-ratio, each query on its own grid.
+    """Max over all 3^m - 1 shift patterns (0 or ±Δ_i per query) of the joint log-ratio, each
+    query on its own grid.
 
-    The grid of query i spans width DIFF scales either side of q_i; scales are α γ_i with α = Σ Δ_j/γ_j / ε,
-    and γ = the (neighbour's) answers for the proportional mechanism.
+    The grid of query i spans width DIFF scales either side of q_i; scales are α γ_i with
+    α = Σ Δ_j/γ_j / ε, and γ = the (neighbour's) answers for the proportional mechanism.
     """
     import itertools
 

@@ -31,9 +31,8 @@ def test_posterior_is_a_finite_distribution(answers, gamma, eps, sensitivity):
 
 
 def test_posterior_at_epsilon_1000_far_from_every_world():
-    beta = pw.posterior(
-        [0.0, 1.0, 2.0], 1e4, 1.0, 1000.0
-    )  # every likelihood underflows to 0 in linear space
+    # every likelihood underflows to 0 in linear space
+    beta = pw.posterior([0.0, 1.0, 2.0], 1e4, 1.0, 1000.0)
     assert (
         np.all(np.isfinite(beta))
         and beta.sum() == pytest.approx(1.0)
@@ -135,9 +134,8 @@ def test_fit_response_skips_only_grid_cells_that_cannot_matter(
     residual = np.array([np.abs(pw.posterior(a, g, sensitivity, eps) - column).max() for g in grid])
     best = residual.argmin()
     assert fit.residual <= residual[best] * (1 + 1e-9) + pw.FLAT
-    ties = np.flatnonzero(
-        residual <= residual[best] + pw.FLAT
-    )  # the canonical choice among equally good responses
+    # the canonical choice among equally good responses
+    ties = np.flatnonzero(residual <= residual[best] + pw.FLAT)
     if ties[0] == 0:
         assert fit.response == a.min()
     elif ties[-1] == grid.size - 1:
@@ -244,4 +242,4 @@ def test_table3_column_matches_half_the_responses_and_the_probability_matches_si
     assert hit.mean() == pytest.approx(p, abs=5 * math.sqrt(p * (1 - p) / draws.size))
     assert pw.matching_responses(answers, [0.9, 0.1, 0.0, 0.0], 17 / 6, 2.0, 5e-5) == []
     with pytest.raises(ValueError, match="one value per world"):
-        pw.matching_responses(answers, column[:3] + [0.0, 0.0], 17 / 6, 2.0, 5e-5)
+        pw.matching_responses(answers, [*column[:3], 0.0, 0.0], 17 / 6, 2.0, 5e-5)

@@ -30,15 +30,12 @@ from .sensitivity import (
     standardised,
 )
 
-MAX_WORLDS_SHOWN = (
-    8  # at most this many worlds are drawn in a figure or listed in a per-world table
-)
-MAX_TABLE_ROWS = (
-    100  # a table of more rows (one per person or world) is saved as its summary statistics
-)
-CHUNK_ELEMENTS = (
-    2**21
-)  # responses x worlds evaluated at once by the Monte Carlo: bounded memory at any n
+# at most this many worlds are drawn in a figure or listed in a per-world table
+MAX_WORLDS_SHOWN = 8
+# a table of more rows (one per person or world) is saved as its summary statistics
+MAX_TABLE_ROWS = 100
+# responses x worlds evaluated at once by the Monte Carlo: bounded memory at any n
+CHUNK_ELEMENTS = 2**21
 
 
 def posterior(
@@ -47,7 +44,7 @@ def posterior(
     sensitivity: float,
     epsilon: float,
 ) -> np.ndarray:
-    """β(ω) = P(κ_f(ω) = γ) / Σ_ψ P(κ_f(ψ) = γ) for each world (Definition 3), uniform prior.
+    """β(ω) = P(κ_f(ω) = γ) / Σ_ψ P(κ_f(ψ) = γ) for each world, uniform prior (Definition 3).
 
     ``response`` may be an array of T responses: the result then has shape (T, n).
     """
@@ -56,9 +53,8 @@ def posterior(
     if not np.all(np.isfinite(g)):
         raise ValueError(f"response must be finite, got {response!r}")
     logp = laplace.log_density(g[..., None], a, sensitivity, epsilon)
-    logp = logp - logp.max(
-        axis=-1, keepdims=True
-    )  # the likeliest world at 0: ties stay exact far from every world
+    # the likeliest world at 0: ties stay exact far from every world
+    logp = logp - logp.max(axis=-1, keepdims=True)
     return np.exp(logp - special.logsumexp(logp, axis=-1, keepdims=True))
 
 
@@ -66,14 +62,14 @@ def posterior(
 def _kernel_sums(
     gaps: np.ndarray, counts: np.ndarray, rate: float, decay: np.ndarray, total: np.ndarray
 ) -> np.ndarray:
-    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v with gaps v[i+1] - v[i], into ``total``, in O(n).
+    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v (gaps v[i+1] - v[i]) into ``total``.
 
-    Two one-sided recurrences: from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; from below,
-    B_i = (B_{i-1} + c_{i-1}) e^{-rate gap_{i-1}}; the sum is A_i + B_i. Each factor e^{-rate gap_i}
-    is computed once, in the first pass, and kept in ``decay`` for the second. Every partial sum lies
-    between 0 and the number of worlds, so nothing can overflow; terms too small to matter are
-    flushed to zero rather than carried as slow subnormal numbers. ``decay`` and ``total`` are work
-    arrays of the same length as ``counts``, reused across calls.
+    Two one-sided recurrences, O(n) in all: from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; from
+    below, B_i = (B_{i-1} + c_{i-1}) e^{-rate gap_{i-1}}; the sum is A_i + B_i. Each factor
+    e^{-rate gap_i} is computed once, in the first pass, and kept in ``decay`` for the second.
+    Every partial sum lies between 0 and the number of worlds, so nothing can overflow; terms too
+    small to matter are flushed to zero rather than carried as slow subnormal numbers. ``decay``
+    and ``total`` are work arrays of the same length as ``counts``, reused across calls.
     """
     n = counts.size
     acc = 0.0
@@ -96,7 +92,7 @@ def _kernel_sums(
 
 
 def _distinct_sorted(ascending: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of an ascending array and how many times each occurs (run lengths, no sort)."""
+    """The distinct values of an ascending array and how often each occurs (run lengths)."""
     starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
     return ascending[starts], np.diff(np.append(starts, ascending.size)).astype(float)
 
@@ -107,7 +103,7 @@ def _distinct(answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) -> np.ndarray:
-    """log β(ω_i) at γ = f(ω_i) for the distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
+    """log β(ω_i) at γ = f(ω_i), distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
     values, counts = _distinct(answers)
     work = np.empty((2, values.size))
     return -np.log(
@@ -153,7 +149,7 @@ def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float)
 
 
 def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
-    """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (all worlds tied)."""
+    """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (worlds all tied)."""
     n = _check_n(n)
     rho = check_rho(rho, n)
     dv = _nonnegative("delta_v", delta_v)
@@ -169,7 +165,7 @@ def _risk_gap(
     rho: float,
     distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ):
-    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible (the distinct answers are found once)."""
+    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible (distinct answers once)."""
     log_rho = math.log(rho)
     values, counts = _distinct(answers) if distinct is None else distinct
     gaps = np.diff(values)
@@ -190,22 +186,21 @@ def exact_epsilon(
     rho: float,
     distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> float:
-    """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``scipy.optimize.brentq``."""
+    """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``optimize.brentq``."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
     values, counts = _distinct(a) if distinct is None else distinct
-    if (
-        rho >= 1.0 / counts.min()
-    ):  # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
+    if rho >= 1.0 / counts.min():
+        # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
         return math.inf
     g = _risk_gap(a, sens, rho, (values, counts))
     if g(0.0) >= 0:
         return 0.0
     lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
-    if (
-        g(lo) >= 0
-    ):  # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to rounding
+    if g(lo) >= 0:
+        # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to
+        # rounding
         lo, hi = 0.0, lo
     else:
         hi = max(2 * lo, 1e-3 * sens / float(np.ptp(a)))
@@ -235,13 +230,13 @@ def binary_search_epsilon(
     epsilon_end: float,
     tolerance: float = 1e-6,
 ) -> tuple[float, list[BinarySearchStep]]:
-    """The paper's binary search (Sec. 5.2) on [0, ε_f]: returns ε_s at convergence and every step."""
+    """The paper's binary search (Sec. 5.2) on [0, ε_f]: ε_s at convergence, and every step."""
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
     end = positive("epsilon_end", epsilon_end)
     tol = positive("tolerance", tolerance)
-    start, steps = 0.0, []
+    start, steps = 0.0, list[BinarySearchStep]()
     while end - start > tol:
         eps = (start + end) / 2
         risk = worst_case_risk(a, sens, eps)
@@ -260,26 +255,25 @@ class EpsilonForRisk:
     n: int
     sensitivity: float  # Δf, the paper's (unbounded) sensitivity
     delta_v: float  # Δv = max_ij |f(ω_i) - f(ω_j)|
-    upper_bound: (
-        float  # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
-    )
+    # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
+    upper_bound: float
     exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
 
 
 def epsilon_for_risk(
     values: Sequence[float] | np.ndarray, rho: float, query: Query = "mean"
 ) -> EpsilonForRisk:
-    """Eq. (7) and the exact ε for keeping every world's posterior ≤ ρ, for the mean or median of ``values``."""
+    """Eq. (7) and the exact ε keeping every world's posterior ≤ ρ, mean or median of ``values``."""
     x = check_values(values)
     check_query(query)
     rho = check_rho(rho, x.size)
-    # one sort: the multiset of world answers and the sensitivity need no more. Both are computed on
-    # the values rescaled to moderate size (``standardised``): ε depends only on the ratios of answer
-    # differences to Δf, which rescaling keeps, and large values (1e18) keep their differences.
+    # one sort: the multiset of world answers and the sensitivity need no more. Both are computed
+    # on the values rescaled to moderate size (``standardised``): ε depends only on the ratios of
+    # answer differences to Δf, which rescaling keeps, and large values (1e18) keep their
+    # differences.
     u, _, scale = standardised(np.sort(x))
-    answers = standard_world_answers(
-        u, query
-    )  # non-increasing: the distinct values follow without sorting
+    # non-increasing: the distinct values follow without sorting
+    answers = standard_world_answers(u, query)
     sens = float(np.max(standard_local_sensitivities(u, query)))
     dv = float(answers[0] - answers[-1])
     if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
@@ -307,8 +301,8 @@ def guess_success_probability(
     below, above = a[a < centre], a[a > centre]
     lower = (centre + below.max()) / 2 if below.size else -np.inf
     upper = (centre + above.min()) / 2 if above.size else np.inf
-    low, high = stats.laplace.cdf(
-        [lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon)
+    low, high = np.asarray(
+        stats.laplace.cdf([lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon))
     )
     return float((high - low) / np.sum(a == centre))
 
@@ -321,17 +315,19 @@ def simulate_adversary(
     n_trials: int,
     rng: np.random.Generator,
 ) -> dict[str, float]:
-    """Monte Carlo of the adversary: ``n_trials`` responses from the true world, posterior and best guess of each."""
+    """Monte Carlo of the adversary: ``n_trials`` responses from the true world, posterior and best
+    guess of each."""
     a = finite_array("answers", answers, min_size=2)
     if not 0 <= true_index < a.size:
         raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials < 1:
         raise ValueError(f"n_trials must be an integer >= 1, got {n_trials!r}")
-    gamma = laplace.release(a[true_index], sensitivity, epsilon, rng, size=int(n_trials))
+    gamma = np.asarray(
+        laplace.release(a[true_index], sensitivity, epsilon, rng, size=int(n_trials))
+    )
     success, true_posterior, best = (np.empty(gamma.size) for _ in range(3))
-    step = max(
-        1, CHUNK_ELEMENTS // a.size
-    )  # responses per block: memory stays bounded however many worlds
+    # responses per block: memory stays bounded however many worlds
+    step = max(1, CHUNK_ELEMENTS // a.size)
     for start in range(0, gamma.size, step):
         block = slice(start, start + step)
         beta = posterior(a, gamma[block], sensitivity, epsilon)
@@ -353,7 +349,8 @@ def simulate_adversary(
 def likeliest_includes(
     answers: Sequence[float] | np.ndarray, index: int, responses: np.ndarray
 ) -> np.ndarray:
-    """For each response, whether world ``index`` is among the likeliest: no other world's answer is strictly closer.
+    """For each response, whether world ``index`` is among the likeliest: no other world's answer
+    is strictly closer.
 
     Every world's likelihood falls with the distance of its answer from the response, so this is the
     maximum-posterior test without evaluating n posteriors per response.
@@ -370,7 +367,8 @@ def likeliest_includes(
 def shown_worlds(
     answers: Sequence[float] | np.ndarray, limit: int = MAX_WORLDS_SHOWN
 ) -> np.ndarray:
-    """Indices of at most ``limit`` worlds to draw or list: world 0 (the true one), then the others evenly spread by answer."""
+    """Indices of at most ``limit`` worlds to draw or list: world 0 (the true one), then the others
+    evenly spread by answer."""
     a = finite_array("answers", answers)
     if a.size <= limit:
         return np.arange(a.size)
@@ -386,7 +384,8 @@ def world_table(
     shown: np.ndarray,
     rest: str | None = None,
 ) -> pd.DataFrame:
-    """One row per shown world (``labels`` are theirs); with ``rest`` ("sum" or "max"), one more row for the worlds not shown."""
+    """One row per shown world (``labels`` are theirs); with ``rest`` ("sum" or "max"), one more
+    row for the worlds not shown."""
     table = pd.DataFrame(
         {"world": list(labels)} | {key: np.asarray(value)[shown] for key, value in columns.items()}
     )
@@ -399,7 +398,8 @@ def world_table(
 
 
 def marked_infinity(table: pd.DataFrame) -> pd.DataFrame:
-    """``table`` for display, with ∞ and −∞ written out in the float columns that hold one (other columns untouched)."""
+    """``table`` for display, with ∞ and −∞ written out in the float columns that hold one (other
+    columns untouched)."""
     marked = table.copy()
     for column in marked.columns:
         values = marked[column]
@@ -411,7 +411,8 @@ def marked_infinity(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def bounded_table(table: pd.DataFrame, limit: int = MAX_TABLE_ROWS) -> pd.DataFrame:
-    """``table`` itself up to ``limit`` rows, else the summary statistics of its numeric columns (count, mean, quantiles)."""
+    """``table`` itself up to ``limit`` rows, else the summary statistics of its numeric columns
+    (count, mean, quantiles)."""
     if len(table) <= limit:
         return table
     return table.describe().rename_axis("statistic").reset_index()
@@ -431,15 +432,17 @@ def _nonnegative(name: str, value: float) -> float:
 
 
 def check_rho(rho: float, n: int) -> float:
-    """Return ``rho`` if it lies in [1/n, 1) for n possible worlds, else raise ValueError naming the range.
+    """Return ``rho`` if it lies in [1/n, 1) for n possible worlds, else raise ValueError naming
+    the range.
 
     ρ must be at least the prior 1/n, which every posterior already reaches at ε = 0.
     """
     r = open_unit("rho", rho)
     if r < 1.0 / n * (1 - 1e-12):
         raise ValueError(
-            f"rho must lie in [1/n, 1) = [{1.0 / n:.6g}, 1) for n = {n} possible worlds: the uniform prior "
-            f"1/n is already above rho = {rho!r}, so no ε >= 0 keeps the posterior at or below it"
+            f"rho must lie in [1/n, 1) = [{1.0 / n:.6g}, 1) for n = {n} possible worlds: the "
+            f"uniform prior 1/n is already above rho = {rho!r}, so no ε >= 0 keeps the posterior "
+            "at or below it"
         )
     return r
 
@@ -450,28 +453,28 @@ class ResponseFit:
 
     response: float  # best-fitting γ
     residual: float  # max over worlds of |β(ω) - published| at that γ
-    lower: (
-        float  # smallest γ whose residual is within the tolerance (-inf: every γ below the answers)
-    )
-    upper: float  # largest such γ (+inf: every γ above the answers); both nan when none is
+    # smallest γ whose residual is within the tolerance (-inf: every γ below the answers)
+    lower: float
+    # largest such γ (+inf: every γ above the answers); both nan when none is
+    upper: float
 
 
 def _grid_residuals(
     residual_at, grid: np.ndarray, lipschitz: float, tolerance: float, stride: int = 64
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The grid points a full grid search would need: coarse points, plus every cell that may hold the minimum or a point within tolerance.
+    """The grid points a full grid search would need: coarse points, plus every cell that may hold
+    the minimum or a point within tolerance.
 
-    The residual is Lipschitz with constant ``lipschitz``, so inside a coarse cell of width h with end
-    residuals r0, r1 it is at least (r0 + r1 - lipschitz h) / 2. Cells whose bound exceeds both the
-    coarse minimum and the tolerance cannot change the grid search's answer and are skipped.
+    The residual is Lipschitz with constant ``lipschitz``, so inside a coarse cell of width h with
+    end residuals r0, r1 it is at least (r0 + r1 - lipschitz h) / 2. Cells whose bound exceeds both
+    the coarse minimum and the tolerance cannot change the grid search's answer and are skipped.
     Returns the evaluated indices (ascending) and their residuals.
     """
     coarse = np.unique(np.r_[np.arange(0, grid.size, stride), grid.size - 1])
     r = residual_at(grid[coarse])
     floor = (r[:-1] + r[1:] - lipschitz * np.diff(grid[coarse])) / 2
-    slack = 1e-12 + 1e-9 * float(
-        r.max()
-    )  # rounding in the residuals must not prune a cell that matters
+    # rounding in the residuals must not prune a cell that matters
+    slack = 1e-12 + 1e-9 * float(r.max())
     keep = np.flatnonzero(floor <= max(float(r.min()), tolerance) + slack)
     inner = np.concatenate(
         [np.arange(coarse[c] + 1, coarse[c + 1]) for c in keep] or [np.array([], dtype=int)]
@@ -482,11 +485,13 @@ def _grid_residuals(
     return index[order], values[order]
 
 
-FLAT = 1e-12  # residuals closer than this to the best count as ties: float noise differs by CPU, the fit must not
+# residuals closer than this to the best count as ties: float noise differs by CPU, the fit must not
+FLAT = 1e-12
 
 
 def _refine(loss, grid: np.ndarray, i: int) -> tuple[float, float]:
-    """Golden-section search between the grid neighbours of grid[i], to 1e-15 relative; the grid point if it is no worse.
+    """Golden-section search between the grid neighbours of grid[i], to 1e-15 relative; the grid
+    point if it is no worse.
 
     Golden section compares values only, and near a max-abs optimum (a kink where two residuals
     cross) neighbouring values differ by far more than float noise, so every CPU takes the same
@@ -511,7 +516,8 @@ def _column_residual(
     sensitivity: float,
     epsilon: float,
 ) -> tuple[np.ndarray, Callable[[float | np.ndarray], np.ndarray]]:
-    """The world answers, checked, and γ ↦ max_k |β_k(γ) - published_k|: how far the posterior (Definition 3) at γ is from a printed column."""
+    """The world answers, checked, and γ ↦ max_k |β_k(γ) - published_k|: how far the posterior
+    (Definition 3) at γ is from a printed column."""
     a = finite_array("answers", answers, min_size=2)
     target = finite_array("published", published, min_size=a.size)
     if target.size != a.size:
@@ -532,16 +538,18 @@ def fit_response(
     tolerance: float,
     resolution: float = 1e-5,
 ) -> ResponseFit:
-    """Recover the response behind a published posterior column (Tables 2-3): grid search, then refinement.
+    """Recover the response behind a published posterior column (Tables 2-3): grid search, then
+    refinement.
 
-    The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that range
-    with a small margin; an interval touching either end extends to infinity. The optimum is chosen
-    canonically: grid points within ``FLAT`` of the best residual are ties, the smallest wins, and
-    a tie at either end of the grid (a flat tail) is reported as that tail's end, min or max f(ω);
-    otherwise a golden-section search refines the smallest tie between its grid neighbours. Each β(ω) changes with γ at
-    rate at most ε/(2Δf), since dβ_k/dγ = β_k (ε/Δf) Σ_j β_j (s_k - s_j) with slopes s = ±1, and
-    |Σ_j β_j (s_k - s_j)| ≤ 2(1 - β_k); that bound lets the grid search skip cells that cannot matter
-    while returning exactly what evaluating every grid point would.
+    The posterior is constant in γ below min f(ω) and above max f(ω), so the search covers that
+    range with a small margin; an interval touching either end extends to infinity. The optimum is
+    chosen canonically: grid points within ``FLAT`` of the best residual are ties, the smallest
+    wins, and a tie at either end of the grid (a flat tail) is reported as that tail's end, min or
+    max f(ω); otherwise a golden-section search refines the smallest tie between its grid
+    neighbours. Each β(ω) changes with γ at rate at most ε/(2Δf), since
+    dβ_k/dγ = β_k (ε/Δf) Σ_j β_j (s_k - s_j) with slopes s = ±1, and
+    |Σ_j β_j (s_k - s_j)| ≤ 2(1 - β_k); that bound lets the grid search skip cells that cannot
+    matter while returning exactly what evaluating every grid point would.
     """
     a, residual_at = _column_residual(answers, published, sensitivity, epsilon)
     resolution = positive("resolution", resolution)
@@ -551,7 +559,8 @@ def fit_response(
     best_grid = float(residual.min())
     ties = index[residual <= best_grid + FLAT]  # grid points as good as the best: a flat optimum
     if ties[0] == 0 or ties[-1] == grid.size - 1:
-        # the posterior is the same for every γ beyond the answers: that tail's finite end stands for it
+        # the posterior is the same for every γ beyond the answers: that tail's finite end stands
+        # for it
         best = float(a.min() if ties[0] == 0 else a.max())
         best_residual = float(residual_at(np.float64(best)))
     else:
@@ -569,14 +578,13 @@ def fit_response(
 
 
 def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> pd.DataFrame:
-    """Read the adversary's database X: a CSV with a ``name`` column and numeric ``attributes`` (Table 1)."""
+    """The adversary's database X: a CSV, a ``name`` column, numeric ``attributes`` (Table 1)."""
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"data_path: no such file {str(path)!r}")
     try:
-        table = pd.read_csv(
-            file, dtype={"name": str}
-        )  # names such as 1, 2, 3 stay text, as ``absent`` is compared
+        # names such as 1, 2, 3 stay text, as ``absent`` is compared
+        table = pd.read_csv(file, dtype={"name": str})
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise ValueError(f"data_path: {str(path)!r} is not a readable CSV file ({error})") from None
     if "name" not in table.columns:
@@ -589,8 +597,8 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
         )
     if len(table) < 3:
         raise ValueError(
-            f"data_path: the database needs at least 3 rows (each possible world keeps n-1 rows and the "
-            f"sensitivity removes one more), got {len(table)}"
+            "data_path: the database needs at least 3 rows (each possible world keeps n-1 rows "
+            f"and the sensitivity removes one more), got {len(table)}"
         )
     if isinstance(attributes, str) or not len(attributes):
         raise ValueError(f"attributes must be a non-empty list of column names, got {attributes!r}")
@@ -598,19 +606,22 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
         if column not in table.columns or column == "name":
             numeric = [c for c in table.columns if c != "name"]
             raise ValueError(
-                f"attributes: no column {column!r} in {str(path)!r}; its attribute columns are {numeric}"
+                f"attributes: no column {column!r} in {str(path)!r}; its attribute columns are "
+                f"{numeric}"
             )
         if not pd.api.types.is_numeric_dtype(table[column]) or table[column].isna().any():
             raise ValueError(
-                f"attributes: column {column!r} must hold a number in every row, got {table[column].tolist()}"
+                f"attributes: column {column!r} must hold a number in every row, got "
+                f"{table[column].tolist()}"
             )
         if not np.all(np.isfinite(table[column].to_numpy(dtype=float))):
             raise ValueError(f"attributes: column {column!r} must hold finite numbers")
-        check_values(table[column], f"attributes: column {column!r}")
+        check_values(table[column].to_numpy(), f"attributes: column {column!r}")
         if table[column].nunique() == 1:
             raise ValueError(
-                f"attributes: column {column!r} holds the same value ({float(table[column].iloc[0]):g}) in every row: every "
-                "possible world gives the same answer and there is nothing to choose ε for; drop it from attributes"
+                f"attributes: column {column!r} holds the same value "
+                f"({float(table[column].iloc[0]):g}) in every row: every possible world gives the "
+                "same answer and there is nothing to choose ε for; drop it from attributes"
             )
     names = table.name.astype(str)
     absent = str(absent)
@@ -622,7 +633,8 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
 
 
 def world_order(names: Sequence[str], absent: str) -> list[int]:
-    """Row indices in the paper's world order: the true world (``absent`` missing) first, then from the bottom up."""
+    """Row indices in the paper's world order: the true world (``absent`` missing) first, then
+    from the bottom up."""
     names = [str(name) for name in names]
     absent = str(absent)
     if absent not in names:
@@ -639,13 +651,14 @@ def matching_responses(
     tolerance: float,
     resolution: float = 1e-5,
 ) -> list[tuple[float, float]]:
-    """The responses γ whose posterior column (Definition 3) matches ``published`` within ``tolerance``, as intervals.
+    """The responses γ whose posterior column (Definition 3) matches ``published`` within
+    ``tolerance``, as intervals.
 
-    The posterior is constant below min f(ω) and above max f(ω), so an interval reaching either end
-    extends to -inf or +inf. The residual max_k |β_k(γ) - published_k| is evaluated on a grid of step
-    ``resolution`` and each end of an interval is refined by ``scipy.optimize.brentq``; a set narrower
-    than one grid step can be missed, and its probability is below ``resolution`` times the peak
-    Laplace density ε/(2Δf).
+    The posterior is constant below min f(ω) and above max f(ω), so an interval reaching either
+    end extends to -inf or +inf. The residual max_k |β_k(γ) - published_k| is evaluated on a grid
+    of step ``resolution`` and each end of an interval is refined by ``scipy.optimize.brentq``; a
+    set narrower than one grid step can be missed, and its probability is below ``resolution``
+    times the peak Laplace density ε/(2Δf).
     """
     a, residual_at = _column_residual(answers, published, sensitivity, epsilon)
     tol = _nonnegative("tolerance", tolerance)
@@ -657,15 +670,13 @@ def matching_responses(
         return residual_at(g) - tol
 
     inside = excess(grid) <= 0
-    edges = np.flatnonzero(
-        np.diff(inside.astype(int))
-    )  # inside changes between grid[i] and grid[i + 1]
+    # inside changes between grid[i] and grid[i + 1]
+    edges = np.flatnonzero(np.diff(inside.astype(int)))
     starts = ([0] if inside[0] else []) + [int(i) + 1 for i in edges if not inside[i]]
     ends = [int(i) for i in edges if inside[i]] + ([grid.size - 1] if inside[-1] else [])
 
-    def crossing(
-        i: int,
-    ) -> float:  # the residual reaches the tolerance between grid[i] and grid[i + 1]
+    def crossing(i: int) -> float:
+        """Where the residual reaches the tolerance between grid[i] and grid[i + 1]."""
         return float(
             optimize.brentq(
                 lambda g: float(excess(np.float64(g))), grid[i], grid[i + 1], xtol=1e-13
@@ -681,6 +692,7 @@ def matching_responses(
 def response_probability(
     intervals: Sequence[tuple[float, float]], centre: float, sensitivity: float, epsilon: float
 ) -> float:
-    """Pr(γ in the union of disjoint ``intervals``) for γ = centre + Lap(Δf/ε), the response of the world answering ``centre``."""
+    """Pr(γ in the union of disjoint ``intervals``) for γ = centre + Lap(Δf/ε), the response of the
+    world answering ``centre``."""
     law = laplace.distribution(real("centre", centre), sensitivity, epsilon)
     return float(sum(law.cdf(b) - law.cdf(a) for a, b in intervals))

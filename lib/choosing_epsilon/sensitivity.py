@@ -38,7 +38,7 @@ def check_query(query: str) -> str:
 
 
 def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
-    """Return the database column as a float array with at least 3 finite values, each an exact float."""
+    """The database column as a float array of at least 3 finite values, each an exact float."""
     _check_exact_integers(name, values)
     arr = finite_array(name, values)
     if arr.size < MIN_ROWS:
@@ -50,7 +50,8 @@ def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> 
 
 
 def _check_exact_integers(name: str, values: Sequence[float] | np.ndarray) -> None:
-    """Refuse integers beyond 2**53 that a float64 cannot hold: they would turn into different (even equal) values."""
+    """Refuse integers beyond 2**53 that a float64 cannot hold: they would turn into different
+    (even equal) values."""
     raw = np.asarray(values)
     if raw.ndim != 1 or raw.dtype.kind not in "iuO":
         return
@@ -67,13 +68,15 @@ def _check_exact_integers(name: str, values: Sequence[float] | np.ndarray) -> No
     lost = [v for v in big if int(float(v)) != int(v)]
     if lost:
         raise ValueError(
-            f"{name}: {lost[0]} has no exact float64 value (integers are exact only up to 2**53 = {FLOAT_INTEGERS}), "
-            f"so values that differ would be computed as equal; subtract a common offset first (e.g. the smallest value)"
+            f"{name}: {lost[0]} has no exact float64 value (integers are exact only up to "
+            f"2**53 = {FLOAT_INTEGERS}), so values that differ would be computed as equal; "
+            "subtract a common offset first (e.g. the smallest value)"
         )
 
 
 def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """Sorted values as s = scale * (centre + u): a power-of-two scale (exact), the middle value as centre.
+    """Sorted values as s = scale * (centre + u): a power-of-two scale (exact), the middle value as
+    centre.
 
     Sums of u neither overflow nor drown the differences between large values (1.7e18 + 256 k);
     every sensitivity and world-answer difference is scale times that of u.
@@ -86,7 +89,7 @@ def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
 
 
 def evaluate(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """f(X) for the mean, or the median of Eq. (13) (mean of the two middle values for an even count)."""
+    """f(X) for the mean, or the median of Eq. (13) (mean of the two middle values, even count)."""
     arr = finite_array("values", values)
     return float(np.mean(arr) if check_query(query) == "mean" else np.median(arr))
 
@@ -97,7 +100,7 @@ def _middle(sorted_values: np.ndarray, j: np.ndarray, k: np.ndarray) -> np.ndarr
 
 
 def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None) -> np.ndarray:
-    """Median of s minus s[j] (and, when ``skip`` is given, minus element ``skip`` of that world)."""
+    """Median of s minus s[j] (and, when ``skip`` is given, minus element ``skip`` of it)."""
     size = s.size - 1 - (skip is not None)
     lo, hi = (size - 1) // 2, size // 2
 
@@ -111,19 +114,19 @@ def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None)
 
 
 def standard_world_answers(u: np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for the worlds missing u[j], for sorted values of moderate size (see ``standardised``)."""
+    """f(ω_j) for the worlds missing u[j], sorted values of moderate size (``standardised``)."""
     j = np.arange(u.size)
     return (np.sum(u) - u) / (u.size - 1) if query == "mean" else _world_medians(u, j)
 
 
 def sorted_world_answers(s: np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for the worlds missing s[j], given the values sorted ascending (non-increasing in j)."""
+    """f(ω_j) for the worlds missing s[j], the values sorted ascending (non-increasing in j)."""
     u, centre, scale = standardised(s)
     return scale * (centre + standard_world_answers(u, query))
 
 
 def _per_world(values: Sequence[float] | np.ndarray, query: Query, on_sorted) -> np.ndarray:
-    """Apply a computation on the sorted values and return its result per world, in the order of ``values``."""
+    """A computation on the sorted values, its result per world in the order of ``values``."""
     x = check_values(values)
     check_query(query)
     order = np.argsort(x)
@@ -138,13 +141,13 @@ def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndar
 
 
 def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
-    """LS_f of the worlds missing s[j], given the values sorted ascending (Eq. 15 for the median)."""
+    """LS_f of the worlds missing s[j], the values sorted ascending (Eq. 15 for the median)."""
     u, _, scale = standardised(s)
     return scale * standard_local_sensitivities(u, query)
 
 
 def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
-    """LS_f of the worlds missing s[j], for sorted values of moderate size (see ``standardised``)."""
+    """LS_f of the worlds missing s[j], sorted values of moderate size (``standardised``)."""
     n = s.size
     j = np.arange(n)
     m = n - 1  # world size
@@ -169,24 +172,26 @@ def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query
 
 
 def unbounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """Δf = max over worlds Y and t in Y of |f(Y) - f(Y - t)|: the paper's sensitivity (Sec. 4.1, Eq. 15)."""
+    """Δf = max over worlds Y and t in Y of |f(Y) - f(Y - t)|: the paper's (Sec. 4.1, Eq. 15)."""
     return float(np.max(world_local_sensitivities(values, query)))
 
 
 def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """max over worlds Y, t in Y and u in X of |f(Y) - f(Y - t + u)|: the replace-one sensitivity."""
+    """max over worlds Y, t in Y and u in X of |f(Y) - f(Y - t + u)|: replace-one sensitivity."""
     x = check_values(values)
     check_query(query)
     n = x.size
     if query == "mean":
-        # Replacing t by u moves the mean of n-1 values by (u - t)/(n-1); some world holds the minimum.
+        # Replacing t by u moves the mean of n-1 values by (u - t)/(n-1); some world holds the
+        # minimum.
         return float((x.max() - x.min()) / (n - 1))
     u, _, scale = standardised(np.sort(x))
     return scale * float(np.max(_bounded_median_sorted(u)))
 
 
 def _bounded_median_sorted(s: np.ndarray) -> np.ndarray:
-    """For each world (s minus s[j], s sorted), the largest move of its median when one element is replaced by min or max of s.
+    """For each world (s minus s[j], s sorted), the largest move of its median when one element is
+    replaced by min or max of s.
 
     The median is non-decreasing in every element, so u = min(X) or u = max(X) attains the maximum.
     Replacing the element at position i of a world shifts its middle elements in a way that depends
@@ -204,21 +209,23 @@ def _bounded_median_sorted(s: np.ndarray) -> np.ndarray:
         kk = np.full(j.shape, k + (k >= i))
         return _middle(s, j, kk)
 
+    def element(k: int, i: int, low_end: bool) -> np.ndarray:
+        # element k once element i is replaced: u = min(X) goes first (element k is the rest's
+        # k - 1), u = max(X) last (element k is the rest's k)
+        if low_end:
+            return np.full(n, s[0]) if k == 0 else rest(k - 1, i)
+        return np.full(n, s[-1]) if k == m - 1 else rest(k, i)
+
     best = np.zeros(n)
     for i in sorted({0, m - 1, *range(max(0, lo - 2), min(m, hi + 3))}):
         for low_end in (True, False):
-            # u = min(X) goes first (element k is the rest's k - 1), u = max(X) last (element k is the rest's k)
-            def element(k: int) -> np.ndarray:
-                if low_end:
-                    return np.full(n, s[0]) if k == 0 else rest(k - 1, i)
-                return np.full(n, s[-1]) if k == m - 1 else rest(k, i)
-
-            best = np.maximum(best, np.abs((element(lo) + element(hi)) / 2 - centre))
+            median = (element(lo, i, low_end) + element(hi, i, low_end)) / 2
+            best = np.maximum(best, np.abs(median - centre))
     return best
 
 
 def mean_sensitivity(lower: float, upper: float, n: int) -> float:
-    """(ub - lb) / n: the sensitivity of the mean of n values known to lie in [lb, ub], bounded neighbours."""
+    """(ub - lb) / n: sensitivity of the mean of n values known in [lb, ub], bounded neighbours."""
     lo, hi = real("lower", lower), real("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
@@ -229,15 +236,15 @@ def mean_sensitivity(lower: float, upper: float, n: int) -> float:
 
 Neighbours = Literal["replace one", "add or remove one"]
 NEIGHBOURS: tuple[str, ...] = ("replace one", "add or remove one")
-MAX_BRUTE_FORCE_DATASETS = (
-    200_000  # datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
-)
+# datasets enumerated by mean_sensitivity_brute_force, a guard on its running time
+MAX_BRUTE_FORCE_DATASETS = 200_000
 
 
 def mean_sensitivity_brute_force(
     values: Sequence[float] | np.ndarray, sizes: tuple[int, int], neighbours: Neighbours
 ) -> float:
-    """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
+    """Sensitivity Δ(f) of the mean (the blog's Eq. 3) by enumerating every dataset of
+    ``sizes[0]``..``sizes[1]`` records drawn from ``values``.
 
     ``neighbours="replace one"`` pairs datasets of equal size that differ in one record (bounded
     neighbours); ``"add or remove one"`` pairs a dataset with the one that has one record more
@@ -255,7 +262,8 @@ def mean_sensitivity_brute_force(
     count = sum(math.comb(grid.size + m - 1, m) for m in range(low, high + 1))
     if count > MAX_BRUTE_FORCE_DATASETS:
         raise ValueError(
-            f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer values or smaller sizes"
+            f"{count} datasets to enumerate (more than {MAX_BRUTE_FORCE_DATASETS}): use fewer "
+            "values or smaller sizes"
         )
     largest = 0.0
     for m in range(low, high + 1):
@@ -278,11 +286,11 @@ def mean_sensitivity_brute_force(
 
 
 def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
-    """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in [lb, ub], one record added or removed."""
+    """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in
+    [lb, ub], one record added or removed."""
     if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
         raise ValueError(
             f"smallest must be an integer >= 1 (a number of records), got {smallest!r}"
         )
-    return mean_sensitivity(
-        lower, upper, int(smallest) + 1
-    )  # the mean moves most between m and m + 1 records
+    # the mean moves most between m and m + 1 records
+    return mean_sensitivity(lower, upper, int(smallest) + 1)
