@@ -72,7 +72,7 @@ def test_a_batch_of_releases_costs_their_sum_and_overdrawing_it_is_refused():
     accountant = budget.PrivacyAccountant(2.0)
     accountant.spend(0.001, times=2000)  # exactly the budget, with no rounding on the way
     assert accountant.releases == 2000 and accountant.remaining == 0
-    with pytest.raises(budget.BudgetExhausted, match="a release at epsilon = 0.001"):
+    with pytest.raises(budget.BudgetExhausted, match=r"a release at epsilon = 0\.001"):
         accountant.spend(0.001)
     fresh = budget.PrivacyAccountant(2.0)
     with pytest.raises(budget.BudgetExhausted, match="2001 releases"):

@@ -1,4 +1,5 @@
-"""A privacy budget under sequential composition: k releases at ε cost kε, and the budget ε_t caps the total.
+"""A privacy budget under sequential composition: k releases at ε cost kε, and the budget ε_t
+caps the total.
 
 Amounts are added exactly as the decimal numbers they are written as (0.1 + 0.1 + 0.1 is 0.3),
 so a budget is never overdrawn by rounding and never refused a release it can afford.
@@ -26,7 +27,8 @@ def releases_within(budget: float, epsilon: float) -> int:
 
 
 class PrivacyAccountant:
-    """Tracks the ε spent on one dataset and refuses any release that would exceed the budget ε_t."""
+    """Tracks the ε spent on one dataset and refuses any release that would exceed the budget
+    ε_t."""
 
     def __init__(self, budget: float):
         self._budget = _exact("budget", budget)
@@ -50,7 +52,8 @@ class PrivacyAccountant:
         return self._spent + _exact("epsilon", epsilon) <= self._budget
 
     def spend(self, epsilon: float, times: int = 1) -> None:
-        """Charge ``times`` ε-DP releases at once (their cost adds up: sequential composition), or raise BudgetExhausted naming what is left."""
+        """Charge ``times`` ε-DP releases at once (their cost adds up: sequential composition), or
+        raise BudgetExhausted naming what is left."""
         if isinstance(times, bool) or not isinstance(times, int) or times < 0:
             raise ValueError(f"times must be an integer >= 0, got {times!r}")
         cost = _exact("epsilon", epsilon) * times
@@ -62,8 +65,8 @@ class PrivacyAccountant:
             )
             raise BudgetExhausted(
                 f"privacy budget exhausted: {what.format(epsilon)} {float(cost)!r} but only "
-                f"{float(self._budget - self._spent)!r} of the budget {float(self._budget)!r} is left "
-                f"({self.releases} releases made)"
+                f"{float(self._budget - self._spent)!r} of the budget {float(self._budget)!r} "
+                f"is left ({self.releases} releases made)"
             )
         self._spent += cost
         self.releases += times

@@ -16,17 +16,20 @@ def posterior_bound(prior: float, epsilon: float) -> float:
 
 
 def epsilon_for_posterior(prior: float, threshold: float) -> float:
-    """The largest ε whose posterior bound from ``prior`` stays ≤ ``threshold``: ln(t (1-p) / (p (1-t)))."""
+    """The largest ε whose posterior bound from ``prior`` stays ≤ ``threshold``:
+    ln(t (1-p) / (p (1-t)))."""
     p, t = open_unit("prior", prior), open_unit("threshold", threshold)
     if not t > p:
         raise ValueError(
-            f"threshold must exceed the prior {prior!r} (allowed range ({prior!r}, 1)), got {threshold!r}"
+            f"threshold must exceed the prior {prior!r} (allowed range ({prior!r}, 1)), "
+            f"got {threshold!r}"
         )
     return math.log(t) - math.log1p(-t) - (math.log(p) - math.log1p(-p))
 
 
 def advantage_bound(epsilon: float) -> float:
-    """The largest advantage TPR - FPR of any test of D against a neighbour under ε-DP: (e^ε - 1)/(e^ε + 1)."""
+    """The largest advantage TPR - FPR of any test of D against a neighbour under ε-DP:
+    (e^ε - 1)/(e^ε + 1)."""
     return math.tanh(positive("epsilon", epsilon) / 2)
 
 
@@ -37,7 +40,8 @@ def epsilon_for_advantage(advantage: float) -> float:
 
 
 def tpr_bound(fpr: float, epsilon: float) -> float:
-    """The largest true-positive rate of a test with false-positive rate ``fpr`` under ε-DP: min(1, e^ε FPR, 1 - e^-ε (1 - FPR))."""
+    """The largest true-positive rate of a test with false-positive rate ``fpr`` under ε-DP:
+    min(1, e^ε FPR, 1 - e^-ε (1 - FPR))."""
     f = closed_unit("fpr", fpr)
     eps = positive("epsilon", epsilon)
     return min(1.0, math.exp(eps) * f, 1 - math.exp(-eps) * (1 - f))

@@ -1,4 +1,5 @@
-"""The Laplace mechanism: noise of scale Δ/ε, its tails and quantiles, seeded sampling, privacy-loss ratios.
+"""The Laplace mechanism: noise of scale Δ/ε, its tails and quantiles, seeded sampling,
+privacy-loss ratios.
 
 Sampling, densities and distribution functions come from ``scipy.stats.laplace``. One exception:
 its ``logpdf`` is the logarithm of ``pdf``, which loses precision in the subnormal range and is
@@ -37,12 +38,10 @@ def release(
     """Noisy answer(s) f(X) + Lap(Δf/ε) drawn from the seeded generator ``rng``."""
     if not isinstance(rng, np.random.Generator):
         raise ValueError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
-    return stats.laplace.rvs(
-        loc=real("true_answer", true_answer),
-        scale=scale(sensitivity, epsilon),
-        size=size,
-        random_state=rng,
-    )
+    loc, lam = real("true_answer", true_answer), scale(sensitivity, epsilon)
+    if size is None:  # one draw, as a scalar
+        return stats.laplace.rvs(loc=loc, scale=lam, random_state=rng)
+    return stats.laplace.rvs(loc=loc, scale=lam, size=size, random_state=rng)
 
 
 def tail_probability(z: float, sensitivity: float, epsilon: float) -> float:
@@ -61,7 +60,8 @@ def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float
 def log_density(
     y: float | np.ndarray, center: float | np.ndarray, sensitivity: float, epsilon: float
 ) -> np.ndarray:
-    """ln of the Lap(Δ/ε) density of response y around ``center``: -|y - c|/λ - ln 2λ, finite at any distance."""
+    """ln of the Lap(Δ/ε) density of response y around ``center``: -|y - c|/λ - ln 2λ, finite
+    at any distance."""
     lam = scale(sensitivity, epsilon)
     return -np.abs(np.asarray(y, dtype=float) - np.asarray(center, dtype=float)) / lam - np.log(
         2 * lam
@@ -75,16 +75,16 @@ def log_survival(threshold: float, center: float, sensitivity: float, epsilon: f
     ln Pr = logpdf(t) + ln λ there, and ln(1 - λ·pdf(t)) on the other side.
     """
     t, c, lam = real("threshold", threshold), real("center", center), scale(sensitivity, epsilon)
-    log_far = float(log_density(t, c, sensitivity, epsilon)) + np.log(
-        lam
-    )  # log of the smaller tail at t
+    # the log of the smaller tail at t
+    log_far = float(log_density(t, c, sensitivity, epsilon)) + np.log(lam)
     return log_far if t >= c else float(np.log1p(-np.exp(log_far)))
 
 
 def tail_ratio(
     threshold: float, center_a: float, center_b: float, sensitivity: float, epsilon: float
 ) -> float:
-    """Pr[f_a + η > t] / Pr[f_b + η > t]: the ratio Definition 1 bounds by e^ε (Lee & Clifton Sec. 4.1)."""
+    """Pr[f_a + η > t] / Pr[f_b + η > t]: the ratio Definition 1 bounds by e^ε (Lee & Clifton
+    Sec. 4.1)."""
     a = log_survival(threshold, center_a, sensitivity, epsilon)
     b = log_survival(threshold, center_b, sensitivity, epsilon)
     return float(np.exp(a - b))
@@ -96,7 +96,8 @@ def log_density_ratio(
     """Privacy loss ln(p_a(y)/p_b(y)) at each output y; ε-DP bounds it by ε when |a - b| ≤ Δ."""
     y = finite_array("outputs", np.atleast_1d(outputs))
     a, b, lam = real("center_a", center_a), real("center_b", center_b), scale(sensitivity, epsilon)
-    # the normalisers ln 2λ cancel: subtracting two log-densities would lose a loss far below ln 2λ (ε near 1e-200)
+    # the normalisers ln 2λ cancel: subtracting two log-densities would lose a loss far below
+    # ln 2λ (ε near 1e-200)
     return (np.abs(y - b) - np.abs(y - a)) / lam
 
 
@@ -104,13 +105,15 @@ _LOG_MAX = float(np.log(np.finfo(float).max))  # e^x overflows a float beyond th
 
 
 def exp_or_inf(x: float) -> float:
-    """e^x (the ratio bound e^ε of ε-DP) as a float, inf where it exceeds the float range instead of an OverflowError."""
+    """e^x (the ratio bound e^ε of ε-DP) as a float, inf where it exceeds the float range instead
+    of an OverflowError."""
     x = float(x)
     return float(np.exp(x)) if x <= _LOG_MAX else float("inf")
 
 
 def exp_text(x: float, spec: str = ".4g") -> str:
-    """e^x as text formatted with ``spec``; outside the float range as m × 10^k, computed from x / ln 10."""
+    """e^x as text formatted with ``spec``; outside the float range as m × 10^k, computed from
+    x / ln 10."""
     x = real("x", x)
     if -700 <= x <= _LOG_MAX:
         return format(float(np.exp(x)), spec)
@@ -127,7 +130,8 @@ def check_privacy_loss(
     sensitivity: float,
     epsilon: float,
 ) -> None:
-    """Raise if any privacy loss ln(p_a(y)/p_b(y)) leaves [-ε, ε] by more than the round-off of its terms |y - c|/λ + ln 2λ."""
+    """Raise if any privacy loss ln(p_a(y)/p_b(y)) leaves [-ε, ε] by more than the round-off of
+    its terms |y - c|/λ + ln 2λ."""
     lam = scale(sensitivity, epsilon)
     y = np.asarray(outputs, dtype=float)
     terms = (
@@ -138,7 +142,8 @@ def check_privacy_loss(
     if np.any(excess > 0):
         worst = int(np.argmax(excess))
         raise RuntimeError(
-            f"privacy loss {float(np.ravel(loss)[worst])!r} at output {float(np.ravel(y)[worst])!r} exceeds epsilon = {epsilon!r}: "
+            f"privacy loss {float(np.ravel(loss)[worst])!r} at output "
+            f"{float(np.ravel(y)[worst])!r} exceeds epsilon = {epsilon!r}: "
             "the Laplace mechanism is mis-specified"
         )
 
@@ -150,9 +155,11 @@ def input_perturbation(
     rng: np.random.Generator,
     runs: int,
 ) -> np.ndarray:
-    """``runs`` releases of statistic(x + η), η ~ Lap(noise_scale) added to every input value (input perturbation).
+    """``runs`` releases of statistic(x + η), η ~ Lap(noise_scale) added to every input value
+    (input perturbation).
 
-    ``statistic`` maps an array of shape (runs, n) to one value per row (e.g. ``lambda x: x.mean(axis=1)``).
+    ``statistic`` maps an array of shape (runs, n) to one value per row (e.g.
+    ``lambda x: x.mean(axis=1)``).
     """
     x = finite_array("values", values)
     if not isinstance(rng, np.random.Generator):
@@ -169,16 +176,16 @@ _SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def ratio_label(log_ratio: float, digits: int = 3) -> str:
-    """e^x as a short plain-text tick label, from x alone (no overflow): a decimal between 10⁻³ and 10⁴, else m×10ᵏ.
+    """e^x as a short plain-text tick label, from x alone (no overflow): a decimal between 10⁻³
+    and 10⁴, else m×10ᵏ.
 
     Near 1 the label keeps enough digits to tell e^x from 1 (e^0.001 is 1.001, not 1).
     """
     x = real("log_ratio", log_ratio)
     if x == 0:
         return "1"
-    if (
-        abs(x) < 1e-6
-    ):  # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
+    # e^x = 1 + x to within x²: written as 1 ± |x|, which a float next to 1 cannot show
+    if abs(x) < 1e-6:
         return ("1 + " if x > 0 else "1 − ") + _power_of_ten(math.log10(abs(x)), digits)
     exponent = x / math.log(10)
     if -3 <= exponent < 4:
