@@ -9,12 +9,16 @@ scale Σ Δ(q_i)/ε; DIFF instead gives query i the scale λ_i = α γ_i for a q
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, positive_array
+
+Floats = Sequence[float] | np.ndarray  # one value per query: a list, or an array
 
 
 def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:
@@ -31,41 +35,38 @@ def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -
 
 
 def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
-    """Eq. (6): MTA = -Δ ln(pr) / (ε re), the smallest answer kept within relative error re with probability 1 - pr."""
+    """Eq. (6): MTA = -Δ ln(pr) / (ε re), the smallest answer kept within relative error re with
+    probability 1 - pr."""
     return noise_at_probability(pr, sensitivity, epsilon) / positive("re", re)
 
 
-def uniform_scale(sensitivities: Sequence[float], epsilon: float) -> float:
+def uniform_scale(sensitivities: Floats, epsilon: float) -> float:
     """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query."""
     return float(np.sum(positive_array("sensitivities", sensitivities))) / positive(
         "epsilon", epsilon
     )
 
 
-def diff_alpha(sensitivities: Sequence[float], index: Sequence[float], epsilon: float) -> float:
+def diff_alpha(sensitivities: Floats, index: Floats, epsilon: float) -> float:
     """Eq. (8): α = (1/ε) Σ Δ(q_i)/γ_i."""
     deltas, gammas = _pair(sensitivities, index)
     return float(np.sum(deltas / gammas)) / positive("epsilon", epsilon)
 
 
-def diff_scales(
-    sensitivities: Sequence[float], index: Sequence[float], epsilon: float
-) -> np.ndarray:
+def diff_scales(sensitivities: Floats, index: Floats, epsilon: float) -> np.ndarray:
     """Eq. (7): λ_i = α γ_i."""
     _, gammas = _pair(sensitivities, index)
     return diff_alpha(sensitivities, index, epsilon) * gammas
 
 
-def diff_epsilons(
-    sensitivities: Sequence[float], index: Sequence[float], epsilon: float
-) -> np.ndarray:
+def diff_epsilons(sensitivities: Floats, index: Floats, epsilon: float) -> np.ndarray:
     """ε_i = Δ(q_i)/λ_i: each query's share of the budget; they add up to ε (Sec. 6)."""
     deltas, _ = _pair(sensitivities, index)
     return deltas / diff_scales(sensitivities, index, epsilon)
 
 
 def diff_mtas(
-    sensitivities: Sequence[float], index: Sequence[float], epsilon: float, pr: float, re: float
+    sensitivities: Floats, index: Floats, epsilon: float, pr: float, re: float
 ) -> np.ndarray:
     """Eq. (10): MTA_i = -γ_i (Σ Δ(q_j)/γ_j) ln(pr) / (ε re)."""
     scales = diff_scales(sensitivities, index, epsilon)
@@ -73,14 +74,15 @@ def diff_mtas(
 
 
 def diff_release(
-    answers: Sequence[float],
-    sensitivities: Sequence[float],
-    index: Sequence[float],
+    answers: Floats,
+    sensitivities: Floats,
+    index: Floats,
     epsilon: float,
     rng: np.random.Generator,
     size: int | None = None,
 ) -> np.ndarray:
-    """DIFF as a mechanism: q_i(D) + Lap(λ_i) for every query, ``size`` independent releases (rows)."""
+    """DIFF as a mechanism: q_i(D) + Lap(λ_i) for every query, ``size`` independent releases
+    (rows)."""
     q = finite_array("answers", answers)
     scales = diff_scales(sensitivities, index, epsilon)
     if q.size != scales.size:
@@ -95,12 +97,13 @@ def diff_release(
 
 def log_likelihood_ratio(
     outputs: np.ndarray,
-    answers_a: Sequence[float],
-    answers_b: Sequence[float],
-    scales_a: Sequence[float],
-    scales_b: Sequence[float],
+    answers_a: Floats,
+    answers_b: Floats,
+    scales_a: Floats,
+    scales_b: Floats,
 ) -> np.ndarray:
-    """ln Pr[outputs | D_a] / Pr[outputs | D_b] for independent Laplace releases (rows of ``outputs``)."""
+    """ln Pr[outputs | D_a] / Pr[outputs | D_b] for independent Laplace releases (rows of
+    ``outputs``)."""
     y = np.atleast_2d(np.asarray(outputs, dtype=float))
     qa, qb = finite_array("answers_a", answers_a), finite_array("answers_b", answers_b)
     la, lb = positive_array("scales_a", scales_a), positive_array("scales_b", scales_b)
@@ -109,31 +112,32 @@ def log_likelihood_ratio(
     return np.sum(log_a - log_b, axis=1)
 
 
-def proportional_scales(
-    answers: Sequence[float], sensitivities: Sequence[float], epsilon: float
-) -> np.ndarray:
-    """Scales proportional to the true answers (Xiao et al.'s Proportional, as described): DIFF with γ = q(D)."""
+def proportional_scales(answers: Floats, sensitivities: Floats, epsilon: float) -> np.ndarray:
+    """Scales proportional to the true answers (Xiao et al.'s Proportional, as described): DIFF
+    with γ = q(D)."""
     return diff_scales(sensitivities, positive_array("answers", answers), epsilon)
 
 
-def _pair(sensitivities: Sequence[float], index: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
+def _pair(sensitivities: Floats, index: Floats) -> tuple[np.ndarray, np.ndarray]:
+    """The sensitivities and the query index as positive arrays of the same length."""
     deltas = positive_array("sensitivities", sensitivities)
     gammas = finite_array("index", index)
     if gammas.size != deltas.size:
         raise ValueError(
-            f"index and sensitivities must have the same length, got {gammas.size} and {deltas.size}"
+            "index and sensitivities must have the same length, "
+            f"got {gammas.size} and {deltas.size}"
         )
     return deltas, positive_array("index", gammas)
 
 
-def check_queries(
-    answers: Sequence[float], index: Sequence[float], sensitivities: Sequence[float]
-) -> None:
-    """Validate a multi-query setting: equal lengths, positive answers, index values and sensitivities."""
+def check_queries(answers: Floats, index: Floats, sensitivities: Floats) -> None:
+    """Validate a multi-query setting: equal lengths, positive answers, index values and
+    sensitivities."""
     q, gammas, deltas = (np.asarray(v, dtype=float) for v in (answers, index, sensitivities))
     if not (q.size == gammas.size == deltas.size):
         raise ValueError(
-            f"query_answers, query_index and query_sensitivities must have the same length, got {q.size}, {gammas.size} and {deltas.size}"
+            "query_answers, query_index and query_sensitivities must have the same length, "
+            f"got {q.size}, {gammas.size} and {deltas.size}"
         )
     for name, values in (
         ("query_answers", q),
@@ -147,7 +151,8 @@ def check_queries(
 
 
 def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
-    """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) / (re q(D))."""
+    """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) /
+    (re q(D))."""
     return noise_at_probability(pr, sensitivity, 1.0) / (
         positive("re", re) * positive("true_answer", true_answer)
     )
@@ -155,9 +160,8 @@ def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float
 
 # --- the privacy check of Sec. 6: worst privacy loss over outputs and neighbouring databases ---
 
-EXACT_NEIGHBOURS = (
-    3**12
-)  # enumerate every neighbour of the proportional mechanism up to this many (about a second)
+# enumerate every neighbour of the proportional mechanism up to this many (about a second)
+EXACT_NEIGHBOURS = 3**12
 
 
 def max_log_ratio(
@@ -168,7 +172,8 @@ def max_log_ratio(
     low: np.ndarray,
     high: np.ndarray,
 ) -> np.ndarray:
-    """Largest ln Lap(y; a, λ_a)/Lap(y; b, λ_b) over y in [low, high] (Eq. (3)'s density): piecewise linear, so at an end or a kink."""
+    """Largest ln Lap(y; a, λ_a)/Lap(y; b, λ_b) over y in [low, high] (Eq. (3)'s density):
+    piecewise linear, so at an end or a kink."""
     a, b, la, lb, lo, hi = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (answer_a, answer_b, scale_a, scale_b, low, high))
     )
@@ -179,30 +184,35 @@ def max_log_ratio(
 
 
 def _shifts(sensitivities: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """Rows of shifts d_i in {-Δ_i, 0, +Δ_i} for neighbour numbers ``codes`` (base-3 digits 0, 1, 2)."""
+    """Rows of shifts d_i in {-Δ_i, 0, +Δ_i} for neighbour numbers ``codes``, whose base-3 digits
+    0, 1, 2 pick -Δ_i, 0, +Δ_i."""
     digits = (codes[:, None] // 3 ** np.arange(sensitivities.size)) % 3
     return (digits - 1) * sensitivities
 
 
 def _intervals(
     answers: np.ndarray, sensitivities: np.ndarray, index: np.ndarray, epsilon: float, width: float
-):
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """DIFF's scales (Eq. (7)) and the outputs searched: ``width`` scales either side of each
+    answer."""
     scales = diff_scales(sensitivities, index, epsilon)
     half = positive("width", width) * scales
     return scales, answers - half, answers + half
 
 
 def diff_worst_log_ratio(
-    answers: Sequence[float],
-    sensitivities: Sequence[float],
-    index: Sequence[float],
+    answers: Floats,
+    sensitivities: Floats,
+    index: Floats,
     epsilon: float,
     width: float,
 ) -> float:
-    """Worst ln-ratio of DIFF (Eqs. (7)-(8)) over outputs within ``width`` DIFF scales of the answers and every neighbour.
+    """Worst ln-ratio of DIFF (Eqs. (7)-(8)) over outputs within ``width`` DIFF scales of the
+    answers and every neighbour.
 
-    A neighbour moves each answer by 0 or ±Δ(q_i). DIFF's scales do not depend on the data, so the joint
-    log-ratio is a sum of per-query terms and its maximum over all 3^m neighbours is the sum of per-query maxima.
+    A neighbour moves each answer by 0 or ±Δ(q_i). DIFF's scales do not depend on the data, so the
+    joint log-ratio is a sum of per-query terms and its maximum over all 3^m neighbours is the sum
+    of per-query maxima.
     """
     q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
     scales, lo, hi = _intervals(q, deltas, np.asarray(index, dtype=float), epsilon, width)
@@ -211,18 +221,18 @@ def diff_worst_log_ratio(
 
 
 def roundoff_bound(
-    answers: Sequence[float],
-    sensitivities: Sequence[float],
-    index: Sequence[float],
+    answers: Floats,
+    sensitivities: Floats,
+    index: Floats,
     epsilon: float,
     width: float,
 ) -> float:
-    """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query term |y - q|/λ_i."""
+    """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query
+    term |y - q|/λ_i."""
     deltas = positive_array("sensitivities", sensitivities)
     scales = diff_scales(deltas, index, epsilon)
-    terms = (
-        positive("width", width) + deltas / scales
-    )  # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
+    # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
+    terms = positive("width", width) + deltas / scales
     return float(np.sum(4 * np.finfo(float).eps * (2 * terms + 1)))
 
 
@@ -234,7 +244,8 @@ def _proportional_losses(
     hi: np.ndarray,
     shifts: np.ndarray,
 ) -> np.ndarray:
-    """Worst joint ln-ratio of the proportional mechanism for each row of ``shifts`` (neighbour answers q + d)."""
+    """Worst joint ln-ratio of the proportional mechanism for each row of ``shifts`` (neighbour
+    answers q + d)."""
     scale_a = proportional_scales(q, deltas, epsilon)
     moved = q + shifts
     alpha_b = np.sum(deltas / moved, axis=1, keepdims=True) / epsilon
@@ -242,19 +253,21 @@ def _proportional_losses(
 
 
 def proportional_worst_log_ratio(
-    answers: Sequence[float],
-    sensitivities: Sequence[float],
-    index: Sequence[float],
+    answers: Floats,
+    sensitivities: Floats,
+    index: Floats,
     epsilon: float,
     width: float,
     max_neighbours: int = EXACT_NEIGHBOURS,
 ) -> tuple[float, bool]:
-    """Worst ln-ratio of noise scaled to the answers (DIFF with γ = q(D)) over the same outputs and neighbours as DIFF.
+    """Worst ln-ratio of noise scaled to the answers (DIFF with γ = q(D)) over the same outputs
+    and neighbours as DIFF.
 
-    Returns (value, exact). Its scales depend on every answer through α, so the neighbours do not separate:
-    all 3^m - 1 are enumerated when there are at most ``max_neighbours``; beyond, a coordinate search from
-    the uniform shifts returns a value reached by some neighbour, a lower bound on the worst (exact=False).
-    A neighbour answer ≤ 0 would get no noise at all: no ε bounds that, and the result is inf.
+    Returns (value, exact). Its scales depend on every answer through α, so the neighbours do not
+    separate: all 3^m - 1 are enumerated when there are at most ``max_neighbours``; beyond, a
+    coordinate search from the uniform shifts returns a value reached by some neighbour, a lower
+    bound on the worst (exact=False). A neighbour answer ≤ 0 would get no noise at all: no ε bounds
+    that, and the result is inf.
     """
     q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
     if q.size != deltas.size:
@@ -288,7 +301,8 @@ def proportional_worst_log_ratio(
 def _coordinate_search(
     q: np.ndarray, deltas: np.ndarray, epsilon: float, lo: np.ndarray, hi: np.ndarray
 ) -> float:
-    """Largest joint ln-ratio found by changing one query's shift at a time, from every all-equal shift pattern."""
+    """Largest joint ln-ratio found by changing one query's shift at a time, from every all-equal
+    shift pattern."""
 
     def value(shift: np.ndarray) -> float:
         return float(_proportional_losses(q, deltas, epsilon, lo, hi, shift[None, :])[0])
@@ -312,14 +326,15 @@ def _coordinate_search(
 
 
 def within_relative_error(
-    answers: Sequence[float],
-    scales: Sequence[float],
+    answers: Floats,
+    scales: Floats,
     re: float,
     n_trials: int,
     rng: np.random.Generator,
     chunk_rows: int = 2**18,
 ) -> np.ndarray:
-    """Per query, how many of ``n_trials`` releases q_i + Lap(λ_i) have relative error ≤ re (Eq. (5)), drawn in chunks."""
+    """Per query, how many of ``n_trials`` releases q_i + Lap(λ_i) have relative error ≤ re
+    (Eq. (5)), drawn in chunks."""
     q, lam = positive_array("answers", answers), positive_array("scales", scales)
     threshold = positive("re", re) * q
     if not isinstance(rng, np.random.Generator):
@@ -334,8 +349,9 @@ def within_relative_error(
     return counts
 
 
-def probability_within(answers: Sequence[float], scales: Sequence[float], re: float) -> np.ndarray:
-    """Exact Pr(relative error ≤ re) = 1 - e^{-re q_i/λ_i} for a release q_i + Lap(λ_i) (Eqs. (3), (5))."""
+def probability_within(answers: Floats, scales: Floats, re: float) -> np.ndarray:
+    """Exact Pr(relative error ≤ re) = 1 - e^{-re q_i/λ_i} for a release q_i + Lap(λ_i)
+    (Eqs. (3), (5))."""
     q, lam = positive_array("answers", answers), positive_array("scales", scales)
     return -np.expm1(-positive("re", re) * q / lam)
 
@@ -343,12 +359,183 @@ def probability_within(answers: Sequence[float], scales: Sequence[float], re: fl
 def check_simulated(
     count: int, n_trials: int, probability: float, name: str, level: float = 1e-6
 ) -> None:
-    """Raise if ``count`` successes in ``n_trials`` is implausible for the exact ``probability`` (exact binomial test)."""
+    """Raise if ``count`` successes in ``n_trials`` is implausible for the exact ``probability``
+    (exact binomial test)."""
     from scipy import stats
 
     p_value = stats.binomtest(int(count), int(n_trials), float(probability)).pvalue
     if p_value < level:
         raise RuntimeError(
-            f"{name}: {int(count)} of {int(n_trials)} releases within re, but the exact probability is {float(probability)!r} "
-            f"(binomial test p = {p_value:.2g} < {level:g}): the simulation does not match Eq. (3)"
+            f"{name}: {int(count)} of {int(n_trials)} releases within re, but the exact "
+            f"probability is {float(probability)!r} (binomial test p = {p_value:.2g} < {level:g}): "
+            "the simulation does not match Eq. (3)"
         )
+
+
+# --- the notebook's steps: curves, tables and checks built from the equations above ---
+
+
+def noise_curves(pr_grid: Floats, sensitivity: float, epsilons: Sequence[float]) -> pd.DataFrame:
+    """Fig. 1's data: Eq. (4)'s z against pr, one column ``z_eps_<ε>`` per ε."""
+    grid = np.asarray(pr_grid, dtype=float)
+    curves = {
+        f"z_eps_{e:g}": [noise_at_probability(p, sensitivity, e) for p in grid] for e in epsilons
+    }
+    return pd.DataFrame({"pr": grid} | curves)
+
+
+def mta_against_epsilon(
+    epsilon_grid: Floats, sensitivity: float, prs: Sequence[float], re: float
+) -> pd.DataFrame:
+    """Fig. 2's data: Eq. (6)'s MTA against ε at a fixed re, one column ``mta_pr_<pr>`` per pr."""
+    grid = np.asarray(epsilon_grid, dtype=float)
+    curves = {f"mta_pr_{p:g}": [mta(sensitivity, e, p, re) for e in grid] for p in prs}
+    return pd.DataFrame({"epsilon": grid} | curves)
+
+
+def mta_against_re(
+    re_grid: Floats, sensitivity: float, epsilon: float, prs: Sequence[float]
+) -> pd.DataFrame:
+    """Fig. 2's second reading: Eq. (6)'s MTA against re at a fixed ε, one column per pr."""
+    grid = np.asarray(re_grid, dtype=float)
+    curves = {f"mta_pr_{p:g}": [mta(sensitivity, epsilon, p, r) for r in grid] for p in prs}
+    return pd.DataFrame({"re": grid} | curves)
+
+
+def check_second_reading(
+    against_re: pd.DataFrame, sensitivity: float, epsilon: float, pr: float, re: float
+) -> None:
+    """Raise unless Eq. (6)'s MTA against re at ε equals the MTA against ε·re'/re at re: one
+    curve read twice."""
+    same_product = [mta(sensitivity, epsilon * r / re, pr, re) for r in against_re["re"]]
+    if not np.allclose(against_re[f"mta_pr_{pr:g}"], same_product):
+        raise RuntimeError(
+            "the MTA against re differs from the MTA against ε at ε·re fixed: "
+            "Eq. (6) is mis-implemented"
+        )
+
+
+def first_two(values: Floats) -> tuple[float, float]:
+    """The values of the examples' two queries (Examples 2 and 3): nan for a missing second."""
+    v = np.asarray(values, dtype=float)
+    return float(v[0]), float(v[1]) if v.size > 1 else math.nan
+
+
+def check_diff_budgets(epsilons: Floats, epsilon: float) -> None:
+    """Raise unless DIFF's per-query budgets ε_i add up to ε (Eq. (8) and sequential
+    composition)."""
+    total = float(np.asarray(epsilons, dtype=float).sum())
+    if not math.isclose(total, epsilon, rel_tol=1e-12):
+        raise RuntimeError(
+            f"DIFF's per-query budgets add up to {total!r}, not ε = {epsilon!r}: "
+            "Eq. (8) is mis-implemented"
+        )
+
+
+def diff_table(
+    answers: Floats,
+    index: Floats,
+    scales: Floats,
+    epsilons: Floats,
+    noise: Floats,
+    mtas: Floats,
+    relative_errors: Floats,
+) -> pd.DataFrame:
+    """Example 3 as a table: per query its γ_i, λ_i (Eq. (7)), ε_i, noise at pr, MTA_i (Eq. (10))
+    and relative error."""
+    q = np.asarray(answers, dtype=float)
+    return pd.DataFrame(
+        {
+            "q_i(D)": q,
+            "γ_i": index,
+            "λ_i": scales,
+            "ε_i": epsilons,
+            "z_i at pr": noise,
+            "MTA_i": mtas,
+            "RE_i at z_i": relative_errors,
+            "answer ≥ MTA": q >= np.asarray(mtas, dtype=float),
+        }
+    )
+
+
+def simulation_table(
+    answers: Floats,
+    mechanisms: Mapping[str, Floats],
+    re: float,
+    pr: float,
+    n_trials: int,
+    rng: np.random.Generator,
+) -> pd.DataFrame:
+    """Release the queries ``n_trials`` times under each mechanism's scales and count the relative
+    errors within re (Eq. (5)), each count checked against its exact probability."""
+    q = positive_array("answers", answers)
+    rows = []
+    for name, given in mechanisms.items():
+        scales = positive_array(f"scales of {name}", given)
+        counts = within_relative_error(q, scales, re, n_trials, rng)
+        exact = probability_within(q, scales, re)
+        for i, qi in enumerate(q):
+            check_simulated(counts[i], n_trials, exact[i], f"{name}, q = {qi:g}")
+            rows.append(
+                {
+                    "mechanism": name,
+                    "q_i(D)": qi,
+                    "λ_i": scales[i],
+                    "within re (simulated)": counts[i] / n_trials,
+                    "within re (exact)": exact[i],
+                    "promised at the MTA": 1 - pr,
+                    "answer ≥ MTA": qi >= scales[i] * -math.log(pr) / re,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def privacy_loss_table(
+    answers: Floats,
+    sensitivities: Floats,
+    index: Floats,
+    epsilon: float,
+    widths: Sequence[float] = (5, 20, 100),
+) -> pd.DataFrame:
+    """Worst ln-ratio of DIFF and of the proportional mechanism on output grids of several
+    half-widths; raises if DIFF exceeds ε (Eqs. (7)-(8)) by more than round-off."""
+    rows = []
+    for width in widths:
+        worst_diff = diff_worst_log_ratio(answers, sensitivities, index, epsilon, width)
+        slack = roundoff_bound(answers, sensitivities, index, epsilon, width)
+        if worst_diff > epsilon + slack:
+            raise RuntimeError(
+                f"DIFF's worst ln-ratio {worst_diff!r} exceeds ε = {epsilon!r} by more than "
+                f"round-off ({slack:.2g}): Eqs. (7)-(8) are mis-implemented"
+            )
+        worst_prop, exact = proportional_worst_log_ratio(
+            answers, sensitivities, index, epsilon, width
+        )
+        rows.append(
+            {
+                "grid half-width (scales)": width,
+                "worst ln-ratio, DIFF": worst_diff,
+                "worst ln-ratio, proportional": worst_prop,
+                "ε": epsilon,
+                "proportional worst case": "exact" if exact else "lower bound",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def privacy_loss_summary(table: pd.DataFrame, epsilon: float) -> str:
+    """What ``privacy_loss_table`` found, in a sentence: DIFF within ε, the proportional
+    mechanism's loss as a multiple of ε."""
+    prop = table["worst ln-ratio, proportional"]
+    growing = prop.is_monotonic_increasing and prop.iloc[-1] > prop.iloc[0] * (1 + 1e-6)
+    text = (
+        f"DIFF: worst ln-ratio {table['worst ln-ratio, DIFF'].max():.6g} ≤ ε = {epsilon:g}; "
+        f"proportional: {prop.iloc[-1] / epsilon:.6g} × ε on the widest grid"
+        + (", growing with the grid" if growing else "")
+    )
+    if math.isinf(prop.iloc[-1]):
+        text += (
+            "\na neighbour's answer q_i - Δ(q_i) is ≤ 0: noise proportional to it vanishes, "
+            "and no ε bounds a noiseless release"
+        )
+    return text
