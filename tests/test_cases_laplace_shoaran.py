@@ -1,4 +1,5 @@
-"""Edge cases of laplace_intro and shoaran_2012: extreme parameters run to the end with honest output, bad ones are refused."""
+"""Edge cases of laplace_intro and shoaran_2012: extreme parameters run to the end with honest
+output, bad ones are refused."""
 
 import ast
 import inspect
@@ -18,11 +19,8 @@ from tests import bruteforce
 from tests.notebook_text import outputs_text
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
-SHOARAN_OK = {
-    "reproduced",
-    "not applicable",
-    "note",
-}  # no discrepancy: notes record slips in the paper's wording
+# no discrepancy: notes record slips in the paper's wording
+SHOARAN_OK = {"reproduced", "not applicable", "note"}
 
 
 def _random_queries(rng, m):
@@ -82,7 +80,8 @@ def test_a_neighbour_answer_at_or_below_zero_makes_the_proportional_loss_infinit
 
 
 def test_twenty_queries_are_not_enumerated():
-    # 3^20 neighbours: DIFF is summed per query, the proportional value searched (its time: make bench)
+    # 3^20 neighbours: DIFF is summed per query, the proportional value searched
+    # (its time: make bench)
     m = 20
     q, d, g = np.tile([3000.0, 30000.0, 300.0], 7)[:m], np.ones(m), np.tile([1.0, 10.0, 0.1], 7)[:m]
     diff = rel.diff_worst_log_ratio(q, d, g, 0.01, 100.0)
@@ -92,15 +91,15 @@ def test_twenty_queries_are_not_enumerated():
 
 @pytest.mark.parametrize("epsilon", [1e-5, 1e-3, 20.0, 1000.0])
 def test_diff_stays_within_epsilon_up_to_roundoff_at_extreme_epsilon(epsilon):
-    # case 3: at ε = 1e-5 the terms |y - q|/λ are 10^7 times ε, so a fixed relative tolerance on ε fails by round-off alone
+    # case 3: at ε = 1e-5 the terms |y - q|/λ are 10^7 times ε, so a fixed relative tolerance on
+    # ε fails by round-off alone
     for width in (5, 20, 100):
         worst = rel.diff_worst_log_ratio(*PAPER, epsilon, width)
         slack = rel.roundoff_bound(*PAPER, epsilon, width)
         assert worst <= epsilon + slack
         assert slack < 1e-10 * max(epsilon, width)
-        if (
-            5 * rel.diff_scales(PAPER[1], PAPER[2], epsilon).min() >= 1
-        ):  # the plateau |y - q| ≥ Δ lies inside the interval
+        # the plateau |y - q| ≥ Δ lies inside the interval
+        if 5 * rel.diff_scales(PAPER[1], PAPER[2], epsilon).min() >= 1:
             assert worst == pytest.approx(epsilon, rel=1e-6)
 
 
@@ -252,21 +251,22 @@ def test_laplace_intro_with_a_million_releases_keeps_its_files_small(tmp_path):
 
 @pytest.mark.notebook
 def test_shoaran_at_epsilon_1e_minus_5(tmp_path):
-    # case 3: the DIFF privacy check is compared with ε up to the round-off of its terms, not a fixed relative tolerance
+    # case 3: the DIFF privacy check is compared with ε up to the round-off of its terms, not a
+    # fixed relative tolerance
     reproduce.run_notebook("shoaran_2012", {"epsilon": 1e-5, "n_trials": 2000}, tmp_path)
     check = pd.read_csv(tmp_path / "privacy_loss_check.csv")
     assert check["worst ln-ratio, DIFF"].to_numpy() == pytest.approx(1e-5, rel=1e-9)
     assert (check["worst ln-ratio, proportional"] > 1e-5).all() and set(
         check["proportional worst case"]
     ) == {"exact"}
-    assert (
-        {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK
-    )  # the "1 − pr percent" note does not depend on ε
+    # the "1 − pr percent" note does not depend on ε
+    assert {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK
 
 
 @pytest.mark.notebook
 def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
-    # case 4: 3^20 neighbours are not enumerated; DIFF is exact by separability, the proportional value a stated lower bound
+    # case 4: 3^20 neighbours are not enumerated; DIFF is exact by separability, the proportional
+    # value a stated lower bound
     m = 20
     params = {
         "query_answers": np.tile([3000.0, 30000.0, 300.0], 7)[:m].tolist(),
