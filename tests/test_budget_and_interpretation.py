@@ -80,3 +80,62 @@ def test_a_batch_of_releases_costs_their_sum_and_overdrawing_it_is_refused():
     assert fresh.releases == 0 and fresh.spent == 0
     with pytest.raises(ValueError, match="times must be an integer >= 0"):
         fresh.spend(0.001, times=-1)
+
+
+def test_serve_requests_charges_what_the_budget_pays_for_and_refuses_the_next():
+    accountant, refusal = budget.serve_requests(2.0, 0.5, 1000)
+    assert accountant.releases == 4 and accountant.remaining == 0
+    assert refusal is not None and "a release at epsilon = 0.5 needs 0.5" in refusal
+    few, none_refused = budget.serve_requests(2.0, 0.001, 3)
+    assert few.releases == 3 and none_refused is None
+    assert few.remaining == pytest.approx(1.997)
+    empty, refused = budget.serve_requests(1e-5, 0.5, 2)
+    assert empty.releases == 0 and refused is not None
+    with pytest.raises(ValueError, match="requests must be an integer >= 0"):
+        budget.serve_requests(1.0, 0.1, -1)
+
+
+@given(total=amounts, eps=amounts, requests=st.integers(0, 50))
+def test_serve_requests_agrees_with_releases_within(total, eps, requests):
+    accountant, refusal = budget.serve_requests(total, eps, requests)
+    allowed = budget.releases_within(total, eps)
+    assert accountant.releases == min(allowed, requests)
+    assert (refusal is None) == (requests <= allowed)
+
+
+def test_composition_table_at_the_example():
+    table = budget.composition_table(0.5, 7)
+    assert table["releases (k)"].tolist() == [1, 2, 3, 4, 5, 6]
+    assert table["total ε (kε)"].tolist() == [0.5, 1.0, 1.5, 2.0, 2.5, 3.0]
+    assert table["step of kε"].iloc[1:].tolist() == [0.5] * 5
+    assert table["ratio bound (e^kε)"].tolist() == [
+        "1.649",
+        "2.718",
+        "4.482",
+        "7.389",
+        "12.18",
+        "20.09",
+    ]
+    assert table["step of e^kε"].tolist() == ["", "1.07", "1.763", "2.907", "4.793", "7.903"]
+    assert table["noise scale (Δ/(kε))"].tolist() == pytest.approx([14, 7, 14 / 3, 3.5, 2.8, 7 / 3])
+
+
+def test_composition_table_at_a_huge_epsilon_does_not_overflow():
+    table = budget.composition_table(1000.0, 1, releases=2)
+    assert table["ratio bound (e^kε)"].tolist() == ["1.970×10⁴³⁴", "3.881×10⁸⁶⁸"]
+    with pytest.raises(ValueError, match="epsilon must be > 0"):
+        budget.composition_table(0.0, 1)
+
+
+def test_posterior_table_at_the_example():
+    table = interpretation.posterior_table([0.01, 0.1, 0.5], (0.5, 2, 10))
+    assert list(table.columns) == [
+        "prior",
+        "posterior bound, ε = 0.5",
+        "posterior bound, ε = 2",
+        "posterior bound, ε = 10",
+    ]
+    assert table.iloc[2, 1:].tolist() == pytest.approx(
+        [0.6224593312, 0.880797078, 0.9999546021], rel=1e-9
+    )
+    assert table["posterior bound, ε = 2"].iloc[0] == pytest.approx(0.06945315966, rel=1e-9)

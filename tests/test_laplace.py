@@ -155,3 +155,38 @@ def test_ratio_label_has_no_mathtext_and_tells_the_ratio_from_one(x):
     label = laplace.ratio_label(x)
     assert "$" not in label and "e+" not in label and "e-" not in label
     assert (label == "1") == (x == 0)
+
+
+def test_input_perturbation_table_reproduces_the_notebook_run():
+    # the notebook's draws at its defaults: 1000 releases, then 20 ages, then the table
+    rng = np.random.default_rng(20230315)
+    laplace.release(5, 7, 0.5, rng, size=1000)
+    ages = rng.uniform(0, 110, size=20)
+    table = laplace.input_perturbation_table(ages, laplace.scale(110, 0.5), rng, 20_000)
+    assert list(table.index) == ["mean", "sample variance"]
+    assert table.loc["mean", "average release"] == pytest.approx(63.67681889, rel=1e-9)
+    assert table.loc["mean", "prediction"] == table.loc["mean", "f(D)"]
+    variance = table.loc["sample variance"]
+    assert variance["prediction"] - variance["f(D)"] == pytest.approx(2 * 220.0**2)
+    assert variance["average - f(D)"] == pytest.approx(96739.46495, rel=1e-9)
+    assert variance["z (average vs prediction)"] == pytest.approx(-0.1746231124, rel=1e-8)
+
+
+@pytest.mark.parametrize("epsilon", [1e-3, 0.5, 10.0, 1000.0])
+def test_neighbour_densities_hold_both_peaks_and_a_loss_within_epsilon(epsilon):
+    frame = laplace.neighbour_densities(5, 12, 7, epsilon)
+    assert list(frame.columns) == ["epsilon", "a", "density_D", "density_D_prime", "ln_ratio"]
+    assert (frame.epsilon == epsilon).all() and frame.a.is_monotonic_increasing
+    assert {5.0, 12.0} <= set(frame.a)
+    assert frame.ln_ratio.max() == pytest.approx(epsilon) and frame.ln_ratio.min() == pytest.approx(
+        -epsilon
+    )
+    peak = frame.loc[frame.a == 5.0]
+    assert peak.density_D.iloc[0] == pytest.approx(epsilon / 14)  # 1/(2λ), λ = 7/ε
+
+
+def test_neighbour_densities_at_the_example_match_the_notebook_grid():
+    frame = laplace.neighbour_densities(5, 12, 7, 0.5)
+    assert len(frame) == 2003  # 2001 grid points and the two centres
+    assert frame.a.iloc[0] == -86 and frame.a.iloc[1] == pytest.approx(-85.9055)
+    assert frame.density_D.iloc[0] == pytest.approx(5.369425689e-05, rel=1e-9)

@@ -10,7 +10,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+import pandas as pd
+
 from ._validate import positive
+from .laplace import ratio_label
 
 
 class BudgetExhausted(ValueError):
@@ -70,3 +74,53 @@ class PrivacyAccountant:
             )
         self._spent += cost
         self.releases += times
+
+
+def _count(name: str, value: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
+    return int(value)
+
+
+def serve_requests(
+    budget: float, epsilon: float, requests: int
+) -> tuple[PrivacyAccountant, str | None]:
+    """Serve ``requests`` releases at ε from a budget ε_t (sequential composition): the ⌊ε_t/ε⌋
+    the budget pays for, or all requested if fewer, are charged at once; returns the accountant
+    and the refusal of the next request, or None when no request was refused."""
+    wanted = _count("requests", requests)
+    accountant = PrivacyAccountant(budget)
+    allowed = releases_within(budget, epsilon)
+    accountant.spend(epsilon, times=min(allowed, wanted))
+    refusal = None
+    if wanted > allowed:
+        try:
+            accountant.spend(epsilon)  # the next request
+        except BudgetExhausted as error:
+            refusal = str(error)
+    if (wanted > allowed and refusal is None) or accountant.spent > accountant.budget:
+        raise RuntimeError(
+            f"the accountant allowed {accountant.releases} of {wanted} releases, "
+            f"but ⌊ε_t/ε⌋ = {allowed}: the two disagree"
+        )
+    return accountant, refusal
+
+
+def composition_table(epsilon: float, sensitivity: float, releases: int = 6) -> pd.DataFrame:
+    """k = 1, …, ``releases`` releases at ε under sequential composition: the total kε, the ratio
+    bound e^kε and the noise scale Δ/(kε) of one release at the total level, with the steps of kε
+    and e^kε from the row before."""
+    eps, delta = positive("epsilon", epsilon), positive("sensitivity", sensitivity)
+    k = np.arange(1, _count("releases", releases) + 1)
+    total = k * eps
+    log_factor = math.log(-math.expm1(-eps))  # e^kε - e^(k-1)ε = e^kε (1 - e^-ε)
+    return pd.DataFrame(
+        {
+            "releases (k)": k,
+            "total ε (kε)": total,
+            "step of kε": np.diff(total, prepend=np.nan),
+            "ratio bound (e^kε)": [ratio_label(e, 4) for e in total],
+            "step of e^kε": ["", *(ratio_label(e + log_factor, 4) for e in total[1:])],
+            "noise scale (Δ/(kε))": delta / total,
+        }
+    )

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+
+import pandas as pd
 
 from ._validate import closed_unit, open_unit, positive
 
@@ -45,3 +48,11 @@ def tpr_bound(fpr: float, epsilon: float) -> float:
     f = closed_unit("fpr", fpr)
     eps = positive("epsilon", epsilon)
     return min(1.0, math.exp(eps) * f, 1 - math.exp(-eps) * (1 - f))
+
+
+def posterior_table(priors: Sequence[float], epsilons: Sequence[float]) -> pd.DataFrame:
+    """The posterior bound p e^ε / (1 - p + p e^ε), a row per prior p and a column per ε."""
+    columns = {
+        f"posterior bound, ε = {e:g}": [posterior_bound(p, e) for p in priors] for e in epsilons
+    }
+    return pd.DataFrame({"prior": list(priors)} | columns)
