@@ -1,6 +1,7 @@
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,7 +12,8 @@ P = econ.expected_cost(1274, 0.05)
 
 
 def brute_force_max_epsilon(p, budget, error, alpha, slide, n_max=400_000):
-    """Scan every N: the budget's largest ε for N, kept if the accuracy bound holds there; the first N wins."""
+    """Scan every N: the budget's largest ε for N, kept if the accuracy bound holds there; the
+    first N wins."""
     n = np.arange(1, n_max + 1, dtype=float)
     c_s = float(f"{error**2 / 12:.0e}") if slide else error**2 / 12
     eps = np.log1p(budget / (p * n))
@@ -108,7 +110,8 @@ def test_bad_input(call, message):
 
 
 def test_worst_case_fraction_is_the_maximum_of_a_fine_scan():
-    # a design with little noise (ε = 20, N = 333): the binomial's lattice puts the maximum off p = 0.5
+    # a design with little noise (ε = 20, N = 333): the binomial's lattice puts the maximum off
+    # p = 0.5
     p, value = econ.worst_case_fraction(20, 333, 0.05)
     scan = np.linspace(0.45, 0.55, 4001)
     values = [econ.true_failure_probability(20, 333, 0.05, q) for q in scan]
@@ -130,3 +133,131 @@ def test_chernoff_non_private_n():
     n = econ.chernoff_non_private_n(0.05, 0.05)
     assert n == pytest.approx(4426.66, abs=0.01)
     assert 2 * math.exp(-n * 0.05**2 / 3) == pytest.approx(0.05)
+
+
+# --- the notebook's tables and scans: the values the notebook computed inline before ------------
+
+
+def test_participation_table_applies_the_rule_at_each_epsilon():
+    eps = [0.01, 0.03, 0.1, 0.5, 1, 2, 3]
+    table = econ.participation_table(eps, P, offer=2.0)
+    assert list(table.columns) == ["ε", "e^ε", "payment (e^ε − 1)P, $", "joins for $2?"]
+    assert table["payment (e^ε − 1)P, $"].tolist() == [econ.payment(e, P) for e in eps]
+    assert table["joins for $2?"].tolist() == [True, True, False, False, False, False, False]
+    shown = econ.readable_cells(table)
+    assert shown["payment (e^ε − 1)P, $"].iloc[0] == 0.6402  # 63.7 (e^0.01 - 1), 4 places
+    assert shown["joins for $2?"].tolist() == table["joins for $2?"].tolist()  # booleans kept
+
+
+def test_slide_point_table_shows_the_slides_point_as_text():
+    pay, spend = econ.payment(0.03, P), econ.total_cost(0.03, 15000, P)
+    bound = econ.accuracy_bound(0.03, 15000, 0.05, True)
+    table = econ.slide_point_table(pay, spend, 30000, bound, 0.1, True)
+    values = dict(zip(table.quantity, table.value))
+    assert values["payment per participant ($)"] == "1.93995"
+    assert values["total cost ($)"] == "29099.31" and values["budget left ($)"] == "900.69"
+    assert values["feasible"] == "True"
+    tiny = econ.slide_point_table(pay, spend, 30000, 0.0, 0.1, True)
+    assert dict(zip(tiny.quantity, tiny.value))["accuracy bound A(ε, N)"] == "< 1e-300"
+
+
+def test_feasible_region_curves_are_the_two_constraints():
+    region = econ.feasible_region_curves(P, 30000, 0.05, 0.1, True, right=0.05, points=50)
+    assert region.epsilon.iloc[-1] == 0.05 and region.epsilon.iloc[0] == pytest.approx(0.001)
+    assert np.array_equal(region.n_max_budget, 30000 / (np.expm1(region.epsilon) * P))
+    for eps, n in zip(region.epsilon[::10], region.n_min_accuracy[::10]):
+        assert n == econ.accuracy_n(eps, 0.05, 0.1, True)
+
+
+def test_private_vs_non_private_table_matches_the_formulas_and_its_condition():
+    errors = [0.01, 0.05, 0.2]
+    table = econ.private_vs_non_private_table(errors, 0.05, 0.25, 2500, 0.002)
+    for t, row in zip(errors, table.itertuples(index=False)):
+        assert row[1] == econ.sufficient_n(t, 0.05)
+        assert row[2] == econ.sufficient_n(t, 0.05) * math.expm1(t / 6) * 0.25
+        assert row[3] == econ.non_private_n(t, 0.05)
+        assert row[4] == math.log(2 / 0.05) / (2 * t**2)  # Hoeffding
+        assert row[5] == econ.chernoff_non_private_n(t, 0.05)
+        assert row[6] == econ.non_private_n(t, 0.05) * 0.002 * 2500
+    assert econ.attributed_condition_agrees(table)
+    assert not econ.attributed_condition_agrees(
+        table.assign(**{"private cheaper (attributed condition)": [False] * 3})
+    )
+    off = econ.private_vs_non_private_table(errors, 0.6, 0.25, 2500, 0.002)
+    assert off["non-private N′ (attributed)"].isna().all()
+    assert off["private cheaper (attributed condition)"].isna().all()
+
+
+def test_exact_vs_bound_table_and_its_simulation_check(monkeypatch):
+    table = econ.exact_vs_bound_table(
+        0.03, [200, 2000], 0.05, 0.5, 20_000, np.random.default_rng(1)
+    )
+    assert table.N.tolist() == [200, 2000]
+    assert table["exact failure probability"].tolist() == [
+        econ.true_failure_probability(0.03, n, 0.05, 0.5) for n in (200, 2000)
+    ]
+    assert (table["bound A(ε, N)"] > table["exact failure probability"]).all()
+    # the same generator gives the same draws as simulate_failure in a loop
+    rng = np.random.default_rng(1)
+    assert table["Monte Carlo"].tolist() == [
+        econ.simulate_failure(0.03, n, 0.05, 0.5, 20_000, rng)[0] for n in (200, 2000)
+    ]
+    monkeypatch.setattr(econ, "simulate_failure", lambda *args: (0.9, 0.001))
+    with pytest.raises(RuntimeError, match="more than 5 standard errors"):
+        econ.exact_vs_bound_table(0.03, [200], 0.05, 0.5, 20_000, np.random.default_rng(1))
+
+
+def test_probabilities_shown_names_underflow():
+    table = pd.DataFrame({"a": [0.5, 0.0], "b": [0.25, 0.125]})
+    shown = econ.probabilities_shown(table, ["a", "b"], only_underflow=True)
+    assert shown.a.tolist() == [0.5, "< 1e-300"] and shown.b.dtype == float
+    assert econ.probabilities_shown(table, ["b"]).b.tolist() == [0.25, 0.125]
+    assert table.a.tolist() == [0.5, 0.0]  # a copy
+
+
+def test_study_size_scan_by_both_measures():
+    eps = np.array([0.03, 0.3])
+    scan = econ.study_size_scan(eps, P, 0.05, 0.1, 0.5, True)
+    assert scan.n_bound.tolist() == [econ.accuracy_n(e, 0.05, 0.1, True) for e in eps]
+    assert scan.n_exact.tolist() == [econ.smallest_true_n(e, 0.05, 0.1, 0.5) for e in eps]
+    assert np.array_equal(scan.cost_exact, scan.n_exact * np.expm1(eps) * P)
+    assert (scan.n_exact < scan.n_bound).all()
+
+
+def test_worst_case_table_and_symmetry():
+    assert econ.symmetry_gap(0.03, 15000, 0.05, (0.1, 0.3, 0.45)) < 1e-12
+    designs = {"(a)": (0.03, 15000), "(b)": (20.0, 333)}
+    worst = econ.worst_case_table(designs, 0.05)
+    assert worst.design.tolist() == ["(a)", "(b)"]
+    assert worst.iloc[1]["worst fraction p"] == econ.worst_case_fraction(20.0, 333, 0.05)[0]
+    assert worst.iloc[1]["worst / at 0.5"] > 1.1
+    shown = econ.worst_case_shown(worst)
+    assert shown["worst fraction p"].tolist() == [round(p, 6) for p in worst["worst fraction p"]]
+    gone = econ.worst_case_table({"(a)": (0.03, 10**9)}, 0.99)
+    assert math.isnan(gone.iloc[0]["worst / at 0.5"])
+    assert econ.worst_case_shown(gone).iloc[0]["worst / at 0.5"] == "both < 1e-300"
+
+
+def test_failure_curves_span_and_underflow():
+    designs = {"(a)": (0.03, 2000), "(b)": (20.0, 333), "(c)": (0.03, 10**9)}
+    curves = econ.failure_curves(designs, 0.05, points=11)
+    a, b, c = (curves[curves.design == name] for name in designs)
+    assert (a.fraction.min(), a.fraction.max()) == (0.0, 1.0)
+    assert b.fraction.min() == pytest.approx(0.5 - 6 / 333)
+    assert b.fraction.max() == pytest.approx(0.5 + 6 / 333)
+    assert a.failure_probability.tolist()[5] == econ.true_failure_probability(0.03, 2000, 0.05)
+    assert curves.loc[curves.design == "(c)"].failure_probability.isna().all()
+    assert len(c) == 11
+
+
+def test_max_epsilon_scan_matches_largest_feasible_epsilon():
+    costs = np.array([10.0, P, 5000.0])
+    scan = econ.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
+    assert scan.budget.tolist() == [10000] * 3 + [30000] * 3
+    for row in scan.itertuples(index=False):
+        best = econ.largest_feasible_epsilon(row.expected_cost, row.budget, 0.05, 0.1, True)
+        if best is None:
+            assert math.isnan(row.max_feasible_epsilon)
+        else:
+            assert row.max_feasible_epsilon == best.epsilon
+    assert scan.max_feasible_epsilon.isna().sum() >= 1  # P = $5,000 is beyond either budget

@@ -14,15 +14,19 @@ public notebook github.com/nigoshh/privacy-accuracy (privacy-accuracy.ipynb, by 
 states as the paper's, writing T for the error. The paper is Hsu, Gaboardi, Haeberlen, Khanna,
 Narayan, Pierce and Roth, "Differential Privacy: An Economic Method for Choosing Epsilon", IEEE CSF
 2014, arXiv:1402.3329.
+
+The docstrings below write α for the accuracy level T and T for the error d, as the full paper does.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy import optimize, stats
 
 from ._validate import closed_unit, open_unit, positive, real
@@ -56,7 +60,8 @@ def within_budget(epsilon: float, n: float, expected_cost: float, budget: float)
 
 
 def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
-    """(c_sampling, c_noise) in A = 2 e^{-c_s N} + e^{-c_n N ε}: (T²/12, T/2), or T²/12 rounded as the slides do."""
+    """(c_sampling, c_noise) in A = 2 e^{-c_s N} + e^{-c_n N ε}: (T²/12, T/2), or with T²/12
+    rounded as the slides do."""
     t = open_unit("error", error)
     sampling, noise = t * t / 12, t / 2
     if slide_constants:  # the slides print 0.0002 for T²/12 = 0.000208 (one significant figure)
@@ -65,7 +70,8 @@ def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
 
 
 def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool = False) -> float:
-    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > error) (the full paper's form, as quoted in the module docstring)."""
+    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > error) (the
+    full paper's form, as quoted in the module docstring)."""
     c_s, c_n = bound_constants(error, slide_constants)
     n = _count("n", n)
     return 2 * math.exp(-c_s * n) + math.exp(-c_n * n * positive("epsilon", epsilon))
@@ -92,7 +98,8 @@ def accuracy_epsilon(
 def accuracy_n(
     epsilon: float, error: float, failure_probability: float, slide_constants: bool = False
 ) -> int:
-    """The smallest integer N meeting A(ε, N) ≤ α (A falls as N grows), by brentq then an integer check."""
+    """The smallest integer N meeting A(ε, N) ≤ α (A falls as N grows), by brentq then an
+    integer check."""
     alpha = open_unit("failure_probability", failure_probability)
     positive("epsilon", epsilon)
 
@@ -144,15 +151,17 @@ def largest_feasible_epsilon(
     failure_probability: float,
     slide_constants: bool = False,
 ) -> StudyDesign | None:
-    """The largest ε for which some integer N ≥ 1 meets both constraints, and that N; None if none does.
+    """The largest ε for which some integer N ≥ 1 meets both constraints, and that N; None if
+    none does.
 
-    For a fixed N the admissible ε form the interval [accuracy_epsilon(N), budget_epsilon(N)]. Times N,
-    its budget end N ln(1 + B/(PN)) rises with N towards B/P and its accuracy end ln(1/(α - 2e^{-c_s N}))/c_n
-    falls towards ln(1/α)/c_n, so once an N is feasible every larger one is: a study exists if and only
-    if B exceeds the cost floor P ln(1/α)/c_n, and bisection finds the smallest feasible N, whose budget
-    end (the largest over all feasible N, since it falls with N) is the answer.
+    For a fixed N the admissible ε form the interval [accuracy_epsilon(N), budget_epsilon(N)].
+    Times N, its budget end N ln(1 + B/(PN)) rises with N towards B/P and its accuracy end
+    ln(1/(α - 2e^{-c_s N}))/c_n falls towards ln(1/α)/c_n, so once an N is feasible every larger
+    one is: a study exists if and only if B exceeds the cost floor P ln(1/α)/c_n, and bisection
+    finds the smallest feasible N, whose budget end (the largest over all feasible N, since it
+    falls with N) is the answer.
     """
-    c_s, c_n = bound_constants(error, slide_constants)
+    c_s, _ = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
     p, b = positive("expected_cost", expected_cost), positive("budget", budget)
     if b <= cost_floor(p, error, alpha, slide_constants):
@@ -161,9 +170,8 @@ def largest_feasible_epsilon(
     def ok(n: int) -> bool:
         return accuracy_epsilon(n, error, alpha, slide_constants) <= budget_epsilon(n, p, b)
 
-    lo = max(
-        1, math.floor(math.log(2 / alpha) / c_s)
-    )  # below this, 2e^{-c_s N} >= α: never feasible
+    # below this size 2e^{-c_s N} >= α: never feasible
+    lo = max(1, math.floor(math.log(2 / alpha) / c_s))
     if ok(lo):
         best = lo
     else:
@@ -175,9 +183,8 @@ def largest_feasible_epsilon(
             lo, hi = (lo, mid) if ok(mid) else (mid, hi)
         best = hi
     eps = budget_epsilon(best, p, b)
-    while not within_budget(
-        eps, best, p, b
-    ):  # the budget binds with equality: keep rounding on its safe side
+    # the budget binds with equality: keep rounding on its safe side
+    while not within_budget(eps, best, p, b):
         eps = float(np.nextafter(eps, 0))
     return _design(best, eps, p, error, slide_constants)
 
@@ -189,19 +196,20 @@ def cheapest_study(
     slide_constants: bool = False,
     max_n: int = 10**7,
 ) -> StudyDesign | None:
-    """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε; None if no N ≤ max_n is accurate.
+    """The accurate study of least total cost with N ≤ max_n, each N at its smallest accurate ε;
+    None if no N ≤ max_n is accurate.
 
-    The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so without
-    a cap on N the cheapest study is infinitely large: the cap is part of the question. Below
-    ``sampling_n`` participants the sampling term alone exceeds α and no ε helps.
+    The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so
+    without a cap on N the cheapest study is infinitely large: the cap is part of the question.
+    Below ``sampling_n`` participants the sampling term alone exceeds α and no ε helps.
     """
     c_s, c_n = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
     p = positive("expected_cost", expected_cost)
-    max_n = _count("max_n", max_n)
-    if sampling_n(error, alpha, slide_constants) > max_n:
+    cap = _count("max_n", max_n)
+    if sampling_n(error, alpha, slide_constants) > cap:
         return None
-    n = np.arange(max(1, math.floor(math.log(2 / alpha) / c_s)), max_n + 1, dtype=float)
+    n = np.arange(max(1, math.floor(math.log(2 / alpha) / c_s)), cap + 1, dtype=float)
     room = alpha - 2 * np.exp(-c_s * n)
     n, room = n[room > 0], room[room > 0]
     cost = n * np.expm1(np.log(1 / room) / (c_n * n)) * p
@@ -210,7 +218,8 @@ def cheapest_study(
 
 
 def sampling_n(error: float, failure_probability: float, slide_constants: bool = False) -> float:
-    """ln(2/α)/c_s: the study size below which the sampling term 2 exp(-c_s N) alone exceeds α (any ε is too small)."""
+    """ln(2/α)/c_s: the study size below which the sampling term 2 exp(-c_s N) alone exceeds α
+    (any ε is too small)."""
     c_s, _ = bound_constants(error, slide_constants)
     return math.log(2 / open_unit("failure_probability", failure_probability)) / c_s
 
@@ -238,10 +247,10 @@ def true_failure_probability(
     n = int(_count("n", n))
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
     weights, offset = _binomial(n, p, open_unit("negligible", negligible))
-    lam = 1 / (
-        positive("epsilon", epsilon) * n
-    )  # the noise scale, passed to scipy's laplace functions directly
-    # Pr(noise > T - offset) + Pr(noise < -T - offset), the second as sf(T + offset) by symmetry, in one call
+    # the noise scale, passed to scipy's laplace functions directly
+    lam = 1 / (positive("epsilon", epsilon) * n)
+    # Pr(noise > T - offset) + Pr(noise < -T - offset), the second as sf(T + offset) by symmetry,
+    # in one call
     tails = stats.laplace.sf(np.concatenate([t - offset, t + offset]), scale=lam)
     miss = tails[: offset.size] + tails[offset.size :]
     return float(np.clip(np.sum(weights * miss), 0.0, 1.0))
@@ -249,13 +258,15 @@ def true_failure_probability(
 
 @functools.lru_cache(maxsize=128)
 def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarray]:
-    """Binomial(n, p) probabilities of the counts k that carry mass and the estimate's offsets k/n - p, kept for reuse.
+    """Binomial(n, p) probabilities of the counts k that carry mass and the estimate's offsets
+    k/n - p, kept for reuse.
 
-    The searches over N evaluate the same sizes for many ε, and the binomial probabilities, which do
-    not depend on ε, are most of an evaluation's cost.
+    The searches over N evaluate the same sizes for many ε, and the binomial probabilities, which
+    do not depend on ε, are most of an evaluation's cost.
     """
-    # Hoeffding: Pr(|X - np| >= t) <= 2 exp(-2t²/n) <= negligible, so counts beyond t are left out; at the
-    # default 1e-300 they carry no mass a double can hold, and a study of 10^8 people needs a few hundred thousand terms.
+    # Hoeffding: Pr(|X - np| >= t) <= 2 exp(-2t²/n) <= negligible, so counts beyond t are left out;
+    # at the default 1e-300 they carry no mass a double can hold, and a study of 10^8 people needs
+    # a few hundred thousand terms.
     half_width = math.sqrt(n * math.log(2 / negligible) / 2)
     k = np.arange(max(0, math.floor(n * p - half_width)), min(n, math.ceil(n * p + half_width)) + 1)
     weights, offset = stats.binom.pmf(k, n, p), k / n - p
@@ -266,14 +277,16 @@ def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarr
 def worst_case_fraction(
     epsilon: float, n: int, error: float, points: int = 101
 ) -> tuple[float, float]:
-    """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that largest value.
+    """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that
+    largest value.
 
-    Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the noise to
-    its negative), so [0, 1/2] suffices. A grid of ``points`` fractions (at least 4N + 1 when the noise
-    scale 1/(εN) is under four lattice steps 1/N, where the binomial's lattice makes the curve jagged;
-    at most 20 ``points``) finds the best cell, and a bounded scalar search refines the three best cells.
-    Where even the bound A(ε, N) (exact constants), which holds at every p, is below a double's range, every
-    p fails with probability under 1e-300: the answer is then p = 1/2 and its (underflowed) value, without a scan.
+    Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the
+    noise to its negative), so [0, 1/2] suffices. A grid of ``points`` fractions (at least 4N + 1
+    when the noise scale 1/(εN) is under four lattice steps 1/N, where the binomial's lattice
+    makes the curve jagged; at most 20 ``points``) finds the best cell, and a bounded scalar search
+    refines the three best cells. Where even the bound A(ε, N) (exact constants), which holds at
+    every p, is below a double's range, every p fails with probability under 1e-300: the answer is
+    then p = 1/2 and its (underflowed) value, without a scan.
     """
     eps, t = positive("epsilon", epsilon), open_unit("error", error)
     n = int(_count("n", n))
@@ -301,7 +314,8 @@ def worst_case_fraction(
 def simulate_failure(
     epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator
 ) -> tuple[float, float]:
-    """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its standard error."""
+    """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its
+    standard error."""
     n = int(_count("n", n))
     counts = rng.binomial(n, fraction, size=n_trials)
     estimate = counts / n + stats.laplace.rvs(
@@ -314,15 +328,16 @@ def simulate_failure(
 def smallest_true_n(
     epsilon: float, error: float, failure_probability: float, fraction: float = 0.5
 ) -> int:
-    """The N at which the exact failure probability first drops to ≤ α at this ε: brentq from a normal-approximation guess.
+    """The N at which the exact failure probability first drops to ≤ α at this ε: brentq from a
+    normal-approximation guess.
 
     The guess is the larger of the sizes at which the sampling error alone (normal approximation,
-    Pr(|X/N - p| > T) = α) and the Laplace noise alone (e^{-εNT} = α) would fail with probability α;
-    steps of a factor 1.5 from it bracket the answer, brentq on the failure probability narrows the
-    bracket to one participant, and each evaluation leaves out binomial mass below α·10⁻¹², so the cost of
-    a search hardly grows with N. The binomial's discreteness makes the failure probability not exactly
-    monotone in N, so a slightly smaller N can occasionally qualify too; the answer is exact to within a
-    few participants.
+    Pr(|X/N - p| > T) = α) and the Laplace noise alone (e^{-εNT} = α) would fail with probability
+    α; steps of a factor 1.5 from it bracket the answer, brentq on the failure probability narrows
+    the bracket to one participant, and each evaluation leaves out binomial mass below α·10⁻¹², so
+    the cost of a search hardly grows with N. The binomial's discreteness makes the failure
+    probability not exactly monotone in N, so a slightly smaller N can occasionally qualify too;
+    the answer is exact to within a few participants.
     """
     alpha = open_unit("failure_probability", failure_probability)
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
@@ -351,9 +366,10 @@ def smallest_true_n(
     return n
 
 
-# Non-private comparison, attributed to the full paper (arXiv:1402.3329, Sec. 5); these formulas were not confirmed against
-# its text, and the public notebook github.com/nigoshh/privacy-accuracy (privacy-accuracy.ipynb) does not state them: it uses
-# the Chernoff bound 2 exp(-N T²/3) for the non-private study instead (``chernoff_non_private_n``).
+# Non-private comparison, attributed to the full paper (arXiv:1402.3329, Sec. 5); these formulas
+# were not confirmed against its text, and the public notebook github.com/nigoshh/privacy-accuracy
+# (privacy-accuracy.ipynb) does not state them: it uses the Chernoff bound 2 exp(-N T²/3) for the
+# non-private study instead (``chernoff_non_private_n``).
 def sufficient_n(error: float, failure_probability: float) -> float:
     """N ≥ (12/T²) ln(3/α): enough for 3 exp(-N T²/12) ≤ α, the paper's sufficient condition."""
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
@@ -367,15 +383,23 @@ def max_base_cost(budget: float, error: float, failure_probability: float) -> fl
 
 
 def non_private_n(error: float, failure_probability: float) -> float:
-    """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the paper); needs α < 1/2."""
+    """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the
+    paper); needs α < 1/2."""
     t, alpha = open_unit("error", error), _quoted_alpha(failure_probability)
     return math.log(1 / (2 * alpha)) / (8 * t**2)
 
 
 def chernoff_non_private_n(error: float, failure_probability: float) -> float:
-    """N' = (3/T²) ln(2/α): the non-private size from 2 exp(-N T²/3) ≤ α, the bound github.com/nigoshh/privacy-accuracy uses."""
+    """N' = (3/T²) ln(2/α): the non-private size from 2 exp(-N T²/3) ≤ α, the bound
+    github.com/nigoshh/privacy-accuracy uses."""
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
     return 3 / t**2 * math.log(2 / alpha)
+
+
+def hoeffding_non_private_n(error: float, failure_probability: float) -> float:
+    """N = ln(2/α) / (2T²): the non-private size from Hoeffding's 2 exp(-2N T²) ≤ α."""
+    t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
+    return math.log(2 / alpha) / (2 * t**2)
 
 
 def private_is_cheaper(
@@ -385,7 +409,8 @@ def private_is_cheaper(
     worst_cost: float,
     exposed_fraction: float,
 ) -> bool:
-    """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study to cost less."""
+    """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study
+    to cost less."""
     return open_unit("error", error) <= crossover_error(
         failure_probability, base_cost, worst_cost, exposed_fraction
     )
@@ -394,7 +419,8 @@ def private_is_cheaper(
 def crossover_error(
     failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float
 ) -> float:
-    """The error T below which the quoted condition says the private study costs less: 6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α)))."""
+    """The error T below which the quoted condition says the private study costs less:
+    6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α)))."""
     alpha = _quoted_alpha(failure_probability)
     ratio = (
         open_unit("exposed_fraction", exposed_fraction)
@@ -405,11 +431,13 @@ def crossover_error(
 
 
 def _quoted_alpha(failure_probability: float) -> float:
-    """α for the quoted non-private formulas, whose ln(1/(2α)) is a positive size only for α < 1/2."""
+    """α for the quoted non-private formulas, whose ln(1/(2α)) is a positive size only for
+    α < 1/2."""
     alpha = open_unit("failure_probability", failure_probability)
     if alpha >= 0.5:
         raise ValueError(
-            f"failure_probability must lie in (0, 0.5) for the quoted non-private study size ln(1/(2α))/(8T²), got {failure_probability!r}"
+            "failure_probability must lie in (0, 0.5) for the quoted non-private study size "
+            f"ln(1/(2α))/(8T²), got {failure_probability!r}"
         )
     return alpha
 
@@ -437,11 +465,12 @@ def largest_feasible_epsilon_exact(
     fraction: float = 0.5,
     epsilon_max: float = 20.0,
 ) -> StudyDesign | None:
-    """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of A(ε, N).
+    """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of
+    A(ε, N).
 
-    A geometric scan of ε down from ``epsilon_max`` to ``EXACT_EPSILON_MIN`` finds the first affordable ε, then
-    bisection refines it; the returned design's ``accuracy_bound`` field holds the exact failure probability.
-    None when even ε = ``EXACT_EPSILON_MIN`` is beyond the budget.
+    A geometric scan of ε down from ``epsilon_max`` to ``EXACT_EPSILON_MIN`` finds the first
+    affordable ε, then bisection refines it; the returned design's ``accuracy_bound`` field holds
+    the exact failure probability. None when even ε = ``EXACT_EPSILON_MIN`` is beyond the budget.
     """
     p, b = positive("expected_cost", expected_cost), positive("budget", budget)
     alpha = open_unit("failure_probability", failure_probability)
@@ -450,12 +479,10 @@ def largest_feasible_epsilon_exact(
         n = smallest_true_n(eps, error, alpha, fraction)
         return n, n * math.expm1(eps) * p
 
-    grid = np.geomspace(
-        positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80
-    )  # downwards: large ε means small, cheap studies
-    if (
-        cost(grid[-1])[1] > b
-    ):  # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
+    # downwards: large ε means small, cheap studies
+    grid = np.geomspace(positive("epsilon_max", epsilon_max), EXACT_EPSILON_MIN, 80)
+    # the cost rises with ε: if the smallest ε of the scan is unaffordable, so is every other
+    if cost(grid[-1])[1] > b:
         return None
     first = next(i for i, e in enumerate(grid) if cost(e)[1] <= b)  # exists: grid[-1] is affordable
     if first == 0:
@@ -471,23 +498,307 @@ def largest_feasible_epsilon_exact(
 
 
 def dollars(amount: float) -> str:
-    """An amount of money for the text: to the cent with thousands separators, or to 3 significant figures below a cent."""
+    """An amount of money for the text: to the cent with thousands separators, or to 3
+    significant figures below a cent."""
     x = real("amount", amount)
     return f"${x:,.2f}" if x == 0 or abs(x) >= 0.01 else f"${x:.3g}"
 
 
 def readable(value: float, decimals: int = 4) -> float:
-    """``value`` rounded to ``decimals`` places, or to 3 significant figures where those places would show fewer."""
+    """``value`` rounded to ``decimals`` places, or to 3 significant figures where those places
+    would show fewer."""
     x = real("value", value)
     return round(x, decimals) if x == 0 or abs(x) >= 10.0 ** (2 - decimals) else float(f"{x:.3g}")
 
 
-UNDERFLOW = (
-    1e-300  # a positive probability computed as 0 lies below this (the exact sums leave out less)
-)
+# a positive probability computed as 0 lies below this (the exact sums leave out less)
+UNDERFLOW = 1e-300
 
 
 def readable_probability(value: float, decimals: int = 6) -> float | str:
-    """A positive probability (or a bound on one, which may exceed 1) for a table: ``readable``, or '< 1e-300' where it underflowed to 0."""
+    """A positive probability (or a bound on one, which may exceed 1) for a table: ``readable``,
+    or '< 1e-300' where it underflowed to 0."""
     x = real("value", value)
     return readable(x, decimals) if x > 0 else f"< {UNDERFLOW:g}"
+
+
+# --- The notebook's tables and scans -------------------------------------------------------------
+
+
+def participation_table(
+    epsilons: Sequence[float], expected_cost: float, offer: float
+) -> pd.DataFrame:
+    """The participation rule at each ε: e^ε, the payment (e^ε - 1)P, and whether ``offer``
+    covers it."""
+    return pd.DataFrame(
+        {
+            "ε": list(epsilons),
+            "e^ε": np.exp(epsilons),
+            "payment (e^ε − 1)P, $": [payment(e, expected_cost) for e in epsilons],
+            f"joins for ${offer:g}?": [participates(offer, e, expected_cost) for e in epsilons],
+        }
+    )
+
+
+def readable_cells(table: pd.DataFrame, decimals: int = 4) -> pd.DataFrame:
+    """``table`` for display with every float through ``readable`` (small values keep 3
+    significant figures)."""
+    return table.map(lambda v: readable(v, decimals) if isinstance(v, float) else v)
+
+
+def slide_point_table(
+    pay: float,
+    spend: float,
+    budget: float,
+    bound: float,
+    failure_probability: float,
+    is_feasible: bool,
+) -> pd.DataFrame:
+    """A design against both constraints (payment, total cost (e^ε - 1)PN against B, A(ε, N)
+    against T), its values as text: pandas would print a tiny value in a mixed column as 0.0."""
+    table = pd.DataFrame(
+        {
+            "quantity": [
+                "payment per participant ($)",
+                "total cost ($)",
+                "budget left ($)",
+                "accuracy bound A(ε, N)",
+                "room below T",
+                "feasible",
+            ],
+            "value": [
+                readable(pay, 5),
+                round(spend, 2),
+                round(budget - spend, 2),
+                readable_probability(bound),
+                readable(failure_probability - bound, 6),
+                is_feasible,
+            ],
+        }
+    )
+    return table.astype({"value": str})
+
+
+def feasible_region_curves(
+    expected_cost: float,
+    budget: float,
+    error: float,
+    failure_probability: float,
+    slide_constants: bool,
+    right: float,
+    points: int = 400,
+) -> pd.DataFrame:
+    """The two edges of the feasible region on a grid of ε in (0, right]: the budget's
+    N_max = B / ((e^ε - 1)P) and the accuracy's smallest N with A(ε, N) ≤ α."""
+    eps = np.linspace(right / points, right, points)
+    n_budget = budget / (np.expm1(eps) * expected_cost)
+    n_accuracy = np.array(
+        [accuracy_n(e, error, failure_probability, slide_constants) for e in eps], dtype=float
+    )
+    return pd.DataFrame({"epsilon": eps, "n_max_budget": n_budget, "n_min_accuracy": n_accuracy})
+
+
+def private_vs_non_private_table(
+    errors: Sequence[float],
+    failure_probability: float,
+    base_cost: float,
+    worst_cost: float,
+    exposed_fraction: float,
+) -> pd.DataFrame:
+    """The attributed comparison at each error T: the private study (N = (12/T²) ln(3/α),
+    ε = T/6) against a non-private one paying φW to N' = ln(1/(2α))/(8T²), with the Hoeffding and
+    Chernoff sizes beside N'; the attributed columns are empty when α ≥ 1/2."""
+    quoted = failure_probability < 0.5  # N' is a positive size only then
+    return pd.DataFrame(
+        {
+            "error d": errors,
+            "private N": [sufficient_n(t, failure_probability) for t in errors],
+            "private cost ($)": [
+                sufficient_n(t, failure_probability) * math.expm1(t / 6) * base_cost for t in errors
+            ],
+            "non-private N′ (attributed)": [
+                non_private_n(t, failure_probability) if quoted else math.nan for t in errors
+            ],
+            "non-private N (Hoeffding)": [
+                hoeffding_non_private_n(t, failure_probability) for t in errors
+            ],
+            "non-private N (Chernoff, as nigoshh)": [
+                chernoff_non_private_n(t, failure_probability) for t in errors
+            ],
+            "non-private cost, attributed N′ ($)": [
+                non_private_n(t, failure_probability) * exposed_fraction * worst_cost
+                if quoted
+                else math.nan
+                for t in errors
+            ],
+            "private cheaper (attributed condition)": [
+                private_is_cheaper(t, failure_probability, base_cost, worst_cost, exposed_fraction)
+                if quoted
+                else None
+                for t in errors
+            ],
+        }
+    )
+
+
+def attributed_condition_agrees(comparison: pd.DataFrame) -> bool:
+    """Whether the attributed condition T/6 ≤ ln(1 + ...) says 'cheaper' exactly in the rows of
+    ``private_vs_non_private_table`` where the private cost is at most the non-private one."""
+    direct = comparison["private cost ($)"] <= comparison["non-private cost, attributed N′ ($)"]
+    return bool((direct == comparison["private cheaper (attributed condition)"]).all())
+
+
+def exact_vs_bound_table(
+    epsilon: float,
+    sizes: Sequence[int],
+    error: float,
+    fraction: float,
+    n_trials: int,
+    rng: np.random.Generator,
+    slide_constants: bool = False,
+) -> pd.DataFrame:
+    """At each N: the bound A(ε, N), the exact failure probability and a Monte Carlo estimate with
+    its standard error; raises if the simulation lies more than 5 standard errors from the exact
+    value."""
+    rows = []
+    for n in sizes:
+        exact = true_failure_probability(epsilon, n, error, fraction)
+        mc, se = simulate_failure(epsilon, n, error, fraction, n_trials, rng)
+        if abs(mc - exact) > 5 * max(se, 1 / n_trials):
+            raise RuntimeError(
+                f"at N = {n} the simulated failure rate {mc:.4g} ± {se:.2g} is more than 5 "
+                f"standard errors from the exact {exact:.4g}"
+            )
+        rows.append(
+            {
+                "N": n,
+                "bound A(ε, N)": accuracy_bound(epsilon, n, error, slide_constants),
+                "exact failure probability": exact,
+                "Monte Carlo": mc,
+                "± s.e.": se,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def probabilities_shown(
+    table: pd.DataFrame, columns: Sequence[str], only_underflow: bool = False
+) -> pd.DataFrame:
+    """A copy of ``table`` for display with ``columns`` through ``readable_probability``; with
+    ``only_underflow``, only those columns holding a probability that underflowed to 0."""
+    shown = table.copy()
+    for col in columns:
+        if not only_underflow or (shown[col] == 0).any():
+            shown[col] = [readable_probability(v) for v in shown[col]]
+    return shown
+
+
+def study_size_scan(
+    epsilons: np.ndarray,
+    expected_cost: float,
+    error: float,
+    failure_probability: float,
+    fraction: float,
+    slide_constants: bool = False,
+) -> pd.DataFrame:
+    """At each ε the smallest accurate N and its cost N(e^ε - 1)P, by the exact failure
+    probability and by the bound A(ε, N) ≤ α."""
+    n_exact = np.array([smallest_true_n(e, error, failure_probability, fraction) for e in epsilons])
+    n_bound = np.array(
+        [accuracy_n(e, error, failure_probability, slide_constants) for e in epsilons]
+    )
+    return pd.DataFrame(
+        {
+            "epsilon": epsilons,
+            "n_exact": n_exact,
+            "cost_exact": n_exact * np.expm1(epsilons) * expected_cost,
+            "n_bound": n_bound,
+            "cost_bound": n_bound * np.expm1(epsilons) * expected_cost,
+        }
+    )
+
+
+def symmetry_gap(epsilon: float, n: int, error: float, fractions: Sequence[float]) -> float:
+    """max |f(p) - f(1 - p)| over ``fractions`` for the exact failure probability f: zero up to
+    rounding, since reflecting X to N - X and the noise to its negative swaps p and 1 - p."""
+    return max(
+        abs(
+            true_failure_probability(epsilon, n, error, p)
+            - true_failure_probability(epsilon, n, error, 1 - p)
+        )
+        for p in fractions
+    )
+
+
+def worst_case_table(designs: Mapping[str, tuple[float, int]], error: float) -> pd.DataFrame:
+    """For each named design (ε, N): the worst true fraction p, the exact failure probability
+    there and at p = 0.5, and their ratio (nan when both underflow)."""
+    rows = []
+    for name, (eps, n) in designs.items():
+        p_worst, f_worst = worst_case_fraction(eps, n, error)
+        f_half = true_failure_probability(eps, n, error, 0.5)
+        rows.append(
+            {
+                "design": name,
+                "ε": eps,
+                "N": n,
+                "worst fraction p": p_worst,
+                "failure at worst p": f_worst,
+                "failure at p = 0.5": f_half,
+                "worst / at 0.5": f_worst / f_half if f_half > 0 else math.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def worst_case_shown(worst: pd.DataFrame) -> pd.DataFrame:
+    """``worst_case_table`` for display: probabilities that underflowed named, ratio and
+    fractions rounded."""
+    shown = probabilities_shown(worst, ["failure at worst p", "failure at p = 0.5"])
+    shown["worst / at 0.5"] = [
+        readable(v, 6) if math.isfinite(v) else "both < 1e-300" for v in shown["worst / at 0.5"]
+    ]
+    return shown.astype({"worst fraction p": float}).round({"ε": 6, "worst fraction p": 6})
+
+
+def failure_curves(
+    designs: Mapping[str, tuple[float, int]], error: float, points: int = 241, steps: int = 6
+) -> pd.DataFrame:
+    """The exact failure probability against the true fraction p for each named design: the
+    first over every p, the others within ``steps`` lattice steps 1/N of p = 1/2; nan where even
+    the bound A(ε, N), which holds at every p, underflows."""
+    curves = []
+    for i, (name, (eps, n)) in enumerate(designs.items()):
+        span = (0.0, 1.0) if i == 0 else (max(0.0, 0.5 - steps / n), min(1.0, 0.5 + steps / n))
+        ps = np.linspace(*span, points)
+        if accuracy_bound(eps, n, error) > 0:
+            fs = np.array([true_failure_probability(eps, n, error, p) for p in ps])
+        else:
+            fs = np.full(ps.size, np.nan)
+        curves.append(pd.DataFrame({"design": name, "fraction": ps, "failure_probability": fs}))
+    return pd.concat(curves, ignore_index=True)
+
+
+def max_epsilon_scan(
+    costs: np.ndarray,
+    budgets: Sequence[float],
+    error: float,
+    failure_probability: float,
+    slide_constants: bool = False,
+) -> pd.DataFrame:
+    """``largest_feasible_epsilon`` for every expected cost P and budget B (nan where no study is
+    feasible)."""
+    frames = []
+    for b in budgets:
+        eps_max = [
+            getattr(
+                largest_feasible_epsilon(c, b, error, failure_probability, slide_constants),
+                "epsilon",
+                np.nan,
+            )
+            for c in costs
+        ]
+        frames.append(
+            pd.DataFrame({"budget": b, "expected_cost": costs, "max_feasible_epsilon": eps_max})
+        )
+    return pd.concat(frames, ignore_index=True)
