@@ -1,0 +1,122 @@
+"""The figures of hsu_2014: labelled axes, the lines and markers drawn, and the data frame saved
+with them."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from choosing_epsilon import economics as econ
+from choosing_epsilon.plots import hsu_2014 as plots
+
+P = econ.expected_cost(1274, 0.05)
+P_AXIS = "true fraction of smokers (p)"
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def labels(ax):
+    return [line.get_label() for line in ax.get_lines()]
+
+
+def texts(ax):
+    return [text.get_text() for text in ax.texts]
+
+
+def test_feasible_region_draws_both_constraints_and_the_two_points():
+    best = econ.largest_feasible_epsilon(P, 30000, 0.05, 0.1, True)
+    region = econ.feasible_region_curves(P, 30000, 0.05, 0.1, True, best.epsilon * 1.6, 60)
+    fig, frame = plots.feasible_region(region, 30000, 0.1, (0.03, 15000), best)
+    assert frame is region
+    (ax,) = fig.axes
+    assert ax.get_xlabel() == "privacy parameter (ε)"
+    assert ax.get_ylabel() == "study size (N), participants"
+    assert ax.get_title() == "Feasible ε and N for accuracy level T and budget B"
+    assert labels(ax) == [
+        "budget: N ≤ B / ((e^ε − 1)P), B = $30,000",
+        "accuracy: A(ε, N) ≤ T = 0.1",
+        "slides: ε = 0.03, N = 15,000",
+        f"largest feasible ε = {best.epsilon:.4f}",
+    ]
+    assert np.array_equal(ax.get_lines()[1].get_ydata(), region.n_min_accuracy)
+    assert ax.get_xlim() == (0, region.epsilon.iloc[-1])
+    assert ax.get_ylim() == (0, 4 * max(region.n_min_accuracy.min(), 15000))
+    assert len(ax.collections) == 1 and not texts(ax)  # the feasible region, filled
+
+
+def test_feasible_region_without_a_study_says_so_and_moves_a_far_point_off_the_chart():
+    region = econ.feasible_region_curves(P, 1, 0.05, 0.1, True, 0.048, 20)
+    fig, _ = plots.feasible_region(region, 1, 0.1, (0.03, 10**9), None)
+    (ax,) = fig.axes
+    assert labels(ax)[-1] == "slides: ε = 0.03, N = 1,000,000,000 (off the chart)"
+    assert texts(ax) == ["no feasible (ε, N) on this range"]
+
+
+def test_study_size_draws_both_measures_on_log_axes():
+    scan = econ.study_size_scan(np.geomspace(0.003, 0.9, 5), P, 0.05, 0.1, 0.5, True)
+    fig, frame = plots.study_size_exact_vs_bound(scan, 0.03)
+    assert frame is scan
+    (ax,) = fig.axes
+    assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
+    assert ax.get_xlabel() == "privacy parameter (ε)"
+    assert ax.get_ylabel() == "smallest accurate study size (N), participants"
+    assert labels(ax) == [
+        "smallest N by the bound A(ε, N) ≤ T",
+        "smallest N by the exact failure probability",
+        "slides' ε = 0.03",
+    ]
+    assert np.array_equal(ax.get_lines()[1].get_ydata(), scan.n_exact)
+
+
+def test_failure_against_p_draws_a_panel_per_design_with_its_worst_case():
+    designs = {"(a) slides' design": (0.03, 2000), "(b) exact-accuracy design": (20.0, 333)}
+    curves = econ.failure_curves(designs, 0.05, points=21)
+    worst = econ.worst_case_table(designs, 0.05)
+    fig, frame = plots.failure_vs_true_fraction(curves, worst, designs)
+    assert frame is curves
+    ax_a, ax_b = fig.axes
+    assert {ax.get_xlabel() for ax in fig.axes} == {P_AXIS}
+    assert {ax.get_ylabel() for ax in fig.axes} == {"failure probability"}
+    assert ax_a.get_title() == "(a) slides' design: ε = 0.03, N = 2,000"
+    assert ax_b.get_title() == "(b) exact-accuracy design: ε = 20, N = 333"
+    assert labels(ax_b) == ["exact failure probability", "p = 0.5", "largest (p and 1 − p)"]
+    p_worst = worst.iloc[1]["worst fraction p"]
+    assert np.allclose(ax_b.get_lines()[2].get_xdata(), [p_worst, 1 - p_worst])
+
+
+def test_failure_against_p_with_one_design_and_an_underflow():
+    designs = {"(a) slides' design": (0.03, 10**9)}
+    curves = econ.failure_curves(designs, 0.99, points=5)
+    worst = econ.worst_case_table(designs, 0.99)
+    fig, _ = plots.failure_vs_true_fraction(curves, worst, designs)
+    ax_a, ax_b = fig.axes
+    assert texts(ax_a) == ["below 1e-300 at every p"]
+    assert labels(ax_a) == ["p = 0.5", "largest (p and 1 − p)"]
+    assert texts(ax_b) == ["(b) no exact-accuracy design on this budget"]
+    assert ax_b.get_title() == "(b) exact-accuracy design"
+
+
+def test_max_epsilon_draws_a_curve_per_budget():
+    scan = econ.max_epsilon_scan(np.geomspace(P / 10, P * 10, 5), [10000, 30000], 0.05, 0.1, True)
+    fig, frame = plots.max_epsilon_vs_cost_and_budget(scan, P)
+    assert frame is scan
+    (ax,) = fig.axes
+    assert ax.get_xscale() == "log"
+    assert ax.get_xlabel() == "expected cost of not participating (P), dollars"
+    assert ax.get_ylabel() == "largest feasible privacy parameter (ε)"
+    assert labels(ax) == ["B = $10,000", "B = $30,000", "P = $63.70"]
+    assert np.array_equal(
+        ax.get_lines()[1].get_ydata(),
+        scan[scan.budget == 30000].max_feasible_epsilon,
+        equal_nan=True,
+    )
+    assert not texts(ax)
+
+
+def test_max_epsilon_says_when_nothing_is_feasible():
+    scan = econ.max_epsilon_scan(np.array([P, 2 * P]), [1.0], 0.05, 0.1, True)
+    fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
+    assert texts(fig.axes[0]) == ["no study is feasible for any P and B shown"]
