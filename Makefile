@@ -45,10 +45,10 @@ reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters;
 	$(BIN)/python -m choosing_epsilon.reproduce
 
 test: $(STAMP)  ## every test, in parallel: unit, property, notebooks (nbval, papermill), claims, determinism
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadgroup -m "not notebook" tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook" tests
 
 lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebooks; mypy on lib/
 	$(BIN)/ruff check .

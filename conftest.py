@@ -11,9 +11,8 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   change.
 - Everything the notebooks write goes under one temporary directory, removed when the session
   ends.
-- ``make test`` runs in parallel (pytest-xdist, ``--dist loadgroup``): the cells of one notebook
-  stay together on one worker, in order, since nbval runs them in one kernel; every other test is
-  handed to whichever worker is free.
+- ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
+  one worker, in order, so the cells of a notebook, which nbval runs in one kernel, stay together.
 - A test that starts a kernel must be marked ``notebook`` (``make test-fast`` deselects those): an
   unmarked test that starts one fails, naming the marker.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
@@ -115,8 +114,7 @@ def pytest_sessionstart(session):
 
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if isinstance(item, nbval_plugin.IPyNbCell):  # one notebook's cells: one worker, in order
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
+        if isinstance(item, nbval_plugin.IPyNbCell):  # nbval's cells run a notebook too
             item.add_marker(pytest.mark.notebook)
 
 
