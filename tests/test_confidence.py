@@ -74,11 +74,12 @@ def test_bad_input(call, message):
         call()
 
 
-# --- Gaussian mechanism: analytic calibration (Balle & Wang 2018) ------------------------------------------
+# --- Gaussian mechanism: analytic calibration (Balle & Wang 2018) -------------------------------
 
 
 def hockey_stick_by_quadrature(sigma, epsilon, sensitivity):
-    """δ(ε) straight from its definition: ∫ max(0, φ_σ(x) − e^ε φ_σ(x − Δ)) dx, the integrand positive left of x0."""
+    """δ(ε) straight from its definition: ∫ max(0, φ_σ(x) − e^ε φ_σ(x − Δ)) dx, the integrand
+    positive left of x0."""
     from scipy import integrate
 
     x0 = sensitivity / 2 - epsilon * sigma**2 / sensitivity
@@ -124,7 +125,8 @@ def test_privacy_profile_formula_against_quadrature(sigma, epsilon):
 
 
 def test_classical_sigma_fails_for_large_epsilon():
-    # beyond its proven range ε < 1 the classical σ is eventually too small: at ε = 20 it is not (ε, δ)-DP
+    # beyond its proven range ε < 1 the classical σ is eventually too small: at ε = 20 it is not
+    # (ε, δ)-DP
     sigma = cf.gaussian_sigma_classical(1.0, 20.0, 1e-5)
     assert hockey_stick_by_quadrature(sigma, 20.0, 1.0) > 1e-5
     assert cf.gaussian_sigma_analytic(1.0, 20.0, 1e-5) > sigma

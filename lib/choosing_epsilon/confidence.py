@@ -1,7 +1,8 @@
-"""Mugunthan, Xiao & Kagal (poster): three formulas for ε from a confidence requirement on the noise.
+"""Mugunthan, Xiao & Kagal (poster): three formulas for ε from a confidence requirement on the
+noise.
 
-The requirement is that the noisy answer lands within a distance c of the true one with probability p.
-For noise of standard deviation σ = M/ε (Laplace: σ = √2 Δ/ε, so M = √2 Δ):
+The requirement is that the noisy answer lands within a distance c of the true one with probability
+p. For noise of standard deviation σ = M/ε (Laplace: σ = √2 Δ/ε, so M = √2 Δ):
 
 - Theorem 1 (Chebyshev), with c = w q(D): the poster states ε ≤ M / (w q(D) √(1-p)). Chebyshev's
   inequality gives the requirement the other way round: ε ≥ that value suffices.
@@ -15,6 +16,7 @@ import math
 
 import numpy as np
 from scipy import integrate, optimize, special, stats
+from scipy.stats import rv_continuous
 
 from ._validate import open_unit, positive, real
 
@@ -25,7 +27,8 @@ def laplace_m(sensitivity: float) -> float:
 
 
 def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float) -> float:
-    """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)) — the poster's upper bound, in truth a lower bound (Chebyshev)."""
+    """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)), the poster's upper bound, in truth a
+    lower bound (Chebyshev)."""
     return laplace_m(sensitivity) / (
         open_unit("w", w)
         * positive("query_answer", query_answer)
@@ -34,7 +37,8 @@ def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float
 
 
 def theorem1_query_answer(epsilon: float, sensitivity: float, w: float, p: float) -> float:
-    """Theorem 1 solved for q(D): √2 Δ / (w ε √(1-p)) — what anyone learns of the data from a published Theorem 1 ε."""
+    """Theorem 1 solved for q(D): √2 Δ / (w ε √(1-p)), what anyone learns of the data from a
+    published Theorem 1 ε."""
     return laplace_m(sensitivity) / (
         open_unit("w", w) * positive("epsilon", epsilon) * math.sqrt(1 - open_unit("p", p))
     )
@@ -45,25 +49,32 @@ def theorem2_epsilon_laplace(sensitivity: float, c: float, p: float) -> float:
     return -positive("sensitivity", sensitivity) * math.log1p(-open_unit("p", p)) / positive("c", c)
 
 
-def coverage(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
+def coverage(
+    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
+) -> float:
     """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form)."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = positive("c", c)
-    low, high = family.cdf(
-        [-c, c], scale=scale
-    )  # not a frozen family(scale=...): building one costs milliseconds
+    # not a frozen family(scale=...): building one costs milliseconds
+    low, high = np.asarray(family.cdf([-c, c], scale=scale))
     return float(high - low)
 
 
-def miss(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
-    """Pr(|X| ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision when tiny."""
+def miss(
+    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
+) -> float:
+    """Pr(|X| ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision when
+    tiny."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = positive("c", c)
     return float(family.cdf(-c, scale=scale) + family.sf(c, scale=scale))
 
 
-def coverage_text(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> str:
-    """The coverage to 4 decimals, or as 1 - (miss to 3 significant figures) where 4 decimals would show 1.0000."""
+def coverage_text(
+    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
+) -> str:
+    """The coverage to 4 decimals, or as 1 - (miss to 3 significant figures) where 4 decimals would
+    show 1.0000."""
     shortfall = miss(epsilon, c, sensitivity, family)
     if shortfall == 0:  # both tails below a double's range
         return "1 - (less than 1e-300)"
@@ -71,12 +82,13 @@ def coverage_text(epsilon: float, c: float, sensitivity: float, family=stats.lap
 
 
 def integrated_coverage(
-    epsilon: float, c: float, sensitivity: float, family=stats.laplace
+    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
     """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p.
 
-    The integral runs over the standardised variable on [-c/λ, c/λ], cut where the family's tail holds
-    less than 1e-17 (a wide interval around a narrow peak would make the quadrature miss the peak).
+    The integral runs over the standardised variable on [-c/λ, c/λ], cut where the family's tail
+    holds less than 1e-17 (a wide interval around a narrow peak would make the quadrature miss the
+    peak).
     """
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     b = min(positive("c", c) / scale, float(family.isf(_TAIL_CUT)))
@@ -84,8 +96,11 @@ def integrated_coverage(
     return float(value)
 
 
-def integrated_tail(epsilon: float, c: float, sensitivity: float, family=stats.laplace) -> float:
-    """∫_{|x| > c} f(x) dx by quadrature (1 - p in Theorem 2), accurate in relative terms however small it is."""
+def integrated_tail(
+    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
+) -> float:
+    """∫_{|x| > c} f(x) dx by quadrature (1 - p in Theorem 2), accurate in relative terms however
+    small it is."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     b = positive("c", c) / scale
     right, _ = integrate.quad(family.pdf, b, math.inf, epsabs=0, epsrel=1e-12, limit=200)
@@ -97,11 +112,15 @@ _TAIL_CUT = 1e-17  # tail mass left out of integrated_coverage's interval
 _LOG_EPSILON_LIMIT = 700.0  # |ln ε| beyond which e^{±ln ε} over- or underflows a double
 
 
-def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplace) -> float:
-    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from ``family``; by brentq on the quadrature.
+def theorem2_epsilon(
+    sensitivity: float, c: float, p: float, family: rv_continuous = stats.laplace
+) -> float:
+    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from
+    ``family``; by brentq on the quadrature.
 
-    For p ≤ 1/2 the coverage integral is matched to p, above it the tail integral to 1 - p: each is then
-    a small number computed to full relative precision, so ε is accurate even for p within 1e-9 of 0 or 1.
+    For p ≤ 1/2 the coverage integral is matched to p, above it the tail integral to 1 - p: each is
+    then a small number computed to full relative precision, so ε is accurate even for p within 1e-9
+    of 0 or 1.
     """
     target = open_unit("p", p)
     positive("sensitivity", sensitivity), positive("c", c)
@@ -119,13 +138,15 @@ def theorem2_epsilon(sensitivity: float, c: float, p: float, family=stats.laplac
         lo -= 2
         if lo < -_LOG_EPSILON_LIMIT:
             raise ValueError(
-                f"theorem2_epsilon: no ε above e^-{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}"
+                f"theorem2_epsilon: no ε above e^-{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} "
+                f"for c = {c!r}, sensitivity = {sensitivity!r}"
             )
     while gap(hi) < 0:
         hi += 2
         if hi > _LOG_EPSILON_LIMIT:
             raise ValueError(
-                f"theorem2_epsilon: no ε below e^{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} for c = {c!r}, sensitivity = {sensitivity!r}"
+                f"theorem2_epsilon: no ε below e^{_LOG_EPSILON_LIMIT:g} gives coverage p = {p!r} "
+                f"for c = {c!r}, sensitivity = {sensitivity!r}"
             )
     return math.exp(optimize.brentq(gap, lo, hi, xtol=1e-14, rtol=1e-13))
 
@@ -150,11 +171,12 @@ def ratio_threshold() -> float:
     return float(optimize.brentq(lambda p: float(ratio(p)) - 1, 0.5, 1 - 1e-12, xtol=1e-15))
 
 
-# --- The Gaussian mechanism: classical and analytic calibration ---------------------------------------
+# --- The Gaussian mechanism: classical and analytic calibration ----------------------------------
 
 
 def gaussian_sigma_classical(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Classical Gaussian mechanism: σ = Δ √(2 ln(1.25/δ)) / ε (Dwork & Roth 2014, Thm A.1), proven only for ε < 1."""
+    """Classical Gaussian mechanism: σ = Δ √(2 ln(1.25/δ)) / ε (Dwork & Roth 2014, Thm A.1), proven
+    only for ε < 1."""
     return (
         positive("sensitivity", sensitivity)
         * math.sqrt(2 * math.log(1.25 / open_unit("delta", delta)))
@@ -163,10 +185,11 @@ def gaussian_sigma_classical(sensitivity: float, epsilon: float, delta: float) -
 
 
 def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -> float:
-    """δ(ε) of N(0, σ²) noise on a query of sensitivity Δ (Balle & Wang 2018, Thm 8): Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
+    """δ(ε) of N(0, σ²) noise on a query of sensitivity Δ (Balle & Wang 2018, Thm 8):
+    Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
 
-    Computed as Φ(x) (1 − e^{ε + ln Φ(y) − ln Φ(x)}) from scipy's log-cdf, so that neither term over- or
-    underflows and the difference keeps its relative precision when δ is tiny.
+    Computed as Φ(x) (1 − e^{ε + ln Φ(y) − ln Φ(x)}) from scipy's log-cdf, so that neither term
+    over- or underflows and the difference keeps its relative precision when δ is tiny.
     """
     sigma, sensitivity = positive("sigma", sigma), positive("sensitivity", sensitivity)
     epsilon = real("epsilon", epsilon)
@@ -178,14 +201,16 @@ def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -
 
 
 def _log_profile_gap(sigma: float, epsilon: float, sensitivity: float, delta: float) -> float:
-    """ln δ(ε; σ) − ln δ, with ln 0 taken as −745 (below the smallest double): falls as σ or ε grows."""
+    """ln δ(ε; σ) − ln δ, with ln 0 taken as −745 (below the smallest double): falls as σ or ε
+    grows."""
     return math.log(max(gaussian_privacy_profile(sigma, epsilon, sensitivity), 5e-324)) - math.log(
         delta
     )
 
 
 def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Analytic Gaussian mechanism (Balle & Wang 2018, Thm 8): the smallest σ with δ(ε; σ) ≤ δ, by brentq on ln σ.
+    """Analytic Gaussian mechanism (Balle & Wang 2018, Thm 8): the smallest σ with δ(ε; σ) ≤ δ, by
+    brentq on ln σ.
 
     Valid for every ε > 0; the bracket grows by factors of 2 from the classical σ.
     """
@@ -203,9 +228,9 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
         if _log_profile_gap(math.exp(lo), epsilon, sensitivity, delta) > 0:
             break
         lo -= math.log(2)
-    if (
-        lo == hi
-    ):  # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one step wide
+    # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one
+    # step wide
+    if lo == hi:
         lo -= math.log(2)
     root = optimize.brentq(
         lambda s: _log_profile_gap(math.exp(s), epsilon, sensitivity, delta),
@@ -218,7 +243,8 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
 
 
 def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) -> float:
-    """The smallest ε with δ(ε; σ) ≤ δ (Balle & Wang 2018, Thm 8): the ε that N(0, σ²) noise affords; 0 if δ(0; σ) ≤ δ already."""
+    """The smallest ε with δ(ε; σ) ≤ δ (Balle & Wang 2018, Thm 8): the ε that N(0, σ²) noise
+    affords; 0 if δ(0; σ) ≤ δ already."""
     sigma, sensitivity, delta = (
         positive("sigma", sigma),
         positive("sensitivity", sensitivity),
@@ -226,16 +252,16 @@ def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) ->
     )
     if _log_profile_gap(sigma, 0.0, sensitivity, delta) <= 0:
         return 0.0
-    lo = hi = math.log(
-        gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma
-    )  # the classical ε for this σ
+    # the classical ε for this σ
+    lo = hi = math.log(gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma)
     while _log_profile_gap(sigma, math.exp(hi), sensitivity, delta) > 0:
         hi += math.log(2)
     while _log_profile_gap(sigma, math.exp(lo), sensitivity, delta) <= 0:
         lo -= math.log(2)
         if lo < -_LOG_EPSILON_LIMIT:
             raise ValueError(
-                f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} for sigma = {sigma!r}, delta = {delta!r}"
+                f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} "
+                f"for sigma = {sigma!r}, delta = {delta!r}"
             )
     if lo == hi:
         hi += math.log(2)
@@ -251,10 +277,12 @@ def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) ->
 
 
 def theorem2_sigma_gaussian(c: float, p: float) -> float:
-    """Theorem 2 for Gaussian noise, stated on σ: Pr(|N(0, σ²)| < c) = p at σ = c / Φ⁻¹((1 + p)/2) = c / (√2 erfinv(p))."""
+    """Theorem 2 for Gaussian noise, stated on σ: Pr(|N(0, σ²)| < c) = p at
+    σ = c / Φ⁻¹((1 + p)/2) = c / (√2 erfinv(p))."""
     return positive("c", c) / (math.sqrt(2) * float(special.erfinv(open_unit("p", p))))
 
 
 def theorem3_sigma(c: float, p: float) -> float:
-    """Theorem 3 stated on σ: ε = (|M|/c) √(ln 2 − ln(1−p)) with σ = M/ε means σ = c / √(ln 2 − ln(1−p))."""
+    """Theorem 3 stated on σ: ε = (|M|/c) √(ln 2 − ln(1−p)) with σ = M/ε means
+    σ = c / √(ln 2 − ln(1−p))."""
     return positive("c", c) / math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))
