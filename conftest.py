@@ -13,6 +13,8 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   ends.
 - ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
   one worker, in order, so the cells of a notebook, which nbval runs in one kernel, stay together.
+- nbval's run of a notebook at its defaults is followed by a check that the files it wrote are
+  the committed figures/<notebook>/ (to compare's tolerances): a run on this CPU, for free.
 - A test that starts a kernel must be marked ``notebook`` (``make test-fast`` deselects those): an
   unmarked test that starts one fails, naming the marker.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
@@ -25,6 +27,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -32,7 +35,7 @@ from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
 
 from choosing_epsilon import compare, outputs
-from choosing_epsilon.paths import ROOT
+from choosing_epsilon.paths import FIGURES, ROOT
 
 settings.register_profile("project", deadline=None)
 settings.load_profile("project")
@@ -112,10 +115,35 @@ def pytest_sessionstart(session):
         session.config.stash[TREE] = tree_state()
 
 
+class CommittedFiles(pytest.Item):
+    """After nbval has run a notebook at its defaults: the files the run wrote (under the
+    redirected output root) are the committed figures/<notebook>/, to compare's tolerances."""
+
+    def runtest(self):
+        name = self.path.stem
+        written = Path(OUTPUT_ROOT) / name
+        if not written.is_dir():
+            raise AssertionError(f"{name}: the nbval run wrote no output directory")
+        differ = compare.differences(written, FIGURES / name, ignore=frozenset({outputs.MANIFEST}))
+        if differ:
+            raise AssertionError(f"{name}: files differ from the committed figures/: {differ}")
+
+    def reportinfo(self):
+        return self.path, None, f"{self.path.name}: files as committed"
+
+
 def pytest_collection_modifyitems(config, items):
-    for item in items:
+    extended = []
+    for index, item in enumerate(items):
+        extended.append(item)
         if isinstance(item, nbval_plugin.IPyNbCell):  # nbval's cells run a notebook too
             item.add_marker(pytest.mark.notebook)
+            following = items[index + 1] if index + 1 < len(items) else None
+            if getattr(following, "parent", None) is not item.parent:  # its last cell
+                check = CommittedFiles.from_parent(item.parent, name="files as committed")
+                check.add_marker(pytest.mark.notebook)
+                extended.append(check)
+    items[:] = extended
 
 
 @pytest.fixture(autouse=True)
