@@ -58,7 +58,8 @@ def test_lock_satisfies_pyproject_ranges_on_every_supported_python(python):
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert Version(f"{python}.0") in SpecifierSet(project["requires-python"])
     pins = pins_for(python)
-    for spec in project["dependencies"] + project["optional-dependencies"]["test"]:
+    extras = project["optional-dependencies"]
+    for spec in project["dependencies"] + extras["test"] + extras["lint"]:
         requirement = Requirement(spec)
         assert requirement.name.lower() in pins, (
             f"{requirement.name} is not locked for Python {python}"
@@ -109,3 +110,12 @@ def test_lib_is_tracked_not_ignored():
         ["git", "check-ignore", "lib/choosing_epsilon/__init__.py"], cwd=ROOT, capture_output=True
     )
     assert ignored.returncode != 0, "lib/ must not be git-ignored"
+
+
+def test_pre_commit_runs_the_checks_of_make_lint():
+    makefile = (ROOT / "Makefile").read_text()
+    lint = makefile.split("\nlint:")[1].split("\n\n")[0]
+    hooks = (ROOT / ".pre-commit-config.yaml").read_text()
+    for tool in ("ruff check", "ruff format", "mypy"):
+        assert f"$(BIN)/{tool}" in lint and f".venv/bin/{tool}" in hooks, tool
+    assert "lint" in (ROOT / ".ci" / "run").read_text().split("make test")[0]

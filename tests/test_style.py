@@ -1,0 +1,79 @@
+"""How the notebooks read: short cells that each do one step, and the checks against the published
+numbers in cells of their own, tagged ``claims`` (a reader, or the site, can fold or skip them)."""
+
+import ast
+
+import nbformat
+import pytest
+
+from choosing_epsilon import reproduce
+from choosing_epsilon.paths import NOTEBOOKS
+
+MAX_CELL_LINES = 20  # lines of a code cell, as ruff formats it
+CLAIMS_TAG = "claims"
+# what a claims cell may call at the top of a statement: the ledger, and showing its tables
+SHOWN = {"display", "print"}
+
+
+def code_cells(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    return [(i, c) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
+
+
+def calls_the_ledger(node: ast.AST) -> bool:
+    """Whether ``node`` calls a method of ``ledger`` that records or writes a claim."""
+    return any(
+        isinstance(n, ast.Call)
+        and isinstance(n.func, ast.Attribute)
+        and isinstance(n.func.value, ast.Name)
+        and n.func.value.id == "ledger"
+        and n.func.attr in {"check", "note", "write"}
+        for n in ast.walk(node)
+    )
+
+
+def statement_root(statement: ast.stmt) -> str | None:
+    """The call a claims-cell statement makes: ``ledger.<method>``, or ``display``/``print``."""
+    if isinstance(statement, ast.With):
+        inner = {statement_root(s) for s in statement.body}
+        return "with" if inner <= {"display", "print", "ledger"} else None
+    value = getattr(statement, "value", None)
+    if not isinstance(statement, ast.Expr | ast.Assign) or not isinstance(value, ast.Call):
+        return None
+    func = value.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        return "ledger" if func.value.id == "ledger" else None
+    return func.id if isinstance(func, ast.Name) and func.id in SHOWN else None
+
+
+@pytest.mark.parametrize("name", reproduce.notebook_names())
+def test_code_cells_are_short(name):
+    long = {i: len(c.source.splitlines()) for i, c in code_cells(name)}
+    assert {i: n for i, n in long.items() if n > MAX_CELL_LINES} == {}, (
+        f"cells of {name} longer than {MAX_CELL_LINES} lines (index: lines)"
+    )
+
+
+@pytest.mark.parametrize("name", reproduce.notebook_names())
+def test_claim_checks_live_in_tagged_cells_of_their_own(name):
+    cells = code_cells(name)
+    untagged = [
+        i
+        for i, c in cells
+        if CLAIMS_TAG not in c.metadata.get("tags", []) and calls_the_ledger(ast.parse(c.source))
+    ]
+    assert untagged == [], f"{name}: cells calling ledger.check/note/write without the tag"
+    for i, c in cells:
+        if CLAIMS_TAG in c.metadata.get("tags", []):
+            tree = ast.parse(c.source)
+            assert calls_the_ledger(tree), f"{name} cell {i}: tagged claims, but checks nothing"
+            other = [ast.unparse(s)[:80] for s in tree.body if statement_root(s) is None]
+            assert other == [], f"{name} cell {i}: a claims cell does only the ledger's calls"
+
+
+def test_the_rules_catch_a_mixed_cell():
+    mixed = ast.parse("x = f(1)\nledger.check('a', x, uses=[])")
+    assert calls_the_ledger(mixed)
+    assert [statement_root(s) for s in mixed.body] == [None, "ledger"]
+    shown = ast.parse("t = ledger.write(p)\ndisplay(ledger.summary())\nwith c():\n    display(t)")
+    assert [statement_root(s) for s in shown.body] == ["ledger", "display", "with"]
