@@ -1,4 +1,5 @@
-"""Parameter extremes of hsu_2014, mugunthan_poster and synthesis: each case once failed or misreported."""
+"""Parameter extremes of hsu_2014, mugunthan_poster and synthesis: each case once failed or
+misreported."""
 
 import json
 import math
@@ -21,7 +22,7 @@ REGISTRY_ROW = (
 )
 
 
-# --- hsu_2014: module level ------------------------------------------------------------------------
+# --- hsu_2014: module level -----------------------------------------------------------------------
 
 
 def test_cheapest_study_is_none_when_the_cap_is_below_the_sampling_size():
@@ -65,7 +66,8 @@ def test_true_failure_probability_scales_to_huge_studies():
 
 
 def test_quoted_non_private_formulas_refuse_alpha_of_a_half_or_more():
-    # h_sec0999 and h_movfrac0999: once crashed with "error must lie in (0, 1), got -0.84" / "got 24.5"
+    # h_sec0999 and h_movfrac0999: once crashed with "error must lie in (0, 1), got -0.84" /
+    # "got 24.5"
     with pytest.raises(ValueError, match=r"failure_probability must lie in \(0, 0.5\)"):
         econ.non_private_n(0.05, 0.999)
     with pytest.raises(ValueError, match=r"failure_probability must lie in \(0, 0.5\)"):
@@ -93,7 +95,8 @@ def test_crossover_is_where_the_quoted_condition_changes():
     ],
 )
 def test_smallest_true_n_is_a_crossing_of_alpha(epsilon, error, alpha, fraction):
-    # h_err1e-4: the search doubled from N = 1 and bisected, about 50 sums of 10^5 terms at N ~ 10^8 per ε
+    # h_err1e-4: the search doubled from N = 1 and bisected, about 50 sums of 10^5 terms at
+    # N ~ 10^8 per ε
     n = econ.smallest_true_n(epsilon, error, alpha, fraction)
     assert econ.true_failure_probability(epsilon, n, error, fraction) <= alpha
     assert n == 1 or econ.true_failure_probability(epsilon, n - 1, error, fraction) > alpha
@@ -107,7 +110,8 @@ def test_smallest_true_n_for_huge_studies():
 
 
 def test_readable_probability_names_an_underflow():
-    # h_err099 and h_n1e9: a bound of e^-1200 and an exact failure probability at N = 1e9 were shown as 0.0
+    # h_err099 and h_n1e9: a bound of e^-1200 and an exact failure probability at N = 1e9 were
+    # shown as 0.0
     assert (
         econ.accuracy_bound(0.03, 10**9, 0.05) == 0.0
         and econ.true_failure_probability(0.03, 10**9, 0.05) == 0.0
@@ -136,7 +140,7 @@ def test_readable_keeps_three_significant_figures(value, decimals, shown):
     assert econ.readable(value, decimals) == shown
 
 
-# --- mugunthan_poster: module level -----------------------------------------------------------------
+# --- mugunthan_poster: module level ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("c", [0.01, 1e9])
@@ -179,7 +183,7 @@ def test_coverage_text_keeps_the_shortfall_when_coverage_rounds_to_one(p):
     assert cf.coverage_text(1e4, 10, 1) == "1 - (less than 1e-300)"
 
 
-# --- synthesis: registry ------------------------------------------------------------------------------
+# --- synthesis: registry --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -207,7 +211,7 @@ def test_one_row_registry_loads(tmp_path):
     assert registry.load_registry(path).epsilon.tolist() == [8.0]
 
 
-# --- notebooks ----------------------------------------------------------------------------------------
+# --- notebooks ------------------------------------------------------------------------------------
 
 
 def run(name, params, tmp_path):
@@ -240,7 +244,8 @@ def test_hsu_tiny_budget_says_no_study_in_words(tmp_path):
 
 @pytest.mark.notebook
 def test_hsu_huge_study_and_loose_error_show_no_false_zero(tmp_path):
-    # h_n1e9 and h_err099: tiny probabilities were shown as 0.0 and the slides' point flattened the region figure
+    # h_n1e9 and h_err099: tiny probabilities were shown as 0.0 and the slides' point flattened
+    # the region figure
     text, _ = run("hsu_2014", {"slide_n": 10**9, "error": 0.99}, tmp_path)
     assert re.search(r"accuracy bound A\(ε, N\)\s+< 1e-300\n", text)
     assert re.search(
@@ -251,7 +256,8 @@ def test_hsu_huge_study_and_loose_error_show_no_false_zero(tmp_path):
 
 @pytest.mark.notebook
 def test_hsu_tiny_error_runs_to_the_end(tmp_path):
-    # h_err1e-4: 56 s, nearly all in the scan of exact study sizes; constants were printed as 0.000000 and 0.00002
+    # h_err1e-4: 56 s, nearly all in the scan of exact study sizes; constants were printed as
+    # 0.000000 and 0.00002
     text, _ = run("hsu_2014", {"error": 1e-4}, tmp_path)
     assert (
         f"d²/12 = {1e-8 / 12:.3g}" in text and f"ε ≥ d/6 = {1e-4 / 6:.3g}" in text
@@ -282,7 +288,8 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
         (
             {"n_people": 3},
             [
-                "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, Hsu et al., accuracy at N",
+                "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, "
+                "Hsu et al., accuracy at N",
                 "with 3 people the sampling term alone exceeds 0.1",
             ],
         ),  # its ε was inf, shown as "∞" like an upper bound met by any ε

@@ -13,7 +13,8 @@ _POWER = re.compile(r"^\s*(?:(?P<mantissa>\d+(?:\.\d+)?)\s+)?10\^(?P<exponent>-?
 
 
 def parse_delta(text: object) -> float:
-    """δ as written in the registry ("10^-5", "7 10^-9", "N/A" or empty) as a number; NaN when not stated."""
+    """δ as written in the registry ("10^-5", "7 10^-9", "N/A" or empty) as a number; NaN when
+    not stated."""
     if text is None or (isinstance(text, float) and math.isnan(text)):
         return math.nan
     value = str(text).strip()
@@ -35,9 +36,11 @@ REQUIRED = ("Organization", "Epsilon (ε)", "Delta (δ)", "Context", "unit")
 
 
 def load_registry(path: str | Path) -> pd.DataFrame:
-    """The registry with numeric ``epsilon`` and ``delta`` columns added (and ``unit`` kept as written).
+    """The registry with numeric ``epsilon`` and ``delta`` columns added (and ``unit`` kept as
+    written).
 
-    Refuses, naming the file, one that is empty, lacks a column, has no rows or an ε that is not a number > 0.
+    Refuses, naming the file, one that is empty, lacks a column, has no rows or an ε that is not
+    a number > 0.
     """
     try:
         table = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -58,7 +61,8 @@ def load_registry(path: str | Path) -> pd.DataFrame:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise ValueError(
-            f"{path}: 'Epsilon (ε)' must be a number > 0 in every row; row {row + 2} has {table['Epsilon (ε)'].iloc[row]!r}"
+            f"{path}: 'Epsilon (ε)' must be a number > 0 in every row; "
+            f"row {row + 2} has {table['Epsilon (ε)'].iloc[row]!r}"
         )
     out["epsilon"] = epsilon
     out["delta"] = [parse_delta(v) for v in table["Delta (δ)"]]
