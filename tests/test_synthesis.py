@@ -1,11 +1,20 @@
-"""The synthesis chooses ε from public inputs: only the methods it marks as reading the data move with the data."""
+"""The synthesis chooses ε from public inputs: only the methods it marks as reading the data move
+with the data. Its table, feasible interval and results come from package functions, checked here
+against the committed run."""
 
 import json
 import math
 
+import numpy as np
+import pandas as pd
 import pytest
 
+from choosing_epsilon import confidence as cf
+from choosing_epsilon import economics as econ
+from choosing_epsilon import relative_error as rel
 from choosing_epsilon import reproduce
+from choosing_epsilon import synthesis as synth
+from choosing_epsilon.paths import FIGURES
 
 
 def results(params, tmp_path):
@@ -46,7 +55,8 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(
         delta * math.log(1 / 0.1) / (0.05 * 18)
     )
-    # Eq. (7) with the public Δ = range/(n - 1): ε = range ln((n-1)ρ/(1-ρ)) / (oldest - youngest), ages 18 to 90
+    # Eq. (7) with the public Δ = range/(n - 1): ε = range ln((n-1)ρ/(1-ρ)) / (oldest - youngest),
+    # ages 18 to 90
     assert eps["Lee & Clifton, Eq. (7)"] == pytest.approx(
         120 * math.log(4999 * 0.002 / 0.998) / 72, rel=1e-9
     )
@@ -73,3 +83,142 @@ def test_runner_refuses_inconsistent_ranges_before_a_kernel_starts(
     with pytest.raises(ValueError, match=message):
         reproduce.run_notebook("synthesis", params, tmp_path / "out")
     assert not (tmp_path / "out").exists()
+
+
+# --- the package functions the notebook calls, against its committed run ---------------------
+
+COMMITTED = FIGURES / "synthesis"
+SURVEY = synth.Survey(20000, 0.0, 110.0, 110 / 20000, 110 / 19999, 18.0)
+
+
+def committed_results():
+    return json.loads((COMMITTED / "results.json").read_text())
+
+
+def default_rows(eps):
+    """The table's rows at the defaults, each method's ε taken from ``eps`` (by name)."""
+    p_cost = econ.expected_cost(1274, 0.05)
+    return [
+        *synth.lee_clifton_rows(
+            SURVEY, 0.002, eps["Lee & Clifton, Eq. (7)"], eps["Lee & Clifton, exact"], 229
+        ),
+        *synth.hsu_rows(
+            SURVEY,
+            eps["Hsu et al., budget at N"],
+            eps["Hsu et al., accuracy at N"],
+            p_cost,
+            30000,
+            5,
+            0.1,
+        ),
+        synth.shoaran_row(
+            SURVEY, eps["Shoaran et al., MTA ≤ public lower bound of the mean"], 0.05, 0.1
+        ),
+        *synth.poster_rows(SURVEY, eps["Poster, Theorem 2"], eps["Poster, Theorem 3"], 1, 0.95),
+        *synth.reading_rows(eps["Posterior bound"], 0.5, 0.75, eps["Hypothesis testing"], 0.25),
+    ]
+
+
+def default_table():
+    return synth.methods_table(default_rows(committed_results()["recommendations"]))
+
+
+def test_the_committed_epsilons_are_the_package_functions():
+    eps = committed_results()["recommendations"]
+    ages = np.random.default_rng(20261122).integers(18, 91, size=20000).astype(float)
+    upper, exact = synth.lee_clifton_epsilons(ages, 110 / 19999, 0.002)
+    assert upper == pytest.approx(eps["Lee & Clifton, Eq. (7)"], rel=1e-12)
+    assert exact == pytest.approx(eps["Lee & Clifton, exact"], rel=1e-9)
+    # Eq. (7) at ages 18 to 90 gives the span away
+    assert synth.span_from_eq7(upper, 20000, 0.002, 110) == pytest.approx(72, rel=1e-12)
+    assert eps["Hsu et al., budget at N"] == pytest.approx(
+        econ.budget_epsilon(20000, econ.expected_cost(1274, 0.05), 30000), rel=1e-12
+    )
+    assert eps["Poster, Theorem 2"] == pytest.approx(
+        cf.theorem2_epsilon_laplace(110 / 20000, 1, 0.95), rel=1e-12
+    )
+    assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(
+        rel.epsilon_for_mta(110 / 20000, 18, 0.1, 0.05), rel=1e-12
+    )
+
+
+def test_rows_reproduce_the_committed_table():
+    table = default_table()
+    committed = pd.read_csv(COMMITTED / "methods.csv")
+    assert list(table.columns) == list(committed.columns) == synth.COLUMNS
+    text = [c for c in synth.COLUMNS if c != "epsilon"]
+    pd.testing.assert_frame_equal(table[text], committed[text])
+    assert np.allclose(table.epsilon, committed.epsilon, rtol=1e-9)
+
+
+def test_feasibility_and_results_are_the_committed_ones():
+    table = default_table()
+    window = synth.feasibility(table)
+    results = committed_results()
+    assert window.feasible and window.interval == results["feasible_interval"]
+    assert window.summary() == (
+        "binding from below: Poster, Theorem 2 (ε ≥ 0.01648); binding from above: "
+        "Hsu et al., budget at N (ε ≤ 0.02327)\n"
+        "a feasible ε exists: True — any ε in [0.01648, 0.02327] (panel (a) only; "
+        "Lee & Clifton's ε is for another release)"
+    )
+    got = synth.results(table, window, 110 / 20000, 110 / 19999, 18.0)
+    assert json.loads(json.dumps(got)) == results
+
+
+def one_mechanism(lower, upper, **extra):
+    rows = [
+        synth.MethodRow("utility", lower, "lower (utility)", "(a)", "", "", "no", ""),
+        synth.MethodRow("privacy", upper, "upper (privacy)", "(a)", "", "", "no", ""),
+        synth.MethodRow("Poster, Theorem 3", 99.0, "lower (utility)", "(a)", "", "", "no", ""),
+    ]
+    rows += [
+        synth.MethodRow(n, e, "upper (privacy)", "(b)", "", "", "yes", "") for n, e in extra.items()
+    ]
+    return synth.methods_table(rows)
+
+
+def test_feasibility_when_the_bounds_cross_or_a_requirement_is_unmet():
+    crossed = synth.feasibility(one_mechanism(0.5, 0.1))
+    assert not crossed.feasible and crossed.interval is None
+    assert crossed.summary().endswith(
+        "no feasible ε: the utility methods need ε ≥ 0.5, more than the privacy and budget "
+        "bounds allow (ε ≤ 0.1)"
+    )  # Theorem 3 (99) is shown, never a bound
+    unmet = synth.feasibility(one_mechanism(0.01, 0.1, other=math.nan))
+    assert unmet.unmet == ["other"] and not unmet.feasible
+    assert unmet.summary().endswith("no feasible ε: no ε at all meets other")
+    unbounded = synth.feasibility(one_mechanism(0.01, math.inf))
+    assert unbounded.upper == math.inf and unbounded.binding_upper is None
+    assert unbounded.feasible and "no finite bound from above" in unbounded.summary()
+
+
+def test_rows_name_unmeetable_and_vacuous_requirements():
+    lee, exact = synth.lee_clifton_rows(SURVEY, 1e-5, math.nan, math.nan, 229)
+    assert lee.meaning == "none: ρ = 1e-05 is below the prior 1/n = 5e-05"
+    assert exact.meaning == "none, as above"
+    _, never = synth.hsu_rows(SURVEY, 0.02, math.inf, 63.7, 30000, 5, 0.1)
+    assert math.isnan(never.epsilon)
+    assert never.meaning.endswith(": none, with 20,000 people the sampling term alone exceeds 0.1")
+    _, always = synth.hsu_rows(SURVEY, 0.02, 0.0, 63.7, 30000, 200, 0.1)
+    assert always.meaning.endswith(", wider than the range 110: always met")
+    posterior, _ = synth.reading_rows(math.nan, 0.9, 0.75, 0.5, 0.25)
+    assert posterior.meaning == "prior 0.9 → posterior ≤ 0.75: none, the prior already exceeds it"
+
+
+@pytest.mark.parametrize(
+    "value, table, six",
+    [
+        (math.nan, "none: unmet", "nan"),
+        (math.inf, "∞: any ε", "∞"),
+        (0.0140713533, "0.01407", "0.0140714"),
+    ],
+)
+def test_epsilon_texts(value, table, six):
+    assert synth.epsilon_text(value) == table
+    assert synth.six_figures(value) == six
+
+
+def test_readable_table_writes_out_every_epsilon():
+    shown = synth.readable_table(default_table())
+    assert shown.epsilon.tolist()[:3] == ["5.639", "80.25", "0.02327"]

@@ -1,0 +1,368 @@
+"""One survey through every method: the rows of the synthesis's table of ε (what each method
+bounds, for which release, from which inputs) and the interval of ε they leave feasible."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import sensitivity as sens
+
+COLUMNS = [
+    "method",
+    "epsilon",
+    "bounds ε from",
+    "panel",
+    "ε of the release",
+    "public inputs",
+    "uses the private data",
+    "meaning",
+]
+"""The columns of the table of methods, in the order of ``MethodRow``'s fields."""
+
+# Theorem 3's promise fails above p ≈ 0.92: it is shown, never taken as a bound
+NOT_A_BOUND = ("Poster, Theorem 3",)
+
+
+class MethodRow(NamedTuple):
+    """One method's ε: what it bounds, in which panel of the figure, and from which inputs."""
+
+    method: str
+    epsilon: float
+    bound: str
+    panel: str
+    release: str
+    inputs: str
+    reads: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The survey's public facts: its size, the public age range, the two sensitivities of the
+    mean (of all n ages, and of the n - 1 ages Lee & Clifton's worlds hold) and the public lower
+    bound L of the mean."""
+
+    n_people: int
+    lb: float
+    ub: float
+    delta: float
+    delta_lc: float
+    mean_floor: float
+
+    @property
+    def range_text(self) -> str:
+        """The public age range as the table names it."""
+        return f"age range [{self.lb:g}, {self.ub:g}]"
+
+    @property
+    def mechanism(self) -> str:
+        """The release every method of panel (a) bounds: the mean of all ages, replace-one."""
+        n_text = f"{self.n_people:,}"
+        return (
+            f"mean of all {n_text} ages, Δ = {self.ub - self.lb:g}/{n_text} = {self.delta:.3g}, "
+            "replace one person"
+        )
+
+    @property
+    def lee_mechanism(self) -> str:
+        """Lee & Clifton's release: the mean of the n - 1 ages present in a possible world."""
+        present = f"{self.n_people - 1:,}"
+        return (
+            f"mean of the {present} ages present, Δ = {self.ub - self.lb:g}/{present} = "
+            f"{self.delta_lc:.3g}, worlds differ in who is absent"
+        )
+
+
+def lee_clifton_epsilons(ages: np.ndarray, delta_lc: float, rho: float) -> tuple[float, float]:
+    """Lee & Clifton's ε for the mean of n - 1 of ``ages`` at noise Δ = ``delta_lc``: Eq. (7)
+    from the spread of the worlds' answers, and the exact ε from all of them."""
+    answers = np.sort(sens.world_answers(ages, "mean"))
+    upper = pw.epsilon_upper_bound(len(ages), float(np.ptp(answers)), delta_lc, rho)
+    return upper, pw.exact_epsilon(answers, delta_lc, rho)
+
+
+def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
+    """The age span Eq. (7) gives away: (ub - lb) ln((n - 1)ρ/(1 - ρ)) / ε, with ``width`` =
+    ub - lb."""
+    log_odds = math.log((n_people - 1) * rho / (1 - rho))
+    return width * log_odds / epsilon
+
+
+def lee_clifton_rows(
+    survey: Survey, rho: float, upper: float, exact: float, fewest: int
+) -> list[MethodRow]:
+    """Lee & Clifton's two rows, Eq. (7) and exact (panel (b)): NaN when ρ is below the prior
+    1/n; ``fewest`` is the number of people of the rarest age."""
+    n = survey.n_people
+    inputs = f"ρ, n, {survey.range_text}"
+    if rho >= 1 / n:
+        meaning = (
+            f"posterior on the absent person ≤ ρ = {rho:g} for any data with the same n and Δv"
+        )
+    else:
+        meaning = f"none: ρ = {rho:g} is below the prior 1/n = {1 / n:.3g}"
+    exact_meaning = (
+        "none, as above"
+        if math.isnan(upper)
+        else f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
+    )
+    reads = "yes: every age (Δv = spread of the worlds' means)"
+    return [
+        MethodRow(
+            "Lee & Clifton, Eq. (7)",
+            upper,
+            "upper (privacy)",
+            "(b)",
+            survey.lee_mechanism,
+            inputs,
+            reads,
+            meaning,
+        ),
+        MethodRow(
+            "Lee & Clifton, exact",
+            exact,
+            "upper (privacy)",
+            "(b)",
+            survey.lee_mechanism,
+            inputs,
+            "yes: every age (all the worlds' means)",
+            exact_meaning,
+        ),
+    ]
+
+
+def hsu_rows(
+    survey: Survey,
+    budget_epsilon: float,
+    accuracy_epsilon: float,
+    payment: float,
+    budget: float,
+    error_years: float,
+    failure_probability: float,
+) -> list[MethodRow]:
+    """Hsu et al.'s two rows at the survey's size N: the budget's upper bound (every participant
+    paid (e^ε − 1)P, ``payment`` = P) and the accuracy bound A(ε, N) ≤ α from below (NaN when no
+    ε meets it)."""
+    n_text = f"{survey.n_people:,}"
+    width = survey.ub - survey.lb
+    meaning = f"A(ε, N) ≤ {failure_probability:g} for error {error_years:g} years"
+    if error_years / width >= 1:
+        meaning += f", wider than the range {width:g}: always met"
+    if not math.isfinite(accuracy_epsilon):
+        meaning += (
+            f": none, with {n_text} people the sampling term alone exceeds {failure_probability:g}"
+        )
+    paying = f"paying (e^ε − 1) × ${payment:.2f} to {n_text} people from ${budget:,.0f}"
+    return [
+        MethodRow(
+            "Hsu et al., budget at N",
+            budget_epsilon,
+            "upper (budget)",
+            "(a)",
+            "ε alone sets the payment",
+            "budget B, cost and probability of the bad event, n",
+            "no",
+            paying,
+        ),
+        MethodRow(
+            "Hsu et al., accuracy at N",
+            accuracy_epsilon if math.isfinite(accuracy_epsilon) else math.nan,
+            "lower (utility)",
+            "(a)",
+            survey.mechanism,
+            f"error, α, n, {survey.range_text}",
+            "no",
+            meaning,
+        ),
+    ]
+
+
+def shoaran_row(survey: Survey, epsilon: float, relative_error: float, pr: float) -> MethodRow:
+    """Shoaran et al.'s row: Eq. (6)'s MTA at most the public lower bound L of the mean."""
+    floor = survey.mean_floor
+    return MethodRow(
+        "Shoaran et al., MTA ≤ public lower bound of the mean",
+        epsilon,
+        "lower (utility)",
+        "(a)",
+        survey.mechanism,
+        f"re, pr, n, {survey.range_text}, lower bound of the mean L = {floor:g}",
+        "no",
+        f"relative error ≤ {relative_error:g} with probability {1 - pr:g} "
+        f"whenever the mean is at least {floor:g}",
+    )
+
+
+def poster_rows(
+    survey: Survey, theorem2: float, theorem3: float, c_years: float, p: float
+) -> list[MethodRow]:
+    """The poster's rows: Theorem 2 (exact) and Theorem 3 (shown, not a bound above p ≈ 0.92)."""
+    inputs = f"c, p, n, {survey.range_text}"
+    return [
+        MethodRow(
+            "Poster, Theorem 2",
+            theorem2,
+            "lower (utility)",
+            "(a)",
+            survey.mechanism,
+            inputs,
+            "no",
+            f"|noise| < {c_years:g} year with probability {p:g}, exactly",
+        ),
+        MethodRow(
+            "Poster, Theorem 3",
+            theorem3,
+            "lower (utility)",
+            "(a)",
+            survey.mechanism,
+            inputs,
+            "no",
+            "its promise fails above p ≈ 0.92 (see mugunthan_poster)",
+        ),
+    ]
+
+
+def reading_rows(
+    posterior_epsilon: float,
+    prior: float,
+    threshold: float,
+    advantage_epsilon: float,
+    max_advantage: float,
+) -> list[MethodRow]:
+    """The Bayesian reading's row (posterior ≤ threshold from ``prior``; NaN when the prior
+    already exceeds it) and the hypothesis-testing row (TPR − FPR ≤ ``max_advantage``)."""
+    posterior = f"prior {prior:g} → posterior ≤ {threshold:g}"
+    if threshold <= prior:
+        posterior += ": none, the prior already exceeds it"
+    release = "ε alone, replace one person"
+    return [
+        MethodRow(
+            "Posterior bound",
+            posterior_epsilon,
+            "upper (privacy)",
+            "(a)",
+            release,
+            "prior, threshold",
+            "no",
+            posterior,
+        ),
+        MethodRow(
+            "Hypothesis testing",
+            advantage_epsilon,
+            "upper (privacy)",
+            "(a)",
+            release,
+            "largest advantage",
+            "no",
+            f"advantage TPR − FPR ≤ {max_advantage:g}",
+        ),
+    ]
+
+
+def methods_table(rows: list[MethodRow]) -> pd.DataFrame:
+    """The table of methods, one row per ``MethodRow``, with the columns ``COLUMNS``."""
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def epsilon_text(value: float) -> str:
+    """An ε as the table shows it: none (NaN, no ε meets it), ∞ (any ε does) or 4 figures."""
+    if math.isnan(value):
+        return "none: unmet"
+    if math.isinf(value):
+        return "∞: any ε"
+    return f"{value:.4g}"
+
+
+def six_figures(value: float) -> str:
+    """An ε to six significant figures, or ∞ when no ρ binds it."""
+    return "∞" if value == math.inf else f"{value:.6g}"
+
+
+def readable_table(methods: pd.DataFrame) -> pd.DataFrame:
+    """The table of methods with its ε written out by ``epsilon_text``."""
+    return methods.assign(epsilon=methods.epsilon.map(epsilon_text))
+
+
+@dataclass(frozen=True)
+class Feasibility:
+    """The ε of the survey's one mechanism (panel (a)) the methods leave: above the largest
+    utility bound ``lower`` and below the smallest privacy or budget bound ``upper``."""
+
+    lower: float
+    upper: float
+    binding_lower: str
+    binding_upper: str | None
+    unmet: list[str]
+
+    @property
+    def feasible(self) -> bool:
+        """Every requirement can be met, and all of them together."""
+        return bool(self.lower <= self.upper) and not self.unmet
+
+    @property
+    def interval(self) -> list[float] | None:
+        """[lower, upper] when feasible, else None."""
+        return [float(self.lower), float(self.upper)] if self.feasible else None
+
+    def summary(self) -> str:
+        """The binding bounds, and whether (and where) a feasible ε exists."""
+        lines = [f"binding from below: {self.binding_lower} (ε ≥ {self.lower:.4g}); "]
+        if self.binding_upper is None:
+            lines[0] += "no finite bound from above"
+        else:
+            lines[0] += f"binding from above: {self.binding_upper} (ε ≤ {self.upper:.4g})"
+        if self.unmet:
+            lines.append(f"no feasible ε: no ε at all meets {', '.join(self.unmet)}")
+        elif not self.feasible:
+            lines.append(
+                f"no feasible ε: the utility methods need ε ≥ {self.lower:.4g}, more than the "
+                f"privacy and budget bounds allow (ε ≤ {self.upper:.4g})"
+            )
+        else:
+            lines.append(
+                f"a feasible ε exists: True — any ε in [{self.lower:.4g}, {self.upper:.4g}] "
+                "(panel (a) only; Lee & Clifton's ε is for another release)"
+            )
+        return "\n".join(lines)
+
+
+def feasibility(methods: pd.DataFrame) -> Feasibility:
+    """The feasible interval over panel (a)'s methods (one mechanism); a requirement no ε meets
+    (NaN, in any panel: ρ below the prior binds Lee & Clifton's mechanism too) leaves none."""
+    shared = methods[methods.panel == "(a)"]
+    bounds = shared["bounds ε from"]
+    uppers = shared[bounds.str.startswith("upper") & np.isfinite(shared.epsilon)]
+    lowers = shared[bounds.str.startswith("lower") & ~shared.method.isin(NOT_A_BOUND)]
+    by_lower = lowers.set_index("method").epsilon
+    by_upper = uppers.set_index("method").epsilon
+    return Feasibility(
+        lower=float(by_lower.max()),
+        upper=float(by_upper.min()) if len(by_upper) else math.inf,
+        binding_lower=str(by_lower.idxmax()),
+        binding_upper=str(by_upper.idxmin()) if len(by_upper) else None,
+        unmet=list(methods.method[methods.epsilon.isna()]),
+    )
+
+
+def results(
+    methods: pd.DataFrame, window: Feasibility, delta: float, delta_lc: float, mean_floor: float
+) -> dict[str, object]:
+    """What results.json holds: every finite ε > 0, the feasible interval, which methods share
+    panel (a) and which read the private data, and the public inputs Δ and L."""
+    finite = methods[np.isfinite(methods.epsilon) & (methods.epsilon > 0)]
+    return {
+        "recommendations": dict(zip(finite.method, map(float, finite.epsilon))),
+        "feasible": window.feasible,
+        "feasible_interval": window.interval,
+        "shared_axis": sorted(methods.method[methods.panel == "(a)"]),
+        "uses_private_data": sorted(methods.method[methods["uses the private data"] != "no"]),
+        "sensitivity": delta,
+        "sensitivity_lee_clifton": delta_lc,
+        "mean_lower_bound": mean_floor,
+    }
