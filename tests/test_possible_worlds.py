@@ -1,12 +1,18 @@
+import dataclasses
+import json
 import math
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from choosing_epsilon import figures
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
+from choosing_epsilon.paths import FIGURES
 from tests import bruteforce
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]
@@ -243,3 +249,227 @@ def test_table3_column_matches_half_the_responses_and_the_probability_matches_si
     assert pw.matching_responses(answers, [0.9, 0.1, 0.0, 0.0], 17 / 6, 2.0, 5e-5) == []
     with pytest.raises(ValueError, match="one value per world"):
         pw.matching_responses(answers, [*column[:3], 0.0, 0.0], 17 / 6, 2.0, 5e-5)
+
+
+# --- the notebook's tables and notes: the values lee_clifton_2011 committed ----------------------
+
+PAPER = FIGURES / "lee_clifton_2011"
+DATABASE = Path(__file__).parents[1] / "data" / "students.csv"
+MEANS = np.array([2.0, 13 / 3, 14 / 3, 5.0])  # world means of absence days, true world first
+EPSILONS = [5, 2, 1, 0.5, 0.1, 0.01]
+NAMES = ["Chris", "Kelly", "Pat", "Terry"]
+ORDER = pw.world_order(NAMES, "Terry")  # [3, 2, 1, 0]
+
+
+def committed_claims():
+    return pd.read_csv(PAPER / "claims.csv").set_index("claim_id")
+
+
+def same_as_committed(table, name, tmp_path):
+    """The table as the notebook saves it is the committed one: its text, and its numbers to
+    1e-6 (the alumni's exact ε differs in the ninth digit between a kernel and plain Python)."""
+    saved = pd.read_csv(figures.save_table(table, name, tmp_path))
+    committed = pd.read_csv(PAPER / f"{name}.csv")
+    pd.testing.assert_frame_equal(saved, committed, rtol=1e-6, atol=1e-12)
+    return True
+
+
+def paper_fits():
+    claims = committed_claims()
+    return {
+        (t, e): pw.fit_column(MEANS, pw.published_column(claims.published, t, e), 17 / 6, e, 5e-5)
+        for t in (2, 3)
+        for e in EPSILONS
+    }
+
+
+def test_worlds_are_labelled_by_their_values_or_by_who_is_absent():
+    shown = np.arange(4)
+    assert pw.world_members(ABSENCE, NAMES, ORDER, shown) == [
+        "{1, 2, 3}",
+        "{1, 2, 10}",
+        "{1, 3, 10}",
+        "{2, 3, 10}",
+    ]
+    assert pw.world_members(ABSENCE, NAMES, ORDER, np.array([0, 3]), limit=3) == [
+        "X − Terry",
+        "X − Chris",
+    ]
+    table = pd.DataFrame({"name": NAMES, "absence_days": ABSENCE, "school_year": YEAR})
+    listing = pw.world_listing(table, ["absence_days", "school_year"], ORDER, shown)
+    assert listing.world.tolist() == ["ω1", "ω2", "ω3", "ω4"]
+    assert listing.absent.tolist() == ["Terry", "Pat", "Kelly", "Chris"]
+    assert listing.school_year.tolist() == ["{1, 2, 3}", "{1, 2, 4}", "{1, 3, 4}", "{2, 3, 4}"]
+    large = pw.world_listing(table, ["absence_days"], ORDER, shown, limit=3)
+    assert large["absence_days of the absent row"].tolist() == [10, 3, 2, 1]
+
+
+def test_table_cells_are_read_by_name_in_any_case():
+    table = pd.DataFrame({"name": NAMES, "absence_days": ABSENCE})
+    assert pw.table_cell(table, "terry", "absence_days") == 10.0
+    assert pw.table_cell(table, "TERRY", "absence_days") == 10.0
+    assert math.isnan(pw.table_cell(table, "robin", "absence_days"))
+    assert math.isnan(pw.table_cell(table, "terry", "height"))
+
+
+def test_swapped_digits_find_the_printed_numerator():
+    assert pw.swapped_digits("0.3062") == [0.0362, 0.3602, 0.3026]
+    assert 0.3602 in pw.swapped_digits("0.3062")
+    assert pw.swapped_digits("1.25") == [1.52]
+
+
+def test_posterior_tables_are_the_committed_tables_2_and_3(tmp_path):
+    labels = pw.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
+    worst = pw.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
+    at_response = pw.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
+    assert same_as_committed(worst, "table3_posterior_worst_case_response", tmp_path)
+    assert same_as_committed(at_response, "table2_posterior_at_response", tmp_path)
+
+
+def test_fitted_columns_give_the_committed_recovery_and_table_2_checks(tmp_path):
+    fits = paper_fits()
+    assert same_as_committed(pw.recovery_table(fits, 5e-5), "response_recovery", tmp_path)
+    claims = committed_claims()
+    t2 = {e: fit for (t, e), fit in fits.items() if t == 2}
+    checks = pw.table_checks(t2, claims.published, 5e-5, 2, EPSILONS)
+    assert len(checks) == 24
+    for claim, check in checks.items():
+        row = claims.loc[claim]
+        assert check.value == pytest.approx(row.reproduced, abs=1e-15)
+        if row.status == "fitted":
+            assert row.note == f"{check.fitted}; residual {abs(check.value - row.published):.1e}"
+            assert check.slip is None and check.explanation is None
+        else:
+            assert row.status == "discrepancy" and check.fitted is None
+            assert check.explanation == row.note and check.slip == pytest.approx(row.slip_value)
+    # no fitted column: every cell is nan, to be recorded as not applicable
+    unfitted = pw.table_checks({}, claims.published, 5e-5, 2, EPSILONS)
+    assert all(math.isnan(c.value) and c.fitted is None for c in unfitted.values())
+
+
+def test_a_flat_tail_stands_for_its_end():
+    fits = paper_fits()
+    assert (fits[2, 5].relation, fits[2, 5].response) == ("<=", 2.0)
+    assert (fits[2, 0.1].relation, fits[2, 0.1].response) == (">=", 5.0)
+    assert fits[2, 2].relation == "=" and fits[2, 2].response == pytest.approx(2.3943, abs=1e-4)
+
+
+def test_confidence_note_is_the_committed_one():
+    claims = committed_claims()
+    note = pw.confidence_note(0.9705, 0.7705, 0.25, claims.loc["s44_confidence_eps5"].reproduced)
+    assert note == claims.loc["s44_confidence_eps5"].note
+
+
+def test_interval_text_writes_infinite_ends():
+    assert pw.interval_text([(-math.inf, 2.0009)]) == "(−∞, 2.0009)"
+    assert pw.interval_text([(1, 2), (3, math.inf)]) == "(1.0000, 2.0000) ∪ (3.0000, ∞)"
+    assert pw.interval_text([]) == "none"
+
+
+def test_binary_searches_and_risk_at_the_root_are_the_committed_ones():
+    committed = pd.read_csv(PAPER / "binary_search_vs_brentq.csv").set_index("attribute")
+    for attribute, values in (("absence_days", ABSENCE), ("school_year", YEAR)):
+        answers = sens.world_answers(values, "mean")
+        sensitivity = sens.unbounded_sensitivity(values, "mean")
+        row = committed.loc[attribute]
+        end, result, steps = pw.corrected_binary_search(
+            answers, sensitivity, 1 / 3, row["Eq. (7) bound"]
+        )
+        assert end == pytest.approx(row["search range end"], rel=1e-9)
+        assert result == pytest.approx(row["corrected search"], rel=1e-9)
+        assert len(steps) == 30 and abs(result - row.brentq) < 1e-8
+        risk = pw.risk_at(answers, sensitivity, row.brentq)
+        assert risk == pytest.approx(row["risk at brentq"], rel=1e-9)
+    answers = sens.world_answers(ABSENCE, "median")
+    assert pw.risk_at(answers, 4.0, 0.0) == 0.25
+    assert pw.risk_at(answers, 4.0, math.inf) == pw.limiting_risk(answers) == 0.5
+    with pytest.raises(ValueError, match="never exceeds rho"):
+        pw.corrected_binary_search(answers, 4.0, 0.5, 1.0)
+
+
+def test_risk_curves_are_the_committed_figure_2():
+    committed = pd.read_csv(PAPER / "fig2_risk_upper_bound.csv")
+    grid = np.linspace(0, 5, 501)
+    for attribute, values in (("absence_days", ABSENCE), ("school_year", YEAR)):
+        answers = sens.world_answers(values, "mean")[ORDER]  # the true world first
+        beta, upper = pw.risk_curves(
+            answers, sens.unbounded_sensitivity(values, "mean"), float(np.ptp(answers)), grid
+        )
+        drawn = committed[committed.attribute == attribute]
+        assert beta == pytest.approx(drawn.beta_true_world.to_numpy(), rel=1e-9)
+        assert upper == pytest.approx(drawn.upper_bound_eq5.to_numpy(), rel=1e-9)
+        assert beta[0] == upper[0] == 0.25
+
+
+def test_likeliest_range_is_halfway_to_the_next_answer():
+    assert pw.likeliest_range(MEANS, 0) == (-math.inf, pytest.approx(19 / 6))
+    assert pw.likeliest_range(MEANS, 1) == pytest.approx((19 / 6, 4.5))
+    low, high = pw.likeliest_range_on_grid(MEANS, 0)
+    assert low == -math.inf and high == pytest.approx(19 / 6, abs=1e-4)
+    low, high = pw.likeliest_range_on_grid(MEANS, 3)
+    assert low == pytest.approx(29 / 6, abs=1e-4) and high == math.inf
+
+
+def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
+    # the notebook's generator: the Monte Carlo draws first, then the alumni
+    rng = np.random.default_rng(20110901)
+    rows = [pw.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
+    assert same_as_committed(pd.DataFrame(rows), "monte_carlo_adversary", tmp_path)
+    alumni = rng.uniform(100, 20000, size=100000)
+    results = {
+        "alumni on Earth only": pw.epsilon_for_risk(alumni, 0.01),
+        "one alumnus replaced by an astronaut (400,000 km)": pw.epsilon_for_risk(
+            np.append(alumni[:-1], 400000), 0.01
+        ),
+    }
+    comparison = pw.epsilon_comparison(results, unit="km")
+    assert same_as_committed(comparison, "astronaut_alumni", tmp_path)
+    crowd = alumni[:-1]
+    excess = np.geomspace(1, 10 * 400000 - crowd.max(), 40)
+    assert same_as_committed(pw.outlier_sweep(crowd, excess, 0.01), "astronaut_outlier", tmp_path)
+
+
+def test_adversary_summary_refuses_a_simulation_that_contradicts_the_exact_values(monkeypatch):
+    def lucky(*args, **kwargs):
+        return {"guess_correct": 1.0, "guess_correct_se": 0.0, "mean_true_posterior": 0.5}
+
+    monkeypatch.setattr(
+        pw, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
+    )
+    with pytest.raises(RuntimeError, match=r"exceeds the Eq. \(3\) worst case"):
+        pw.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+    monkeypatch.setattr(
+        pw, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
+    )
+    with pytest.raises(RuntimeError, match=r"more than 5 s\.e\. from the exact"):
+        pw.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+
+
+def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
+    table = pw.load_database(DATABASE, ["absence_days", "school_year"], "Terry")
+    data = {a: table[a] for a in ("absence_days", "school_year")}
+    results = {
+        a: {q: pw.epsilon_for_risk(v, 1 / 3, q) for q in ("mean", "median")}
+        for a, v in data.items()
+    }
+    rows = [pw.epsilon_row(a, r) for a, by in results.items() for r in by.values()]
+    assert same_as_committed(pd.DataFrame(rows), "epsilon_by_attribute_and_query", tmp_path)
+    summary = {a: {q: pw.epsilon_summary(r) for q, r in by.items()} for a, by in results.items()}
+    committed = json.loads((PAPER / "results.json").read_text())["attributes"]
+    for attribute, by_query in summary.items():
+        for query, values in by_query.items():
+            assert values == pytest.approx(committed[attribute][query], rel=1e-12)
+    neighbours = [
+        pw.neighbour_row(a, v, q, 1 / 3) for a, v in data.items() for q in ("mean", "median")
+    ]
+    assert same_as_committed(pd.DataFrame(neighbours), "neighbour_definitions", tmp_path)
+    assert pw.bounded_guarantee(4, 1 / 3) == pytest.approx(math.log(1.5))
+
+
+def test_epsilon_row_marks_an_infinite_exact_epsilon_and_refuses_one_below_the_bound():
+    infinite = pw.epsilon_for_risk(ABSENCE, 0.5, "median")
+    assert math.isinf(infinite.exact)
+    assert pw.epsilon_row("absence_days", infinite)["exact / Eq. (7)"] == math.inf
+    broken = dataclasses.replace(infinite, exact=0.1, upper_bound=0.2)
+    with pytest.raises(RuntimeError, match=r"lies below the Eq. \(7\) bound"):
+        pw.epsilon_row("absence_days", broken)

@@ -10,7 +10,7 @@ disclosure (Definition 5) is the largest posterior; its worst case over response
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,11 +23,14 @@ from . import laplace
 from ._validate import finite_array, open_unit, positive, real
 from .sensitivity import (
     Query,
+    bounded_sensitivity,
     check_query,
     check_values,
     standard_local_sensitivities,
     standard_world_answers,
     standardised,
+    unbounded_sensitivity,
+    world_answers,
 )
 
 # at most this many worlds are drawn in a figure or listed in a per-world table
@@ -298,9 +301,7 @@ def guess_success_probability(
     if not 0 <= true_index < a.size:
         raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
     centre = a[true_index]
-    below, above = a[a < centre], a[a > centre]
-    lower = (centre + below.max()) / 2 if below.size else -np.inf
-    upper = (centre + above.min()) / 2 if above.size else np.inf
+    lower, upper = likeliest_range(a, true_index)
     low, high = np.asarray(
         stats.laplace.cdf([lower, upper], loc=centre, scale=laplace.scale(sensitivity, epsilon))
     )
@@ -362,6 +363,31 @@ def likeliest_includes(
     left = np.clip(right - 1, 0, others.size - 1)
     nearest_other = np.minimum(np.abs(g - others[left]), np.abs(g - others[right]))
     return np.abs(g - a[index]) <= nearest_other
+
+
+def likeliest_range(answers: Sequence[float] | np.ndarray, index: int) -> tuple[float, float]:
+    """The responses where world ``index`` is among the likeliest (Fig. 3(a)): halfway to the next
+    distinct answer on either side, ±inf where there is none."""
+    a = finite_array("answers", answers, min_size=2)
+    centre = a[index]
+    below, above = a[a < centre], a[a > centre]
+    lower = (centre + below.max()) / 2 if below.size else -math.inf
+    upper = (centre + above.min()) / 2 if above.size else math.inf
+    return float(lower), float(upper)
+
+
+def likeliest_range_on_grid(
+    answers: Sequence[float] | np.ndarray, index: int, points: int = 200_001
+) -> tuple[float, float]:
+    """``likeliest_range`` found on a grid one unit beyond the answers (Fig. 3(a)): the first grid
+    point inside and the first beyond, ±inf at the grid's ends."""
+    a = finite_array("answers", answers, min_size=2)
+    grid = np.linspace(a.min() - 1, a.max() + 1, points)
+    # grid points where no other world is likelier
+    inside = np.flatnonzero(likeliest_includes(a, index, grid))
+    low = grid[inside[0]] if inside[0] > 0 else -math.inf
+    high = grid[inside[-1] + 1] if inside[-1] + 1 < grid.size else math.inf
+    return float(low), float(high)
 
 
 def shown_worlds(
@@ -696,3 +722,420 @@ def response_probability(
     world answering ``centre``."""
     law = laplace.distribution(real("centre", centre), sensitivity, epsilon)
     return float(sum(law.cdf(b) - law.cdf(a) for a, b in intervals))
+
+
+# --- The notebook's tables and notes -----------------------------------------------------------
+
+
+def world_members(
+    values: Sequence[float] | np.ndarray,
+    names: Sequence[str],
+    order: Sequence[int],
+    shown: np.ndarray,
+    limit: int = MAX_WORLDS_SHOWN,
+) -> list[str]:
+    """Each shown world as Table 2 labels it, by its values ({1, 2, 3}); beyond ``limit`` rows, by
+    who is absent (X − Terry)."""
+    x = np.asarray(values)
+    rows = np.asarray(order)[shown]
+    if x.size > limit:
+        return [f"X − {list(names)[r]}" for r in rows]
+    return ["{" + ", ".join(f"{v:g}" for v in sorted(np.delete(x, r))) + "}" for r in rows]
+
+
+def world_listing(
+    table: pd.DataFrame,
+    attributes: Sequence[str],
+    order: Sequence[int],
+    shown: np.ndarray,
+    limit: int = MAX_WORLDS_SHOWN,
+) -> pd.DataFrame:
+    """The shown possible worlds (Sec. 4.3): who is absent from each and its values, or for more
+    than ``limit`` rows the absent row's values."""
+    rows = np.asarray(order)[shown]
+    if len(table) <= limit:
+        names = table.name.tolist()
+        described = {
+            a: world_members(table[a].to_numpy(), names, order, shown, limit) for a in attributes
+        }
+    else:
+        described = {f"{a} of the absent row": table[a].to_numpy()[rows] for a in attributes}
+    worlds = {"world": [f"ω{k + 1}" for k in shown], "absent": table.name.to_numpy()[rows]}
+    return pd.DataFrame(worlds | described)
+
+
+def table_cell(table: pd.DataFrame, name: str, column: str) -> float:
+    """The value of ``column`` in the row named ``name`` (any case), nan unless there is exactly one
+    (Table 1)."""
+    if column not in table:
+        return math.nan
+    cell = table.loc[table["name"].str.lower() == name.lower(), column]
+    return float(cell.iloc[0]) if len(cell) == 1 else math.nan
+
+
+def swapped_digits(text: str) -> list[float]:
+    """Every number made by swapping two neighbouring decimals of ``text`` (the Sec. 4.4 typo)."""
+    start = text.index(".") + 1
+    return [
+        float(text[:i] + text[i + 1] + text[i] + text[i + 2 :]) for i in range(start, len(text) - 1)
+    ]
+
+
+def posterior_table(
+    labels: Sequence[str],
+    answers: Sequence[float] | np.ndarray,
+    response: float,
+    sensitivity: float,
+    epsilons: Sequence[float],
+    shown: np.ndarray,
+) -> pd.DataFrame:
+    """Tables 2-3: the posterior (Definition 3) of each shown world at one response, a column per
+    ε, the other worlds summed."""
+    columns = {f"ε = {e:g}": posterior(answers, response, sensitivity, e) for e in epsilons}
+    return world_table(labels, columns, shown, rest="sum")
+
+
+def published_column(
+    published: pd.Series, table: int, epsilon: float, worlds: int = 4
+) -> np.ndarray:
+    """The printed posterior column of Table 2 or 3 at ``epsilon``, from the ledger's values."""
+    return np.array([published[f"t{table}_eps{epsilon:g}_w{k + 1}"] for k in range(worlds)])
+
+
+@dataclass(frozen=True, eq=False)
+class ColumnFit:
+    """A printed posterior column (Tables 2-3), fitted with exact and with rounded world answers."""
+
+    exact_fit: ResponseFit  # the fit with the exact world answers
+    rounded_fit: ResponseFit  # the fit with the answers rounded to ``decimals``
+    decimals: int
+    rounded_answers: np.ndarray
+    # the response the column stands for (rounded fit): a flat tail's end, else the fitted γ
+    response: float
+    relation: str  # "<=", ">=" or "=": the tail below, the tail above, or that one response
+    exact: np.ndarray  # the posterior (Definition 3) at ``response``, exact answers
+    rounded: np.ndarray  # the same with the rounded answers
+
+
+def fit_column(
+    answers: Sequence[float] | np.ndarray,
+    published: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
+    tolerance: float,
+    decimals: int = 2,
+) -> ColumnFit:
+    """The response behind a printed column (Tables 2-3), fitted with exact and with rounded
+    answers, and the posterior (Definition 3) at the rounded fit."""
+    a = finite_array("answers", answers, min_size=2)
+    rounded_answers = np.round(a, decimals)
+    exact_fit = fit_response(a, published, sensitivity, epsilon, tolerance)
+    rounded_fit = fit_response(rounded_answers, published, sensitivity, epsilon, tolerance)
+    # a flat tail stands for its end point: the worst case below, the far side above
+    if rounded_fit.lower == -math.inf:
+        response, relation = float(a.min()), "<="
+    elif rounded_fit.upper == math.inf:
+        response, relation = float(a.max()), ">="
+    else:
+        response, relation = rounded_fit.response, "="
+    return ColumnFit(
+        exact_fit,
+        rounded_fit,
+        decimals,
+        rounded_answers,
+        response,
+        relation,
+        posterior(a, response, sensitivity, epsilon),
+        posterior(rounded_answers, response, sensitivity, epsilon),
+    )
+
+
+def _exponent_text(x: float) -> str:
+    """A tolerance written short: 5e-5, not 5e-05."""
+    return f"{x:.0e}".replace("e-0", "e-").replace("e+0", "e+")
+
+
+def recovery_table(fits: Mapping[tuple[int, float], ColumnFit], tolerance: float) -> pd.DataFrame:
+    """The response recovered behind each printed column of Tables 2-3, with exact and rounded
+    world answers: the best γ, its residual and the γ within ``tolerance``."""
+    within = f"γ range within {_exponent_text(tolerance)}"
+    rows = []
+    for (table, epsilon), fit in fits.items():
+        exact, rounded = fit.exact_fit, fit.rounded_fit
+        rows.append(
+            {
+                "table": table,
+                "ε": epsilon,
+                "γ (exact means)": exact.response,
+                "residual": exact.residual,
+                within: f"[{exact.lower:.4f}, {exact.upper:.4f}]",
+                "γ (rounded means)": rounded.response,
+                "residual (rounded)": rounded.residual,
+                f"{within} (rounded)": f"[{rounded.lower:.4f}, {rounded.upper:.4f}]",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def fitted_note(fit: ColumnFit) -> str:
+    """The ledger's note on a Table 2 cell reproduced at its column's fitted response."""
+    return (
+        f"response gamma {fit.relation} {fit.response:.4f} fitted to the column (the paper prints "
+        f"none; fit with world means rounded to {fit.decimals} decimals, column residual "
+        f"{fit.rounded_fit.residual:.1e})"
+    )
+
+
+def rounding_note(fit: ColumnFit, world: int) -> str:
+    """The ledger's note on a Table 2 cell that only the rounded world answers reproduce."""
+    means = ", ".join(f"{v:g}" for v in fit.rounded_answers)
+    return (
+        f"at the fitted response (gamma {fit.relation} {fit.response:.4f}) exact world means give "
+        f"{fit.exact[world]:.4f}; with the means rounded to {fit.decimals} decimals ({means}) the "
+        f"same response gives {fit.rounded[world]:.4f}, and the whole column matches within "
+        f"{fit.rounded_fit.residual:.1e}, while no single response matches it with exact means "
+        f"(best residual {fit.exact_fit.residual:.1e})"
+    )
+
+
+@dataclass(frozen=True)
+class CellCheck:
+    """What the ledger is given for one printed cell: the value, and a fit's note or a slip's."""
+
+    value: float
+    fitted: str | None = None  # how the value was fitted, when it was
+    slip: float | None = None  # what the slip the explanation names gives
+    explanation: str | None = None  # why the value differs from the printed one
+
+
+def table_checks(
+    fits: Mapping[float, ColumnFit],
+    published: pd.Series,
+    tolerance: float,
+    table: int,
+    epsilons: Sequence[float],
+    worlds: int = 4,
+) -> dict[str, CellCheck]:
+    """The check of each cell of a fitted table (Table 2): fitted where the exact answers give the
+    printed value at the column's response, else a rounding slip; nan where no column was fitted."""
+    checks = {}
+    for epsilon in epsilons:
+        fit = fits.get(epsilon)
+        for k in range(worlds):
+            claim = f"t{table}_eps{epsilon:g}_w{k + 1}"
+            if fit is None:
+                checks[claim] = CellCheck(math.nan)
+            elif abs(fit.exact[k] - published[claim]) <= tolerance:
+                checks[claim] = CellCheck(fit.exact[k], fitted=fitted_note(fit))
+            else:
+                note = rounding_note(fit, k)
+                checks[claim] = CellCheck(fit.exact[k], slip=fit.rounded[k], explanation=note)
+    return checks
+
+
+def confidence_note(
+    printed_beta: float, printed_confidence: float, prior: float, confidence: float
+) -> str:
+    """The ledger's note on a confidence (Definition 4, β - α) printed off its own operands."""
+    operands = printed_beta - prior
+    return (
+        f"arithmetic slip: the paper's own operands give {printed_beta:.4f} - {prior:.2f} = "
+        f"{operands:.4f}, as does the reproduced posterior ({confidence:.4f}); the printed "
+        f"{printed_confidence:.4f} is off by {printed_confidence - operands:.2f}"
+    )
+
+
+def interval_text(intervals: Sequence[tuple[float, float]]) -> str:
+    """A union of intervals as text, infinite ends written ±∞ (the responses behind Table 3)."""
+
+    def end(v: float) -> str:
+        return "−∞" if v == -math.inf else "∞" if v == math.inf else f"{v:.4f}"
+
+    return " ∪ ".join(f"({end(lo)}, {end(hi)})" for lo, hi in intervals) or "none"
+
+
+def corrected_binary_search(
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    rho: float,
+    epsilon_end: float,
+    tolerance: float = 1e-9,
+) -> tuple[float, float, list[BinarySearchStep]]:
+    """Sec. 5.2's binary search on a range that holds the root: ``epsilon_end`` (at least 1e-3)
+    doubled until the worst-case risk exceeds ρ; returns that end, the result and the steps."""
+    a = finite_array("answers", answers, min_size=2)
+    if rho >= limiting_risk(a):
+        raise ValueError(f"the worst-case risk never exceeds rho = {rho!r}: no range holds a root")
+    end = max(epsilon_end, 1e-3)
+    while worst_case_risk(a, sensitivity, end) <= rho:
+        end *= 2
+    result, steps = binary_search_epsilon(a, sensitivity, rho, epsilon_end=end, tolerance=tolerance)
+    return end, result, steps
+
+
+def risk_at(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> float:
+    """The worst-case risk (Eq. 3 over worlds) at any ε in [0, ∞]: the prior 1/n at 0, the limit
+    (``limiting_risk``) at ∞."""
+    a = finite_array("answers", answers, min_size=2)
+    if epsilon == 0:
+        return 1 / a.size
+    if math.isinf(epsilon):
+        return limiting_risk(a)
+    return worst_case_risk(a, sensitivity, epsilon)
+
+
+def risk_curves(
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    delta_v: float,
+    epsilons: Sequence[float] | np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Fig. 2's curves: β of world 0 at γ = f(ω_0) (Eq. 3) and the bound of Eq. (5), both the prior
+    1/n at ε = 0."""
+    a = finite_array("answers", answers, min_size=2)
+    n = a.size
+    beta = [1 / n if e == 0 else risk_per_world(a, sensitivity, e)[0] for e in epsilons]
+    upper = [risk_upper_bound(n, delta_v, sensitivity, e) if e > 0 else 1 / n for e in epsilons]
+    return np.array(beta), np.array(upper)
+
+
+def adversary_summary(
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    epsilon: float,
+    n_trials: int,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """A Monte Carlo of the adversary (world 0 true) beside its exact hit rate, the worst case
+    (Eq. 3) and the bound (Eq. 5); raises where they disagree."""
+    a = finite_array("answers", answers, min_size=2)
+    sim = simulate_adversary(a, 0, sensitivity, epsilon, n_trials, rng)
+    exact = guess_success_probability(a, 0, sensitivity, epsilon)
+    worst = worst_case_risk(a, sensitivity, epsilon)
+    if sim["max_posterior_seen"] > worst * (1 + 1e-12):
+        raise RuntimeError(
+            f"ε = {epsilon:g}: a simulated posterior {sim['max_posterior_seen']:.6g} exceeds the "
+            f"Eq. (3) worst case {worst:.6g}"
+        )
+    # the sample's s.e. is 0 when every guess agrees
+    se = max(sim["guess_correct_se"], math.sqrt(exact * (1 - exact) / n_trials))
+    if abs(sim["guess_correct"] - exact) > 5 * se + 1e-12:
+        raise RuntimeError(
+            f"ε = {epsilon:g}: the simulated hit rate {sim['guess_correct']:.4f} is more than 5 "
+            f"s.e. from the exact {exact:.4f}"
+        )
+    return {
+        "ε": epsilon,
+        "guess right (MC)": sim["guess_correct"],
+        "± s.e.": sim["guess_correct_se"],
+        "guess right (exact)": exact,
+        "mean posterior of ω1": sim["mean_true_posterior"],
+        "largest posterior seen": sim["max_posterior_seen"],
+        "worst case, Eq. (3)": worst,
+        "upper bound, Eq. (5)": risk_upper_bound(a.size, float(np.ptp(a)), sensitivity, epsilon),
+    }
+
+
+def epsilon_summary(result: EpsilonForRisk) -> dict[str, float | str]:
+    """Δf, Δv and both admissible ε (Eq. 7 and exact) as results.json holds them, ∞ as "inf"."""
+    return {
+        "sensitivity": result.sensitivity,
+        "delta_v": result.delta_v,
+        "epsilon_upper_bound": result.upper_bound if math.isfinite(result.upper_bound) else "inf",
+        "epsilon_exact": result.exact if math.isfinite(result.exact) else "inf",
+    }
+
+
+def epsilon_row(attribute: str, result: EpsilonForRisk) -> dict[str, float | str]:
+    """One row of the table of admissible ε: Eq. (7) beside the exact ε and their ratio; raises if
+    the exact ε lies below the bound."""
+    bound, exact = result.upper_bound, result.exact
+    if exact < bound * (1 - 1e-12):
+        raise RuntimeError(
+            f"{attribute}, {result.query}: the exact ε {exact!r} lies below the Eq. (7) bound "
+            f"{bound!r}, which it must not"
+        )
+    # the ratio where the bound is a positive number; beyond it, whether the exact ε is larger
+    finite_ratio = 0 < bound < math.inf
+    ratio = exact / bound if finite_ratio else math.inf if exact > bound else math.nan
+    return {
+        "attribute": attribute,
+        "query": result.query,
+        "Δf": result.sensitivity,
+        "Δv": result.delta_v,
+        "Eq. (7) ε": bound,
+        "exact ε": exact,
+        "exact / Eq. (7)": ratio,
+    }
+
+
+def bounded_guarantee(n: int, rho: float) -> float:
+    """ln((n - 1)ρ/(1 - ρ)): the ε that keeps every posterior ≤ ρ for any data of n rows under
+    bounded neighbours."""
+    return math.log((n - 1) * rho / (1 - rho))
+
+
+def neighbour_row(
+    attribute: str, values: Sequence[float] | np.ndarray, query: Query, rho: float
+) -> dict[str, float | str]:
+    """Δf and the admissible ε (Eq. 7 and exact) under unbounded and bounded neighbours; raises if
+    an exact ε falls below ``bounded_guarantee``."""
+    n = len(values)
+    world = world_answers(values, query)
+    dv = float(np.ptp(world))
+    deltas = {
+        "unbounded": unbounded_sensitivity(values, query),
+        "bounded": bounded_sensitivity(values, query),
+    }
+    exact = {k: exact_epsilon(world, d, rho) if d > 0 else math.inf for k, d in deltas.items()}
+    row: dict[str, float | str] = {"attribute": attribute, "query": query, "Δv": dv}
+    for label, delta in deltas.items():
+        row[f"Δ {label}"] = delta
+        row[f"Eq. (7) ε, {label}"] = (
+            epsilon_upper_bound(n, dv, delta, rho) if delta > 0 else math.inf
+        )
+        row[f"exact ε, {label}"] = exact[label]
+    generic = bounded_guarantee(n, rho)
+    safe = generic * (1 - 1e-12)
+    if deltas["bounded"] < dv - 1e-12 or exact["bounded"] < safe or exact["unbounded"] < safe / 2:
+        raise RuntimeError(
+            f"{attribute}, {query}: an exact ε below the data-independent guarantee "
+            f"ln((n-1)ρ/(1-ρ)) = {generic:.4g}: {row}"
+        )
+    return row
+
+
+def epsilon_comparison(results: Mapping[str, EpsilonForRisk], unit: str) -> pd.DataFrame:
+    """Δf, Δv (in ``unit``) and both admissible ε (Eq. 7 and exact) of the mean of several
+    databases, one row each."""
+    return pd.DataFrame(
+        {
+            "database": list(results),
+            f"Δf ({unit})": [r.sensitivity for r in results.values()],
+            f"Δv ({unit})": [r.delta_v for r in results.values()],
+            "Eq. (7) ε": [r.upper_bound for r in results.values()],
+            "exact ε": [r.exact for r in results.values()],
+        }
+    )
+
+
+def outlier_sweep(
+    crowd: Sequence[float] | np.ndarray, excess: Sequence[float] | np.ndarray, rho: float
+) -> pd.DataFrame:
+    """Eq. (7) and the exact ε for the mean, and the noise scale Δf/ε, as one outlier moves
+    ``excess`` km beyond the farthest of the ``crowd`` (Sec. 1's alumni)."""
+    others = finite_array("crowd", crowd)
+    beyond = finite_array("excess", excess)
+    distances = others.max() + beyond
+    sweep = [epsilon_for_risk(np.append(others, d), rho, "mean") for d in distances]
+    table = pd.DataFrame(
+        {
+            "outlier_km": distances,
+            "beyond_farthest_other_km": beyond,
+            "sensitivity": [r.sensitivity for r in sweep],
+            "epsilon_upper_bound": [r.upper_bound for r in sweep],
+            "epsilon_exact": [r.exact for r in sweep],
+        }
+    )
+    table["noise_scale_km"] = table.sensitivity / table.epsilon_exact
+    return table
