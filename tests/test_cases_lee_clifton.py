@@ -15,6 +15,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import reproduce
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.paths import NOTEBOOKS
+from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
 from tests.notebook_text import outputs_text
 
@@ -321,6 +322,7 @@ def test_no_bare_assert_in_the_notebook_or_its_modules():
     sources = [c.source for c in nb.cells if c.cell_type == "code"] + [
         inspect.getsource(pw),
         inspect.getsource(sens),
+        inspect.getsource(plots),
     ]
     for source in sources:
         assert not [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assert)]
