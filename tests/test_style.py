@@ -34,9 +34,9 @@ def calls_the_ledger(node: ast.AST) -> bool:
 
 def statement_root(statement: ast.stmt) -> str | None:
     """The call a claims-cell statement makes: ``ledger.<method>``, or ``display``/``print``."""
-    if isinstance(statement, ast.With):
+    if isinstance(statement, ast.With | ast.For):  # showing a table, or checking a column of values
         inner = {statement_root(s) for s in statement.body}
-        return "with" if inner <= {"display", "print", "ledger"} else None
+        return type(statement).__name__.lower() if inner <= {"display", "print", "ledger"} else None
     value = getattr(statement, "value", None)
     if not isinstance(statement, ast.Expr | ast.Assign) or not isinstance(value, ast.Call):
         return None
@@ -77,3 +77,5 @@ def test_the_rules_catch_a_mixed_cell():
     assert [statement_root(s) for s in mixed.body] == [None, "ledger"]
     shown = ast.parse("t = ledger.write(p)\ndisplay(ledger.summary())\nwith c():\n    display(t)")
     assert [statement_root(s) for s in shown.body] == ["ledger", "display", "with"]
+    loops = ast.parse("for k, v in a:\n    ledger.check(k, v)\nfor k in a:\n    v = f(k)")
+    assert [statement_root(s) for s in loops.body] == ["for", None]
