@@ -30,8 +30,16 @@ from choosing_epsilon import figures, reproduce
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
 
+# several measurements start kernels (conftest refuses that in a test not marked notebook)
+pytestmark = pytest.mark.notebook
 OUT = FIGURES / "benchmarks"
-RESULTS: dict[str, list[dict]] = {"scaling": [], "monte_carlo": [], "reproduce": [], "memory": []}
+RESULTS: dict[str, list[dict]] = {
+    "scaling": [],
+    "monte_carlo": [],
+    "reproduce": [],
+    "memory": [],
+    "notebook_at_size": [],
+}
 SIZES = [10**3, 3 * 10**3, 10**4, 10**5, 10**6, 10**7]
 BRUTE_MAX = 3000
 
@@ -169,6 +177,19 @@ def test_hsu_exact_study_size_at_a_tiny_error(benchmark):
     benchmark.pedantic(sizes, rounds=3, iterations=1)
 
 
+def test_lee_clifton_notebook_at_10000_rows(benchmark, tmp_path):
+    # the notebook at a database of 10,000 rows: its outputs stay bounded (the checks of
+    # test_cases_lee_clifton at 3 and 1,000 rows), and the run takes about half a minute
+    from tests.test_cases_lee_clifton import check_bounded_outputs, database
+
+    path = database(tmp_path, 10_000)
+    out = tmp_path / "run"
+    params = {"data_path": str(path), "absent": "P1"}
+    benchmark.pedantic(reproduce.run_notebook, ("lee_clifton_2011", params, out), rounds=1)
+    check_bounded_outputs(out, path)
+    RESULTS["notebook_at_size"].append({"rows": 10_000, "seconds": benchmark.stats.stats.mean})
+
+
 # the machines this runs on are shared: the median of interleaved runs is steadier than one run
 REPEATS = 3
 
@@ -298,6 +319,9 @@ def test_write_report():
         if len(runs)
         else None,
         "peak_rss_mb_1e7": RESULTS["memory"][0]["peak_rss_mb"] if RESULTS["memory"] else None,
+        "lee_clifton_10000_rows_seconds": RESULTS["notebook_at_size"][0]["seconds"]
+        if RESULTS["notebook_at_size"]
+        else None,
     }
     (OUT / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures.use_style()
