@@ -385,10 +385,8 @@ def _fake_run(name, parameters, output_dir, position, progress):
 
 
 def test_run_all_starts_the_longest_first_and_answers_in_the_order_asked(monkeypatch):
-    cells = {name: reproduce._code_cells(name) for name in NAMES}
-    assert (
-        max(cells, key=cells.get) == "lee_clifton_2011"
-    )  # the longest notebook has the most code cells
+    lines = {name: reproduce._code_lines(name) for name in NAMES}
+    assert max(lines, key=lines.get) == "lee_clifton_2011"  # the longest has the most code
     monkeypatch.setattr(reproduce, "_run_timed", _fake_run)  # forked workers see the stand-in
     order = list(reversed(NAMES))
     done = reproduce.run_all(order, jobs=2)

@@ -225,9 +225,8 @@ def run_all(
     out = [notebook_output_dir(output_dir, name, names) for name in names]
     if jobs == 1:
         return [_run_timed(name, given, out[i], i, progress) for i, name in enumerate(names)]
-    longest_first = sorted(
-        range(len(names)), key=lambda i: -_code_cells(names[i])
-    )  # fewer idle cores at the end
+    # the longest first: fewer idle cores at the end
+    longest_first = sorted(range(len(names)), key=lambda i: -_code_lines(names[i]))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = {
             i: pool.submit(_run_timed, names[i], given, out[i], i, progress) for i in longest_first
@@ -235,13 +234,11 @@ def run_all(
         return [futures[i].result() for i in range(len(names))]
 
 
-def _code_cells(name: str) -> int:
-    """How many code cells notebook ``name`` has: a rough, deterministic proxy for how long it
+def _code_lines(name: str) -> int:
+    """How many lines of code notebook ``name`` has: a rough, deterministic proxy for how long it
     runs."""
-    return sum(
-        cell.cell_type == "code"
-        for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
-    )
+    cells = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
+    return sum(len(cell.source.splitlines()) for cell in cells if cell.cell_type == "code")
 
 
 SUMMARY_COLUMNS = [

@@ -230,7 +230,7 @@ def test_reproduce_against_its_floor(tmp_path):
         undrawn.cells.insert(0, nbformat.v4.new_code_cell(FIGURES_NOT_DRAWN))
         nbformat.write(undrawn, undrawn_dir / f"{name}.ipynb")
     jobs = min(len(names), os.cpu_count() or 1)  # as many workers as the runner uses
-    longest_first = sorted(names, key=lambda n: -reproduce._code_cells(n))  # the runner's order
+    longest_first = sorted(names, key=lambda n: -reproduce._code_lines(n))  # the runner's order
     undrawn_runs = [
         (str(undrawn_dir / f"{n}.ipynb"), {"output_dir": str(tmp_path / "undrawn_out" / n)})
         for n in longest_first
