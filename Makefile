@@ -29,7 +29,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: reproduce test test-fast lint bench lab lock hooks clean
+.PHONY: reproduce test test-cases test-fast lint bench lab lock hooks clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -n "$(INTERPRETER)" || { echo "make: needs CPython 3.11, 3.12 or 3.13; none of [$(CANDIDATES)] is one: set PYTHON=/path/to/python3.12" >&2; exit 2; }
@@ -46,8 +46,11 @@ $(STAMP): requirements.lock pyproject.toml
 reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
 	$(BIN)/python -m choosing_epsilon.reproduce
 
-test: $(STAMP)  ## every test, in parallel: unit, property, notebooks (nbval, papermill), claims, determinism
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases"
+
+test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases
 
 test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook" tests

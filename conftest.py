@@ -16,7 +16,10 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
 - nbval's run of a notebook at its defaults is followed by a check that the files it wrote are
   the committed figures/<notebook>/ (to compare's tolerances): a run on this CPU, for free.
 - A test that starts a kernel must be marked ``notebook`` (``make test-fast`` deselects those): an
-  unmarked test that starts one fails, naming the marker.
+  unmarked test that starts one fails, naming the marker. Those that run a notebook at its
+  defaults are also marked ``default_run`` (nbval, the determinism test); every other notebook
+  test runs a notebook at other parameters and is marked ``cases`` here: ``make test`` leaves
+  those to ``make test-cases``, and CI runs both.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
   is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays
   empty.
@@ -136,12 +139,17 @@ def pytest_collection_modifyitems(config, items):
     extended = []
     for index, item in enumerate(items):
         extended.append(item)
-        if isinstance(item, nbval_plugin.IPyNbCell):  # nbval's cells run a notebook too
+        if not isinstance(item, nbval_plugin.IPyNbCell):
+            if item.get_closest_marker("notebook") and not item.get_closest_marker("default_run"):
+                item.add_marker(pytest.mark.cases)  # a run at other parameters: make test-cases
+        else:  # nbval's cells run a notebook too, at its defaults
             item.add_marker(pytest.mark.notebook)
+            item.add_marker(pytest.mark.default_run)
             following = items[index + 1] if index + 1 < len(items) else None
             if getattr(following, "parent", None) is not item.parent:  # its last cell
                 check = CommittedFiles.from_parent(item.parent, name="files as committed")
                 check.add_marker(pytest.mark.notebook)
+                check.add_marker(pytest.mark.default_run)
                 extended.append(check)
     items[:] = extended
 

@@ -110,6 +110,7 @@ def other_cpu_features():
 
 
 @pytest.mark.notebook
+@pytest.mark.default_run
 @pytest.mark.parametrize("name", NAMES)
 def test_default_run_without_avx_reproduces_the_committed_results(tmp_path, monkeypatch, name):
     # what any machine regenerates at the defaults is the committed content, to compare's
