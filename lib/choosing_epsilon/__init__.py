@@ -16,8 +16,11 @@ One module per concept, reused across papers:
 - ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing
   bounds).
 - ``registry``: the ε of real deployments and its δ column.
+- ``synthesis``: one survey through every method: each method's ε, the feasible interval, the
+  table.
 - ``claims``: the claims ledger that checks every published number.
 - ``figures``: one plotting style and deterministic figure files.
+- ``plots``: each notebook's figures, one module per source (``plots.hsu_2014``, ...).
 - ``parameters``: validation of notebook parameters.
 - ``reproduce``: the runner behind ``make reproduce``.
 """
