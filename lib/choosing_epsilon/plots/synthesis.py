@@ -10,16 +10,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-FRAME_COLUMNS = [
-    "method",
-    "epsilon",
-    "bounds ε from",
-    "panel",
-    "ε of the release",
-    "public inputs",
-    "uses the private data",
-]
-"""The columns of the methods kept in the figure's data frame."""
+from ..synthesis import COLUMNS
+
+# the columns of the methods kept in the figure's data frame: all but the long "meaning"
+FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
 
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
