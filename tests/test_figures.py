@@ -213,3 +213,13 @@ def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_pa
     ]
     assert kept == placed
     plt.close("all")
+
+
+def test_centred_text_sits_in_the_middle_of_the_panel():
+    fig, ax = plt.subplots()
+    figures.centred_text(ax, "nothing to draw")
+    (text,) = ax.texts
+    assert text.get_text() == "nothing to draw" and text.get_position() == (0.5, 0.5)
+    assert text.get_transform() is ax.transAxes
+    assert (text.get_horizontalalignment(), text.get_verticalalignment()) == ("center", "center")
+    plt.close(fig)

@@ -220,6 +220,11 @@ def save_and_show(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: st
     display(Image(filename=png, width=width))
 
 
+def centred_text(ax: plt.Axes, text: str) -> None:
+    """Write ``text`` in the middle of ``ax``: what a panel with nothing to draw says instead."""
+    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center")
+
+
 def save_table(table: pd.DataFrame, name: str, output_dir: str | Path, index: bool = False) -> Path:
     """Write a table as ``name``.csv in ``output_dir``, with a stable float format."""
     out = Path(output_dir)

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..economics import StudyDesign
+from ..figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
 
@@ -52,7 +52,7 @@ def feasible_region(
     )
     ax.legend(fontsize=8)
     if not inside.any():
-        _centred(ax, "no feasible (ε, N) on this range")
+        centred_text(ax, "no feasible (ε, N) on this range")
     return fig, region
 
 
@@ -88,7 +88,7 @@ def failure_vs_true_fraction(
         if curve.failure_probability.notna().any():
             ax.plot(curve.fraction, curve.failure_probability, label="exact failure probability")
         else:  # the bound, which holds at every p, underflows: so does the exact value
-            _centred(ax, "below 1e-300 at every p")
+            centred_text(ax, "below 1e-300 at every p")
         row = worst[worst.design == name].iloc[0]
         p_worst = row["worst fraction p"]
         ax.axvline(0.5, color="grey", lw=0.8, ls=":", label="p = 0.5")
@@ -98,7 +98,7 @@ def failure_vs_true_fraction(
         ax.set(xlabel=P_AXIS, ylabel="failure probability", title=title)
         ax.legend(fontsize=7)
     if len(designs) == 1:
-        _centred(axes[1], "(b) no exact-accuracy design on this budget")
+        centred_text(axes[1], "(b) no exact-accuracy design on this budget")
         axes[1].set(xlabel=P_AXIS, ylabel="failure probability", title="(b) exact-accuracy design")
     return fig, curves
 
@@ -113,7 +113,7 @@ def max_epsilon_vs_cost_and_budget(
         ax.plot(curve.expected_cost, curve.max_feasible_epsilon, label=f"B = ${budget:,.0f}")
     ax.axvline(expected_cost, color="grey", lw=0.8, ls=":", label=f"P = ${expected_cost:.2f}")
     if np.isnan(scan.max_feasible_epsilon).all():
-        _centred(ax, "no study is feasible for any P and B shown")
+        centred_text(ax, "no study is feasible for any P and B shown")
     ax.set(
         xscale="log",
         xlabel="expected cost of not participating (P), dollars",
@@ -122,8 +122,3 @@ def max_epsilon_vs_cost_and_budget(
     )
     ax.legend(fontsize=8)
     return fig, scan
-
-
-def _centred(ax: Axes, text: str) -> None:
-    """Write ``text`` in the middle of ``ax`` (a panel with nothing to draw)."""
-    ax.text(0.5, 0.5, text, transform=ax.transAxes, ha="center", va="center")

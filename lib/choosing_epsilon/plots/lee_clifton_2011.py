@@ -13,6 +13,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import laplace
+from ..figures import centred_text
 from ..possible_worlds import MAX_WORLDS_SHOWN
 
 # a world whose answer an earlier world shares gets the next style: coinciding curves stay visible
@@ -120,7 +121,7 @@ def fig3_mean_vs_median(
             f"Δf = 0: every world's median is {centres[0]:g}\nand no removal moves it,\n"
             "so the median needs no noise"
         )
-        ax_b.text(0.5, 0.5, text, ha="center", va="center", transform=ax_b.transAxes)
+        centred_text(ax_b, text)
         ax_b.set(title=f"(b) median, ε = {epsilon:g}", xticks=[], yticks=[])
         panel_b = pd.DataFrame({"response": centres})
     fig.suptitle("Fig. 3: distributions of each possible world for two queries")

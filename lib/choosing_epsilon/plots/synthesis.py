@@ -10,6 +10,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from ..figures import centred_text
 from ..synthesis import COLUMNS
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
@@ -36,14 +37,7 @@ def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
         axis.set(xscale="log", xlabel="ε (log scale)")
     else:
         axis.set_xticks([])
-        axis.text(
-            0.5,
-            0.5,
-            "no finite ε to draw: see the table",
-            transform=axis.transAxes,
-            ha="center",
-            va="center",
-        )
+        centred_text(axis, "no finite ε to draw: see the table")
 
 
 def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
