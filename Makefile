@@ -69,7 +69,7 @@ lab: $(STAMP)  ## JupyterLab in the project environment, opened at the project r
 
 lock: $(STAMP)  ## recompile requirements.lock (one lock for CPython 3.11-3.13) and copy the pins to environment.yml
 	$(PIP) install -q uv==$(UV_VERSION)
-	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint --universal --fork-strategy fewest --python-version 3.11 \
+	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint --extra site --extra teach --universal --fork-strategy fewest --python-version 3.11 \
 		--no-header --no-annotate -o requirements.lock
 	$(BIN)/python tools/environment.py $(JUPYTERLAB_VERSION)
 
