@@ -29,7 +29,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: reproduce test test-cases test-fast lint bench lab lock hooks clean
+.PHONY: reproduce test test-cases test-fast test-site site assignments lint bench lab lock hooks clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -n "$(INTERPRETER)" || { echo "make: needs CPython 3.11, 3.12 or 3.13; none of [$(CANDIDATES)] is one: set PYTHON=/path/to/python3.12" >&2; exit 2; }
@@ -47,13 +47,22 @@ reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters;
 	$(BIN)/python -m choosing_epsilon.reproduce
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases"
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site"
 
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases
 
 test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook" tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site" tests
+
+site: $(STAMP)  ## the static site, from the committed notebooks (no kernel): site/_build/html/index.html
+	$(BIN)/python site/build.py
+
+test-site: site  ## the built site in headless Chromium: every page loads, figures shown, math typeset, claims tables, scrubbers
+	$(BIN)/python -m pytest -n 0 -m site tests/test_site.py
+
+assignments: $(STAMP)  ## student and instructor copies of every notebook's exercises (nbgrader): assignments/
+	$(BIN)/python -m choosing_epsilon.assignments write
 
 lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebooks; mypy on lib/
 	$(BIN)/ruff check .
