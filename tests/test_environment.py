@@ -1,11 +1,14 @@
 """requirements.lock, environment.yml, pyproject.toml and the Makefile must agree, and lib/ must
 be tracked."""
 
+import importlib.metadata
+import os
 import subprocess
 import sys
 import tomllib
 
 import pytest
+import yaml
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
@@ -16,6 +19,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 import environment
 
 SUPPORTED = ("3.11", "3.12", "3.13")
+# owner/name on GitHub, as pyproject.toml's [project.urls] Repository states it
+REPOSITORY = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+REPOSITORY = REPOSITORY.removeprefix("https://github.com/")
 
 
 def lock_requirements():
@@ -59,7 +65,8 @@ def test_lock_satisfies_pyproject_ranges_on_every_supported_python(python):
     assert Version(f"{python}.0") in SpecifierSet(project["requires-python"])
     pins = pins_for(python)
     extras = project["optional-dependencies"]
-    for spec in project["dependencies"] + extras["test"] + extras["lint"]:
+    assert set(extras) == {"test", "lint", "site", "teach"}, "make lock must name every extra"
+    for spec in project["dependencies"] + [spec for specs in extras.values() for spec in specs]:
         requirement = Requirement(spec)
         assert requirement.name.lower() in pins, (
             f"{requirement.name} is not locked for Python {python}"
@@ -67,6 +74,60 @@ def test_lock_satisfies_pyproject_ranges_on_every_supported_python(python):
         assert pins[requirement.name.lower()] in requirement.specifier, (
             f"{requirement.name} lock outside {requirement.specifier}"
         )
+
+
+def binder_pins() -> dict[str, Version]:
+    """The pip pins of .binder/environment.yml, the file repo2docker reads."""
+    text = yaml.safe_load((ROOT / ".binder" / "environment.yml").read_text())
+    pip = next(d["pip"] for d in text["dependencies"] if isinstance(d, dict))
+    return {Requirement(p).name.lower(): Version(str(Requirement(p).specifier)[2:]) for p in pip}
+
+
+def test_binder_environment_holds_the_lock_pins_for_its_python():
+    text = yaml.safe_load((ROOT / ".binder" / "environment.yml").read_text())
+    python = next(d for d in text["dependencies"] if isinstance(d, str) and d.startswith("python="))
+    assert python == f"python={environment.PYTHON}"
+    assert binder_pins() == pins_for(environment.PYTHON)
+    makefile = (ROOT / "Makefile").read_text()
+    jupyterlab = makefile.split("JUPYTERLAB_VERSION := ")[1].split()[0]
+    assert (ROOT / ".binder" / "environment.yml").read_text() == environment.render(
+        ROOT / "requirements.lock", jupyterlab, binder=True
+    )
+
+
+def test_binder_pins_are_closed_under_their_own_requirements():
+    """Every requirement of every Binder pin that is installed here (evaluated for CPython 3.11 on
+    Linux, with the extras the lock asks for) is met by another Binder pin: pip resolves the file
+    to exactly these pins and fetches nothing else."""
+    pins = binder_pins()
+    unmet = []
+    for name in pins:
+        try:
+            requires = importlib.metadata.requires(name) or []
+        except importlib.metadata.PackageNotFoundError:  # a pin for another Python than this one
+            continue
+        for line in requires:
+            requirement = Requirement(line)
+            if requirement.marker is not None and not requirement.marker.evaluate(
+                {**environment.ENVIRONMENT, "extra": ""}
+            ):
+                continue
+            got = pins.get(requirement.name.lower().replace("_", "-"))
+            if got is None or got not in requirement.specifier:
+                unmet.append(f"{name} needs {requirement}, Binder pins {got}")
+    assert unmet == []
+
+
+def test_binder_installs_the_package_after_the_copy():
+    """repo2docker builds the environment before it copies the repository: no local path there;
+    postBuild (executable) installs the package without touching the pins."""
+    assert "-e ." not in (ROOT / ".binder" / "environment.yml").read_text()
+    post_build = ROOT / ".binder" / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    assert "pip install --no-deps -e ." in post_build.read_text()
+    readme = (ROOT / "README.md").read_text()
+    badge = f"https://mybinder.org/v2/gh/{REPOSITORY}/HEAD"
+    assert badge in readme and "mybinder.org/badge_logo.svg" in readme
 
 
 def test_supported_pythons_are_stated_alike():
