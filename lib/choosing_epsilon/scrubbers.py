@@ -1,0 +1,682 @@
+"""ε scrubbers: each notebook's central figure as frames a reader moves through with a slider.
+
+Each scrubber is a matplotlib ``FuncAnimation`` over one parameter (ε, p, the budget B or the
+number of people n), computed by the package at the notebook's committed parameters and drawn on
+axes fixed across frames. ``html`` renders it as an HTML fragment (``HTMLWriter`` with the frames
+embedded as PNG, a range slider and buttons; no kernel), deterministic: the writer's random uuid
+is replaced by an id derived from the notebook's name, and the PNG frames carry no metadata.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+import re
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import matplotlib
+import matplotlib.animation
+import numpy as np
+import pandas as pd
+from matplotlib.animation import FuncAnimation, HTMLWriter
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from . import confidence as cf
+from . import economics as econ
+from . import figures, interpretation, parameters
+from . import possible_worlds as pw
+from . import relative_error as rel
+from . import sensitivity as sens
+from . import synthesis as synth
+
+FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
+FPS = 4  # frames per second when played
+
+
+@dataclass(frozen=True)
+class Scrubber:
+    """One notebook's scrubber: the figure it accompanies, what its slider moves, its caption and
+    how to build its animation."""
+
+    notebook: str  # e.g. "hsu_2014"
+    figure: str  # file name in figures/<notebook>/ of the central figure it accompanies
+    parameter: str  # what the slider moves, in words with the symbol
+    label: str  # one sentence caption shown above the animation
+    build: Callable[[], matplotlib.animation.Animation]
+
+
+class ScrubAnimation(FuncAnimation):
+    """A ``FuncAnimation`` whose frame i draws the figure at ``values[i]``; ``start`` is the frame
+    of the notebook's default value and ``marks`` the artists that move with the value."""
+
+    def __init__(
+        self,
+        fig: Figure,
+        draw: Callable[[int], None],
+        values: Sequence[float] | np.ndarray,
+        start: int,
+        marks: Mapping[str, Line2D],
+    ) -> None:
+        self.figure = fig
+        self.values = [float(v) for v in values]
+        self.start = start
+        self.marks = dict(marks)
+        self._draw_frame_at = draw
+        super().__init__(
+            fig, self._step, frames=len(self.values), interval=1000 / FPS, repeat=False
+        )
+
+    def _step(self, i: int) -> list[Any]:
+        """FuncAnimation's callback: draw frame ``i``."""
+        self._draw_frame_at(i)
+        return []
+
+    def draw(self, i: int) -> None:
+        """Put the figure in the state of frame ``i`` (what the frame shows)."""
+        self._draw_frame_at(i)
+
+    @property
+    def title(self) -> str:
+        """The figure's title as the current frame states it."""
+        suptitle = self.figure.get_suptitle()
+        return suptitle or self.figure.axes[0].get_title()
+
+
+class Builder(Protocol):
+    """Builds a scrubber's animation: at its own number of frames, or at the number given."""
+
+    def __call__(self, count: int | None = None) -> ScrubAnimation: ...
+
+
+def _style(extra: Mapping[str, Any] | None = None) -> contextlib.AbstractContextManager[None]:
+    """The project's matplotlib style (and ``extra``) within a block, the global one untouched."""
+    # rc_context's keys are typed as literals
+    return matplotlib.rc_context(figures.STYLE | dict(extra or {}))  # type: ignore[arg-type]
+
+
+def _committed(notebook: str) -> dict[str, Any]:
+    """The notebook's parameters at the committed run's values (paths absolute)."""
+    return {name: p.committed for name, p in parameters.SPECS[notebook].items()}
+
+
+def _check_count(count: int) -> int:
+    """``count`` if it is a number of frames in [2, 200], else ValueError naming the range."""
+    if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 200:
+        raise ValueError(f"frames must be an integer in [2, 200], got {count!r}")
+    return count
+
+
+def grid_through(value: float, low: float, high: float, count: int, log: bool) -> np.ndarray:
+    """``count`` values from ``low`` to ``high``, evenly spaced (in log if ``log``), with the node
+    nearest ``value`` moved onto it: the notebook's default is always a frame."""
+    count = _check_count(count)
+    if log:
+        nodes = np.geomspace(low, high, count)
+        nearest = int(np.argmin(np.abs(np.log(nodes) - math.log(value))))
+    else:
+        nodes = np.linspace(low, high, count)
+        nearest = int(np.argmin(np.abs(nodes - value)))
+    nodes[nearest] = value
+    return nodes
+
+
+def _new_figure(width: float, height: float, columns: int = 1) -> tuple[Figure, list[Axes]]:
+    """A figure outside pyplot (nothing to close, no figure manager) with ``columns`` axes."""
+    fig = Figure(figsize=(width, height))
+    axes = fig.subplots(1, columns, squeeze=False)[0]
+    return fig, list(axes)
+
+
+def _styled(frames: int) -> Callable[[Callable[[int], ScrubAnimation]], Builder]:
+    """A builder of ``frames`` frames unless told otherwise, run under the project's matplotlib
+    style without changing the global one."""
+
+    def wrap(builder: Callable[[int], ScrubAnimation]) -> Builder:
+        @functools.wraps(builder)
+        def build(count: int | None = None) -> ScrubAnimation:
+            with _style():
+                return builder(_check_count(frames if count is None else count))
+
+        return build
+
+    return wrap
+
+
+# --- lee_clifton_2011: the adversary's worst-case posterior against ε (Fig. 2) -------------------
+
+
+@_styled(frames=26)  # ε from 0 in steps of 0.2 at the default right end 5
+def lee_clifton_2011(count: int) -> ScrubAnimation:
+    """Fig. 2 as ε moves: β(ω1) at its worst response (Eq. 3) and the Eq. (5) bound traced up to
+    ε, a panel per attribute, with ρ and the exact ε where β crosses it."""
+    v = _committed("lee_clifton_2011")
+    rho, end = v["rho"], v["fig2_max_epsilon"]
+    data = pw.load_database(v["data_path"], v["attributes"], v["absent"])
+    order = pw.world_order(list(data.name), v["absent"])
+    attributes = v["attributes"]
+    # the paper's order: (a) the second attribute, (b) the first
+    panels = [attributes[1], attributes[0]] if len(attributes) > 1 else [attributes[0]]
+    answers = {a: sens.world_answers(data[a], "mean")[order] for a in panels}
+    delta_f = {a: sens.unbounded_sensitivity(data[a], "mean") for a in panels}
+    delta_v = {a: float(np.ptp(answers[a])) for a in panels}
+    fine = np.linspace(0, end, 501)
+    curves = {a: pw.risk_curves(answers[a], delta_f[a], delta_v[a], fine) for a in panels}
+    exact = {a: pw.exact_epsilon(answers[a], delta_f[a], rho) for a in panels}
+    values = grid_through(v["example_epsilon"], 0.0, end, count, log=False)
+    prior = 1 / len(data)
+    fig, axes = _new_figure(5.0 * len(panels), 4.2, len(panels))
+    moving: dict[str, tuple[Line2D, Line2D, Line2D, Line2D, Line2D]] = {}
+    marks: dict[str, Line2D] = {}
+    for letter, ax, a in zip("ab", axes, panels):
+        beta, upper = curves[a]
+        ax.plot(fine, beta, color="tab:blue", alpha=0.2)
+        ax.plot(fine, upper, "--", color="tab:orange", alpha=0.2)
+        (trace,) = ax.plot([], [], color="tab:blue", label="worst-case posterior β(ω1), Eq. (3)")
+        (trace_bound,) = ax.plot([], [], "--", color="tab:orange", label="upper bound, Eq. (5)")
+        (dot,) = ax.plot([], [], "o", color="tab:blue", ms=7)
+        (dot_bound,) = ax.plot([], [], "o", color="tab:orange", ms=5)
+        cursor = ax.axvline(0, color="black", lw=0.8)
+        ax.axhline(rho, color="grey", lw=0.8, label=f"threshold ρ = {rho:.4g}")
+        if exact[a] <= end:
+            ax.axvline(
+                exact[a], color="red", ls="-.", lw=0.8, label=f"β crosses ρ at ε = {exact[a]:.4f}"
+            )
+        else:
+            crossing = "never" if math.isinf(exact[a]) else f"at ε = {exact[a]:.4g}"
+            ax.plot([], [], " ", label=f"β crosses ρ {crossing}")
+        ax.set(
+            xlabel="privacy parameter (ε)",
+            ylabel="posterior probability of the true world",
+            xlim=(0, end),
+            ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
+        )
+        ax.legend(fontsize=7, loc="lower right")
+        moving[a] = (trace, trace_bound, dot, dot_bound, cursor)
+        marks[f"posterior {a}"], marks[f"bound {a}"] = dot, dot_bound
+        ax.set_title(f"({letter}) mean of {a}", fontsize=9)
+
+    def draw(i: int) -> None:
+        epsilon = values[i]
+        seen = fine <= epsilon
+        states = []
+        for letter, ax, a in zip("ab", axes, panels):
+            (beta_now,), (upper_now,) = pw.risk_curves(
+                answers[a], delta_f[a], delta_v[a], [epsilon]
+            )
+            trace, trace_bound, dot, dot_bound, cursor = moving[a]
+            beta, upper = curves[a]
+            trace.set_data(np.append(fine[seen], epsilon), np.append(beta[seen], beta_now))
+            trace_bound.set_data(np.append(fine[seen], epsilon), np.append(upper[seen], upper_now))
+            dot.set_data([epsilon], [beta_now])
+            dot.set_color("tab:red" if beta_now > rho else "tab:blue")
+            dot_bound.set_data([epsilon], [upper_now])
+            cursor.set_xdata([epsilon, epsilon])
+            side = "above" if beta_now > rho else "within"
+            ax.set_title(f"({letter}) mean of {a}: β(ω1) = {beta_now:.3f}, {side} ρ", fontsize=9)
+            states.append(side)
+        fig.suptitle(f"ε = {epsilon:.2f}: the adversary's worst-case posterior on who is absent")
+
+    draw(0)
+    fig.tight_layout()
+    return ScrubAnimation(
+        fig, draw, values, int(np.argmin(np.abs(values - v["example_epsilon"]))), marks
+    )
+
+
+# --- shoaran_2012: the noise magnitude against its probability (Fig. 1) --------------------------
+
+
+@_styled(frames=25)
+def shoaran_2012(count: int) -> ScrubAnimation:
+    """Fig. 1 as ε moves: Eq. (4)'s noise magnitude z against pr at ε, over the fixed curves of
+    the notebook's Fig. 1, with the magnitudes exceeded half and 30% of the time marked."""
+    v = _committed("shoaran_2012")
+    sensitivity, epsilon0, shown = v["sensitivity"], v["epsilon"], v["fig1_epsilons"]
+    # from half the smallest ε of Fig. 1 to twice its largest, log-spaced
+    values = grid_through(
+        epsilon0, min(*shown, epsilon0) / 2, max(*shown, epsilon0) * 2, count, log=True
+    )
+    pr_grid = np.linspace(0.01, 0.99, 197)  # the notebook's grid
+    fig, (ax,) = _new_figure(6.4, 4.2)
+    references = rel.noise_curves(pr_grid, sensitivity, shown)
+    for e in shown:
+        ax.plot(100 * pr_grid, references[f"z_eps_{e:g}"], color="grey", lw=0.8, alpha=0.5)
+    ax.plot(
+        [],
+        [],
+        color="grey",
+        lw=0.8,
+        alpha=0.5,
+        label="Fig. 1's ε = " + ", ".join(f"{e:g}" for e in shown),
+    )
+    (curve,) = ax.plot([], [], color="tab:blue", lw=2, label="z at the current ε")
+    (points,) = ax.plot([], [], "ko", label="exceeded 50% and 30% of the time")
+    top = rel.noise_at_probability(pr_grid[0], sensitivity, float(values.min()))
+    ax.set(
+        xlabel="probability that the noise magnitude is at least z (pr, %)",
+        ylabel="noise magnitude (z, units of the answer)",
+        xlim=(0, 100),
+        ylim=(0, 1.05 * top),
+    )
+    ax.legend(fontsize=8, loc="upper right")
+
+    def draw(i: int) -> None:
+        epsilon = values[i]
+        curve.set_data(100 * pr_grid, rel.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1])
+        z50 = rel.noise_at_probability(0.5, sensitivity, epsilon)
+        z30 = rel.noise_at_probability(0.3, sensitivity, epsilon)
+        points.set_data([50, 30], [z50, z30])
+        ax.set_title(
+            f"ε = {epsilon:.3g}: |noise| ≥ {z50:.0f} half the time, ≥ {z30:.0f} 30% of the time "
+            f"(Δ(q) = {sensitivity:g})",
+            fontsize=9,
+        )
+
+    draw(0)
+    fig.tight_layout()
+    start = int(np.argmin(np.abs(values - epsilon0)))
+    return ScrubAnimation(fig, draw, values, start, {"noise at 50% and 30%": points})
+
+
+# --- mugunthan_poster: the three theorems' ε against p, and their ratio (Fig. 1) -----------------
+
+
+@_styled(frames=26)
+def mugunthan_poster(count: int) -> ScrubAnimation:
+    """The poster's three ε (Theorems 1-3, Laplace noise) against the confidence p, and Fig. 1's
+    ratio ε₂/ε₃, with the current p marked on both."""
+    v = _committed("mugunthan_poster")
+    sensitivity, c, w, answer, p0 = v["sensitivity"], v["c"], v["w"], v["query_answer"], v["p"]
+    values = grid_through(p0, 0.5, 0.995, count, log=False)
+    fine = np.linspace(0.5, 0.995, 300)
+
+    def epsilons(p: float) -> tuple[float, float, float]:
+        """ε₁, ε₂ and ε₃ at confidence p."""
+        return (
+            cf.theorem1_epsilon(sensitivity, w, answer, p),
+            cf.theorem2_epsilon_laplace(sensitivity, c, p),
+            cf.theorem3_epsilon(sensitivity, c, p),
+        )
+
+    curves = np.array([epsilons(p) for p in fine])
+    threshold = cf.ratio_threshold()
+    fig, (ax, ax_ratio) = _new_figure(10, 4.2, 2)
+    names = (
+        f"ε₁, Theorem 1 (within w q(D) = {w * answer:g})",
+        f"ε₂, Theorem 2 (within c = {c:g})",
+        f"ε₃, Theorem 3 (within c = {c:g})",
+    )
+    dots = []
+    for k, name in enumerate(names):
+        (line,) = ax.plot(fine, curves[:, k], label=name)
+        (dot,) = ax.plot([], [], "o", color=line.get_color(), ms=7)
+        dots.append(dot)
+    ax.set(
+        yscale="log",
+        xlabel="required confidence (p)",
+        ylabel="privacy loss the theorem asks for (ε)",
+        xlim=(0.5, 1),
+    )
+    ax.legend(fontsize=7, loc="upper left")
+    ratio = cf.ratio(fine)
+    ax_ratio.plot(fine, ratio, label="ε₂ / ε₃ (Laplace)")
+    ax_ratio.axhline(1, color="grey", lw=0.8)
+    ax_ratio.axvline(
+        threshold, color="black", ls=":", lw=0.8, label=f"ratio = 1 at p = {threshold:.4f}"
+    )
+    (ratio_dot,) = ax_ratio.plot([], [], "o", color="tab:red", ms=7)
+    ax_ratio.set(
+        xlabel="required confidence (p)",
+        ylabel="Theorem 2's ε over Theorem 3's (ε₂ / ε₃)",
+        xlim=(0.5, 1),
+    )
+    ax_ratio.legend(fontsize=7, loc="upper left")
+    cursors = [axis.axvline(p0, color="black", lw=0.8) for axis in (ax, ax_ratio)]
+
+    def draw(i: int) -> None:
+        p = values[i]
+        now = epsilons(p)
+        for dot, e in zip(dots, now):
+            dot.set_data([p], [e])
+        (r,) = cf.ratio(np.array([p]))
+        ratio_dot.set_data([p], [r])
+        for cursor in cursors:
+            cursor.set_xdata([p, p])
+        ax.set_title(f"ε₁ = {now[0]:.3g}, ε₂ = {now[1]:.3g}, ε₃ = {now[2]:.3g}", fontsize=9)
+        verdict = (
+            "ε₃ is below the exact ε₂: Theorem 3 under-delivers"
+            if r > 1
+            else "ε₃ ≥ ε₂: Theorem 3 delivers p"
+        )
+        ax_ratio.set_title(f"ε₂/ε₃ = {r:.3f}: {verdict}", fontsize=9)
+        fig.suptitle(
+            f"p = {p:.3f}: the ε each theorem asks for (Laplace noise, Δ = {sensitivity:g})"
+        )
+
+    draw(0)
+    fig.tight_layout()
+    start = int(np.argmin(np.abs(values - p0)))
+    marks = {"ε₁": dots[0], "ε₂": dots[1], "ε₃": dots[2], "ε₂/ε₃": ratio_dot}
+    return ScrubAnimation(fig, draw, values, start, marks)
+
+
+# --- hsu_2014: the feasible (ε, N) region as the budget moves ------------------------------------
+
+
+@_styled(frames=27)
+def hsu_2014(count: int) -> ScrubAnimation:
+    """The feasible (ε, N) region between the budget curve N ≤ B/((e^ε − 1)P) and the accuracy
+    curve A(ε, N) ≤ T as the budget B moves, with the largest feasible ε and the slides' point."""
+    v = _committed("hsu_2014")
+    cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
+    budget0, error, alpha = v["budget"], v["error"], v["failure_probability"]
+    constants = v["slide_constants"]
+    slide_epsilon, slide_n = v["slide_epsilon"], v["slide_n"]
+    # from a sixth of the budget (below the cost floor at the slides' values) to three times it,
+    # the budgets of the notebook's last figure
+    values = grid_through(budget0, budget0 / 6, budget0 * 3, count, log=True)
+    designs = [econ.largest_feasible_epsilon(cost, b, error, alpha, constants) for b in values]
+    widest = max((d.epsilon for d in designs if d is not None), default=slide_epsilon)
+    right = 1.25 * max(widest, slide_epsilon)
+    # the accuracy edge does not depend on B: the notebook's curves at the default budget
+    region = econ.feasible_region_curves(cost, budget0, error, alpha, constants, right)
+    eps, n_accuracy = region.epsilon.to_numpy(), region.n_min_accuracy.to_numpy()
+    n_floor = float(n_accuracy.min())
+    top = 4 * max(n_floor, slide_n) if slide_n <= 10 * n_floor else 4 * n_floor
+    floor = econ.cost_floor(cost, error, alpha, constants)
+    fig, (ax,) = _new_figure(6.4, 4.2)
+    (budget_line,) = ax.plot([], [], label="budget: N ≤ B / ((e^ε − 1)P)")
+    ax.plot(eps, n_accuracy, label=f"accuracy: A(ε, N) ≤ T = {alpha:g}")
+    ax.plot(
+        [slide_epsilon],
+        [slide_n],
+        "k*",
+        ms=11,
+        label=f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}",
+    )
+    (best_dot,) = ax.plot([], [], "ro", label="largest feasible ε")
+    ax.fill_between([], [], [], alpha=0.25, color="tab:green", label="feasible")
+    ax.set(
+        xlabel="privacy parameter (ε)",
+        ylabel="study size (N), participants",
+        xlim=(0, right),
+        ylim=(0, top),
+    )
+    ax.legend(fontsize=8, loc="upper right")
+    shading: list[Any] = []
+
+    def draw(i: int) -> None:
+        budget = values[i]
+        n_budget = budget / (np.expm1(eps) * cost)
+        budget_line.set_data(eps, n_budget)
+        for patch in shading:
+            patch.remove()
+        inside = n_accuracy <= n_budget
+        shading[:] = [
+            ax.fill_between(eps, n_accuracy, n_budget, where=inside, alpha=0.25, color="tab:green")
+        ]
+        best = designs[i]
+        if best is None:
+            best_dot.set_data([], [])
+            text = f"no study is feasible: B is below the cost floor ${floor:,.0f}"
+        else:
+            best_dot.set_data([best.epsilon], [best.n])
+            text = f"largest feasible ε = {best.epsilon:.4f} at N = {best.n:,}"
+        ax.set_title(f"budget B = ${budget:,.0f}: {text}", fontsize=9)
+
+    draw(0)
+    fig.tight_layout()
+    start = int(np.argmin(np.abs(values - budget0)))
+    return ScrubAnimation(
+        fig, draw, values, start, {"largest feasible ε": best_dot, "budget": budget_line}
+    )
+
+
+# --- synthesis: every method's ε for the survey as the number of people moves --------------------
+
+
+def synthesis_methods(n_people: int, values: Mapping[str, Any] | None = None) -> pd.DataFrame:
+    """The synthesis's table of methods (``synthesis.methods_table``) for a survey of ``n_people``
+    at the notebook's other parameters (``values``: its committed ones by default), drawing the
+    ages as the notebook does."""
+    v = dict(_committed("synthesis") if values is None else values)
+    lb, ub = v["age_range"]
+    mean_floor = max(lb, v["mean_lower_bound"])
+    rng = np.random.default_rng(v["seed"])
+    low, high = int(v["observed_ages"][0]), int(v["observed_ages"][1])
+    ages = rng.integers(low, high + 1, size=n_people).astype(float)
+    delta = sens.mean_sensitivity(lb, ub, n_people)
+    delta_lc = sens.mean_sensitivity(lb, ub, n_people - 1)
+    survey = synth.Survey(n_people, lb, ub, delta, delta_lc, mean_floor)
+    rho = v["rho"]
+    lee = (
+        synth.lee_clifton_epsilons(ages, delta_lc, rho) if rho >= 1 / n_people else (math.nan,) * 2
+    )
+    fewest = int(np.unique(ages, return_counts=True)[1].min())
+    rows = synth.lee_clifton_rows(survey, rho, *lee, fewest)
+    cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
+    t_unit = v["error_years"] / (ub - lb)
+    alpha = v["failure_probability"]
+    accuracy = econ.accuracy_epsilon(n_people, t_unit, alpha) if t_unit < 1 else 0.0
+    budget_eps = econ.budget_epsilon(n_people, cost, v["budget"])
+    rows += synth.hsu_rows(survey, budget_eps, accuracy, cost, v["budget"], v["error_years"], alpha)
+    shoaran = rel.epsilon_for_mta(delta, mean_floor, v["pr"], v["relative_error"])
+    rows.append(synth.shoaran_row(survey, shoaran, v["relative_error"], v["pr"]))
+    theorem2 = cf.theorem2_epsilon_laplace(delta, v["c_years"], v["p"])
+    theorem3 = cf.theorem3_epsilon(delta, v["c_years"], v["p"])
+    rows += synth.poster_rows(survey, theorem2, theorem3, v["c_years"], v["p"])
+    prior, threshold = v["prior"], v["posterior_threshold"]
+    posterior = (
+        interpretation.epsilon_for_posterior(prior, threshold) if threshold > prior else math.nan
+    )
+    advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
+    rows += synth.reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
+    return synth.methods_table(rows)
+
+
+@_styled(frames=25)
+def synthesis(count: int) -> ScrubAnimation:
+    """Every method's ε for the survey mean as the number of people n moves, with the feasible
+    interval of the one mechanism of panel (a).
+
+    The slider moves n rather than ρ: n sets the sensitivity (ub − lb)/n of the released mean, so
+    it moves every method but the two readings that depend on ε alone (Hsu et al.'s budget and
+    accuracy, Shoaran et al., both theorems of the poster, Lee & Clifton), and with them whether a
+    feasible ε exists; ρ moves Lee & Clifton's two rows only.
+    """
+    v = _committed("synthesis")
+    n0 = v["n_people"]
+    grid = grid_through(n0, n0 / 100, n0 * 50, count, log=True)
+    values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
+    tables = [synthesis_methods(int(n), v) for n in values]
+    methods = list(tables[0].method)
+    positive = np.concatenate([t.epsilon[np.isfinite(t.epsilon) & (t.epsilon > 0)] for t in tables])
+    low, high = positive.min() / 2, positive.max() * 2
+    first = tables[0]
+    fig, (ax,) = _new_figure(8.0, 5.0)
+    markers: dict[str, Line2D] = {}
+    notes = {}
+    for row, method in enumerate(methods):
+        upper = first["bounds ε from"].iloc[row].startswith("upper")
+        colour = "tab:red" if upper else "tab:blue"
+        face = "none" if first.panel.iloc[row] == "(b)" else colour
+        (markers[method],) = ax.plot(
+            [], [], "<" if upper else ">", ms=9, color=colour, mfc=face, mew=1.8
+        )
+        notes[method] = ax.text(high, row, "", ha="right", va="center", fontsize=8)
+    ax.plot([], [], "<", color="tab:red", label="upper bound (privacy, budget)")
+    ax.plot([], [], ">", color="tab:blue", label="lower bound (utility)")
+    ax.plot(
+        [], [], "<", color="tab:red", mfc="none", mew=1.8, label="Lee & Clifton: reads every age"
+    )
+    ax.set_yticks(range(len(methods)), methods, fontsize=8)
+    ax.set(xscale="log", xlim=(low, high), ylim=(len(methods) - 0.5, -0.5), xlabel="ε (log scale)")
+    ax.legend(fontsize=7, loc="upper left")
+    shading: list[Any] = []
+
+    def draw(i: int) -> None:
+        table = tables[i]
+        for row, method in enumerate(methods):
+            epsilon = float(table.epsilon.iloc[row])
+            drawable = math.isfinite(epsilon) and epsilon > 0
+            markers[method].set_data([epsilon] if drawable else [], [row] if drawable else [])
+            notes[method].set_text("" if drawable else synth.epsilon_text(epsilon))
+        for patch in shading:
+            patch.remove()
+        window = synth.feasibility(table)
+        shading.clear()
+        if window.interval is not None:
+            lo, hi = window.interval
+            shading.append(ax.axvspan(max(lo, low), min(hi, high), color="green", alpha=0.12))
+            text = f"feasible ε of panel (a) in [{lo:.3g}, {hi:.3g}]"
+        else:
+            text = "no feasible ε for panel (a)"
+        fig.suptitle(f"n = {values[i]:,} people: {text}", fontsize=10)
+
+    draw(0)
+    fig.tight_layout()
+    start = int(np.argmin(np.abs(values - n0)))
+    return ScrubAnimation(fig, draw, values, start, markers)
+
+
+# --- the registry, rendering and writing ---------------------------------------------------------
+
+_BUILDERS: dict[str, Builder] = {
+    "lee_clifton_2011": lee_clifton_2011,
+    "shoaran_2012": shoaran_2012,
+    "mugunthan_poster": mugunthan_poster,
+    "hsu_2014": hsu_2014,
+    "synthesis": synthesis,
+}
+
+SCRUBBERS: dict[str, Scrubber] = {
+    "lee_clifton_2011": Scrubber(
+        notebook="lee_clifton_2011",
+        figure="fig2_risk_upper_bound.png",
+        parameter="privacy parameter ε",
+        label=(
+            "Move ε and watch the adversary's worst-case posterior on the absent person's world "
+            "rise from the prior 1/n and cross the threshold ρ, below its upper bound of Eq. (5)."
+        ),
+        build=lee_clifton_2011,
+    ),
+    "shoaran_2012": Scrubber(
+        notebook="shoaran_2012",
+        figure="fig1_noise_vs_probability.png",
+        parameter="privacy degree ε",
+        label=(
+            "Move ε and watch the noise magnitude exceeded with each probability shrink as 1/ε, "
+            "over the fixed curves of Fig. 1."
+        ),
+        build=shoaran_2012,
+    ),
+    "mugunthan_poster": Scrubber(
+        notebook="mugunthan_poster",
+        figure="fig1_ratio.png",
+        parameter="required confidence p",
+        label=(
+            "Move the confidence p and compare the ε each of the poster's three theorems asks for; "
+            "past the dotted line Theorem 3's ε falls below the exact one of Theorem 2."
+        ),
+        build=mugunthan_poster,
+    ),
+    "hsu_2014": Scrubber(
+        notebook="hsu_2014",
+        figure="feasible_region.png",
+        parameter="budget B ($)",
+        label=(
+            "Move the budget B and watch the feasible (ε, N) region between the budget and "
+            "accuracy curves grow, and vanish below the cost floor."
+        ),
+        build=hsu_2014,
+    ),
+    "synthesis": Scrubber(
+        notebook="synthesis",
+        figure="methods_and_deployments.png",
+        parameter="number of people n",
+        label=(
+            "Move the number of people n and watch every method's ε for the survey mean move "
+            "with the sensitivity (ub − lb)/n, and the feasible interval open or close."
+        ),
+        build=synthesis,
+    ),
+}
+"""Each notebook's scrubber, by notebook name."""
+
+
+def _scrubber(name: str) -> Scrubber:
+    """The scrubber of notebook ``name``; ValueError naming the known ones otherwise."""
+    if name not in SCRUBBERS:
+        raise ValueError(f"name must be one of {sorted(SCRUBBERS)}, got {name!r}")
+    return SCRUBBERS[name]
+
+
+def _render(animation: ScrubAnimation) -> str:
+    """The animation as matplotlib's jshtml fragment (``to_jshtml``'s writer, with PNG frames
+    saved without metadata)."""
+    writer = HTMLWriter(fps=FPS, embed_frames=True, default_mode="once")
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        _style({"animation.frame_format": "png"}),
+    ):
+        path = Path(tmp, "scrubber.html")
+        animation.save(
+            str(path),
+            writer=writer,
+            dpi=FRAME_DPI,
+            savefig_kwargs={"metadata": {"Software": None}},
+        )
+        return path.read_text(encoding="utf-8")
+
+
+def element_id(name: str) -> str:
+    """The fixed id that replaces HTMLWriter's random uuid in ``name``'s fragment."""
+    return f"scrub_{name}"
+
+
+def _fixed(text: str, name: str, start: int) -> str:
+    """The fragment with HTMLWriter's random uuid replaced by ``element_id(name)`` (a regex on the
+    output: every id and the JavaScript variable share the uuid), opening at frame ``start``."""
+    found = re.search(r'id="_anim_img([0-9a-f]{32})"', text)
+    if found is None:
+        raise RuntimeError("HTMLWriter's fragment has no _anim_img<uuid> element to rename")
+    ident = element_id(name)
+    text = text.replace(found.group(1), ident)
+    text = text.replace(
+        f'id="_anim_slider{ident}" type="range" class="anim-slider"\n'
+        '           name="points" min="0" max="1" step="1" value="0"',
+        f'id="_anim_slider{ident}" type="range" class="anim-slider"\n'
+        f'           name="points" min="0" max="1" step="1" value="{start}"',
+    )
+    created = re.search(rf"anim{ident} = new Animation\([^;]*\);", text)
+    if created is None:
+        raise RuntimeError("HTMLWriter's fragment creates no Animation object to start")
+    opening = f"{created.group(0)}\n        anim{ident}.set_frame({start});"
+    return text[: created.start()] + opening + text[created.end() :]
+
+
+def html(name: str, frames: int | None = None) -> str:
+    """The jshtml fragment of notebook ``name``'s scrubber, byte-identical from build to build."""
+    scrubber = _scrubber(name)
+    build = _BUILDERS[scrubber.notebook]
+    animation = build(frames)
+    return _fixed(_render(animation), name, animation.start)
+
+
+def write_all(out_dir: Path) -> dict[str, Path]:
+    """Write ``<notebook>.html`` for every scrubber into ``out_dir``; return the paths by name."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for name in SCRUBBERS:
+        path = out / f"{name}.html"
+        path.write_text(html(name), encoding="utf-8")
+        paths[name] = path
+    return paths
