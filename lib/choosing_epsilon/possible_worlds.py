@@ -24,11 +24,15 @@ from ._validate import finite_array, open_unit, positive, real
 from .sensitivity import (
     Query,
     bounded_sensitivity,
+    check_counts,
     check_query,
     check_values,
+    standard_counted_local_sensitivities,
+    standard_counted_world_answers,
     standard_local_sensitivities,
     standard_world_answers,
     standardised,
+    standardised_counts,
     unbounded_sensitivity,
     world_answers,
 )
@@ -263,10 +267,78 @@ class EpsilonForRisk:
     exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
 
 
-def epsilon_for_risk(
-    values: Sequence[float] | np.ndarray, rho: float, query: Query = "mean"
+def _exact_epsilon_distinct(
+    n: int, values: np.ndarray, counts: np.ndarray, sensitivity: float, rho: float
+) -> float:
+    """``exact_epsilon`` given the n worlds' distinct answers (ascending) and how many share each:
+    the same bracket and root search, with n and Δv taken from them."""
+    if rho >= 1.0 / counts.min():  # the limit of the worst case as ε grows
+        return math.inf
+    g = _risk_gap(values, sensitivity, rho, (values, counts))
+    if g(0.0) >= 0:
+        return 0.0
+    spread = float(values[-1] - values[0])
+    lo = epsilon_upper_bound(n, spread, sensitivity, rho)  # Eq. (5) bounds the risk: safe
+    if g(lo) >= 0:  # Eq. (5) is tight here: the root is lo, up to rounding
+        lo, hi = 0.0, lo
+    else:
+        hi = max(2 * lo, 1e-3 * sensitivity / spread)
+        while g(hi) <= 0:
+            lo, hi = hi, 2 * hi
+    if g(hi) == 0:
+        return float(hi)
+    return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))
+
+
+def _epsilon_for_counts(
+    values: Sequence[float] | np.ndarray,
+    counts: Sequence[int] | np.ndarray,
+    rho: float,
+    query: Query,
 ) -> EpsilonForRisk:
-    """Eq. (7) and the exact ε keeping every world's posterior ≤ ρ, mean or median of ``values``."""
+    """``epsilon_for_risk`` of the column with each distinct value repeated its count of times,
+    computed on the k distinct values (every world missing a copy of v_i is one class)."""
+    v, c = check_counts(values, counts)
+    check_query(query)
+    n = int(np.sum(c))
+    rho = check_rho(rho, n)
+    u, _, scale = standardised_counts(v, np.cumsum(c))
+    # the answers less a common offset (the mean of the column, for the mean): ε depends only on
+    # their differences, which the offset keeps exact at any n (``standard_counted_world_answers``)
+    answers, _ = standard_counted_world_answers(u, c, query)
+    sens = float(np.max(standard_counted_local_sensitivities(u, c, query)))
+    dv = float(answers[0] - answers[-1])
+    if sens == 0:
+        return EpsilonForRisk(query, rho, n, 0.0, 0.0, math.inf, math.inf)
+    # ascending, ties merged: worlds of different values may share an answer (the median's)
+    ascending, weights = answers[::-1], c[::-1].astype(float)
+    starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
+    distinct = ascending[starts], np.add.reduceat(weights, starts)
+    return EpsilonForRisk(
+        query=query,
+        rho=rho,
+        n=n,
+        sensitivity=sens * scale,
+        delta_v=dv * scale,
+        upper_bound=epsilon_upper_bound(n, dv, sens, rho),
+        exact=_exact_epsilon_distinct(n, *distinct, sens, rho),
+    )
+
+
+def epsilon_for_risk(
+    values: Sequence[float] | np.ndarray,
+    rho: float,
+    query: Query = "mean",
+    counts: Sequence[int] | np.ndarray | None = None,
+) -> EpsilonForRisk:
+    """Eq. (7) and the exact ε keeping every world's posterior ≤ ρ, mean or median of ``values``.
+
+    With ``counts``, ``values`` are the column's distinct values and ``counts`` how many rows hold
+    each (``tables.column_counts``): the same result as on the expanded column, in O(k log k) for k
+    distinct values, at any number of rows.
+    """
+    if counts is not None:
+        return _epsilon_for_counts(values, counts, rho, query)
     x = check_values(values)
     check_query(query)
     rho = check_rho(rho, x.size)
