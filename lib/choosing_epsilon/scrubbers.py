@@ -72,6 +72,7 @@ class ScrubAnimation(FuncAnimation):
         super().__init__(
             fig, self._step, frames=len(self.values), interval=1000 / FPS, repeat=False
         )
+        self.draw(start)  # as built, the figure shows the notebook's default
 
     def _step(self, i: int) -> list[Any]:
         """FuncAnimation's callback: draw frame ``i``."""
@@ -81,6 +82,9 @@ class ScrubAnimation(FuncAnimation):
     def draw(self, i: int) -> None:
         """Put the figure in the state of frame ``i`` (what the frame shows)."""
         self._draw_frame_at(i)
+        # a frame drawn counts as rendered: matplotlib's (private) flag, without which it warns
+        # when an animation that was only inspected is deleted
+        self._draw_was_started = True
 
     @property
     def title(self) -> str:
@@ -205,7 +209,6 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
     def draw(i: int) -> None:
         epsilon = values[i]
         seen = fine <= epsilon
-        states = []
         for letter, ax, a in zip("ab", axes, panels):
             (beta_now,), (upper_now,) = pw.risk_curves(
                 answers[a], delta_f[a], delta_v[a], [epsilon]
@@ -220,14 +223,12 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             cursor.set_xdata([epsilon, epsilon])
             side = "above" if beta_now > rho else "within"
             ax.set_title(f"({letter}) mean of {a}: β(ω1) = {beta_now:.3f}, {side} ρ", fontsize=9)
-            states.append(side)
         fig.suptitle(f"ε = {epsilon:.2f}: the adversary's worst-case posterior on who is absent")
 
     draw(0)
     fig.tight_layout()
-    return ScrubAnimation(
-        fig, draw, values, int(np.argmin(np.abs(values - v["example_epsilon"]))), marks
-    )
+    start = int(np.argmin(np.abs(values - v["example_epsilon"])))
+    return ScrubAnimation(fig, draw, values, start, marks)
 
 
 # --- shoaran_2012: the noise magnitude against its probability (Fig. 1) --------------------------
@@ -288,13 +289,13 @@ def shoaran_2012(count: int) -> ScrubAnimation:
 # --- mugunthan_poster: the three theorems' ε against p, and their ratio (Fig. 1) -----------------
 
 
-@_styled(frames=26)
+@_styled(frames=25)  # p from 0.5 to 0.98 in steps of 0.02
 def mugunthan_poster(count: int) -> ScrubAnimation:
     """The poster's three ε (Theorems 1-3, Laplace noise) against the confidence p, and Fig. 1's
     ratio ε₂/ε₃, with the current p marked on both."""
     v = _committed("mugunthan_poster")
     sensitivity, c, w, answer, p0 = v["sensitivity"], v["c"], v["w"], v["query_answer"], v["p"]
-    values = grid_through(p0, 0.5, 0.995, count, log=False)
+    values = grid_through(p0, 0.5, 0.98, count, log=False)
     fine = np.linspace(0.5, 0.995, 300)
 
     def epsilons(p: float) -> tuple[float, float, float]:
@@ -517,7 +518,12 @@ def synthesis(count: int) -> ScrubAnimation:
         [], [], "<", color="tab:red", mfc="none", mew=1.8, label="Lee & Clifton: reads every age"
     )
     ax.set_yticks(range(len(methods)), methods, fontsize=8)
-    ax.set(xscale="log", xlim=(low, high), ylim=(len(methods) - 0.5, -0.5), xlabel="ε (log scale)")
+    ax.set(
+        xscale="log",
+        xlim=(low, high),
+        ylim=(len(methods) - 0.5, -0.5),
+        xlabel="privacy parameter (ε, log scale)",
+    )
     ax.legend(fontsize=7, loc="upper left")
     shading: list[Any] = []
 

@@ -1,0 +1,201 @@
+"""The ε scrubbers: each accompanies a committed figure, renders to a deterministic jshtml fragment
+with a slider and one PNG per frame, opens at the notebook's default, and shows in its frames
+the values the package computes (checked here by another route)."""
+
+import base64
+import math
+import re
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import optimize, stats
+
+from choosing_epsilon import economics as econ
+from choosing_epsilon import parameters, scrubbers
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import sensitivity as sens
+from choosing_epsilon.paths import FIGURES
+
+NAMES = sorted(scrubbers.SCRUBBERS)
+FEW = 3  # frames per scrubber in these tests: the first, the default's and the last
+
+
+def committed(notebook: str, name: str):
+    return parameters.SPECS[notebook][name].committed
+
+
+def test_every_notebook_with_a_central_figure_has_a_scrubber():
+    assert NAMES == [
+        "hsu_2014",
+        "lee_clifton_2011",
+        "mugunthan_poster",
+        "shoaran_2012",
+        "synthesis",
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_scrubber_accompanies_a_committed_figure(name):
+    scrubber = scrubbers.SCRUBBERS[name]
+    assert scrubber.notebook == name and name in parameters.SPECS
+    assert (FIGURES / name / scrubber.figure).is_file()
+    assert scrubber.label.endswith(".") and "\n" not in scrubber.label
+    assert scrubber.parameter
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_fragment_is_deterministic_with_a_slider_and_a_frame_per_value(name):
+    first = scrubbers.html(name, frames=FEW)
+    assert scrubbers.html(name, frames=FEW) == first
+    assert not plt.get_fignums()  # no figure left open
+    ident = scrubbers.element_id(name)
+    assert f'<input id="_anim_slider{ident}" type="range"' in first
+    assert f'<img id="_anim_img{ident}">' in first
+    assert first.count('] = "data:image/png;base64,') == FEW
+    assert not re.search(r"[0-9a-f]{32}", first.replace("\\\n", "").split("frames[0]")[0])
+    # it opens at the notebook's default value
+    animation = scrubbers._BUILDERS[name](FEW)
+    assert f"anim{ident}.set_frame({animation.start});" in first
+    assert f'value="{animation.start}"' in first
+
+
+def test_png_frames_carry_no_metadata():
+    fragment = scrubbers.html("shoaran_2012", frames=2)
+    frame = re.search(r'frames\[0\] = "data:image/png;base64,([^"]+)"', fragment).group(1)
+    png = base64.b64decode(frame.replace("\\\n", ""))
+    assert png.startswith(b"\x89PNG") and b"tEXt" not in png and b"tIME" not in png
+
+
+@pytest.mark.parametrize(
+    ("name", "parameter"),
+    [
+        ("lee_clifton_2011", "example_epsilon"),
+        ("shoaran_2012", "epsilon"),
+        ("mugunthan_poster", "p"),
+        ("hsu_2014", "budget"),
+        ("synthesis", "n_people"),
+    ],
+)
+def test_the_scrubber_opens_at_the_notebook_default(name, parameter):
+    animation = scrubbers._BUILDERS[name](7)
+    assert len(animation.values) == 7
+    assert animation.values[animation.start] == committed(name, parameter)
+    assert animation.values == sorted(animation.values)
+
+
+def test_lee_clifton_frames_show_the_worst_case_posterior_of_the_absent_world():
+    animation = scrubbers.lee_clifton_2011(6)  # ε = 0, 1, 2, ..., 5
+    data = pw.load_database(committed("lee_clifton_2011", "data_path"), ["absence_days"], "Terry")
+    order = pw.world_order(list(data.name), "Terry")
+    answers = sens.world_answers(data.absence_days, "mean")[order]
+    delta_f = sens.unbounded_sensitivity(data.absence_days, "mean")
+    for i in (animation.start, 5):
+        animation.draw(i)
+        epsilon = animation.values[i]
+        assert f"ε = {epsilon:.2f}" in animation.title
+        # Definition 3 at the response γ = f(ω1): the posterior of the true world
+        expected = pw.posterior(answers, answers[0], delta_f, epsilon)[0]
+        (x,), (y,) = animation.marks["posterior absence_days"].get_data()
+        assert x == epsilon and y == pytest.approx(expected, rel=1e-9)
+
+
+def test_shoaran_frames_show_the_noise_exceeded_half_and_30_percent_of_the_time():
+    animation = scrubbers.shoaran_2012(5)
+    for i in (0, animation.start):
+        animation.draw(i)
+        epsilon = animation.values[i]
+        assert animation.title.startswith(f"ε = {epsilon:.3g}:")
+        # |Lap(Δ/ε)| is exponential with scale Δ/ε
+        expected = stats.expon(scale=1 / epsilon).isf([0.5, 0.3])
+        x, y = animation.marks["noise at 50% and 30%"].get_data()
+        assert list(x) == [50, 30] and np.allclose(y, expected, rtol=1e-12)
+        assert f"≥ {expected[0]:.0f} half the time" in animation.title
+
+
+def test_mugunthan_frames_show_theorem_2s_exact_epsilon_and_the_ratio():
+    animation = scrubbers.mugunthan_poster(5)
+    c = committed("mugunthan_poster", "c")
+    for i in (animation.start, 4):
+        animation.draw(i)
+        p = animation.values[i]
+        assert animation.title.startswith(f"p = {p:.3f}:")
+
+        def shortfall(epsilon: float, p: float = p) -> float:
+            noise = stats.laplace(scale=1 / epsilon)
+            return noise.cdf(c) - noise.cdf(-c) - p
+
+        exact = optimize.brentq(shortfall, 1e-6, 100, xtol=1e-14)
+        (_,), (eps2,) = animation.marks["ε₂"].get_data()
+        (_,), (eps3,) = animation.marks["ε₃"].get_data()
+        (_,), (ratio,) = animation.marks["ε₂/ε₃"].get_data()
+        assert eps2 == pytest.approx(exact, rel=1e-9)
+        assert ratio == pytest.approx(eps2 / eps3, rel=1e-12)
+
+
+def test_hsu_frames_mark_the_largest_feasible_epsilon_at_each_budget():
+    animation = scrubbers.hsu_2014(5)
+    cost = econ.expected_cost(1274, 0.05)
+    error, alpha = committed("hsu_2014", "error"), committed("hsu_2014", "failure_probability")
+    feasible_somewhere = False
+    for i in range(5):
+        animation.draw(i)
+        budget = animation.values[i]
+        assert animation.title.startswith(f"budget B = ${budget:,.0f}:")
+        x, y = animation.marks["largest feasible ε"].get_data()
+        if len(x) == 0:  # no study: the budget does not reach the cost floor
+            assert budget <= econ.cost_floor(cost, error, alpha, True)
+            continue
+        feasible_somewhere = True
+        epsilon, n = float(x[0]), int(y[0])
+        assert econ.feasible(epsilon, n, cost, budget, error, alpha, True)
+        # brute force: no study size near it affords a slightly larger ε
+        assert not any(
+            econ.feasible(epsilon * 1.001, m, cost, budget, error, alpha, True)
+            for m in range(max(1, n - 2000), n + 2000, 7)
+        )
+        assert f"{epsilon:.4f}" in animation.title
+    assert feasible_somewhere
+
+
+def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods():
+    animation = scrubbers.synthesis(FEW)
+    committed_methods = pd.read_csv(FIGURES / "synthesis" / "methods.csv")
+    animation.draw(animation.start)
+    assert animation.title.startswith(f"n = {committed('synthesis', 'n_people'):,} people:")
+    for method, epsilon in zip(committed_methods.method, committed_methods.epsilon):
+        x, _ = animation.marks[method].get_data()
+        if math.isfinite(epsilon) and epsilon > 0:
+            assert x[0] == pytest.approx(epsilon, rel=1e-9)
+        else:
+            assert len(x) == 0
+    # at the smallest n the sensitivity is 100 times larger, and so is the poster's Theorem 2 ε
+    animation.draw(0)
+    (small,), _ = animation.marks["Poster, Theorem 2"].get_data()
+    default = committed_methods.set_index("method").epsilon["Poster, Theorem 2"]
+    ratio = committed("synthesis", "n_people") / animation.values[0]
+    assert small == pytest.approx(default * ratio, rel=1e-9)
+
+
+def test_write_all_writes_one_fragment_per_notebook(tmp_path, monkeypatch):
+    monkeypatch.setattr(scrubbers, "html", lambda name: f"<p>{name}</p>")
+    paths = scrubbers.write_all(tmp_path / "scrubbers")
+    assert sorted(paths) == NAMES
+    for name, path in paths.items():
+        assert path == tmp_path / "scrubbers" / f"{name}.html"
+        assert path.read_text() == f"<p>{name}</p>"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: scrubbers.html("laplace_intro"), "name must be one of ["),
+        (lambda: scrubbers.html("hsu_2014", frames=1), "frames must be an integer in [2, 200]"),
+        (lambda: scrubbers.synthesis(1000), "frames must be an integer in [2, 200]"),
+    ],
+)
+def test_bad_input_is_refused_in_one_line(call, message):
+    with pytest.raises(ValueError) as error:
+        call()
+    assert message in str(error.value) and "\n" not in str(error.value)
