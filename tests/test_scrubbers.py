@@ -142,7 +142,8 @@ def test_hsu_frames_mark_the_largest_feasible_epsilon_at_each_budget():
     for i in range(5):
         animation.draw(i)
         budget = animation.values[i]
-        assert animation.title.startswith(f"budget B = ${budget:,.0f}:")
+        # the dollar sign escaped, or two of them would start matplotlib's mathtext
+        assert animation.title.startswith(f"budget B = \\${budget:,.0f}:")
         x, y = animation.marks["largest feasible ε"].get_data()
         if len(x) == 0:  # no study: the budget does not reach the cost floor
             assert budget <= econ.cost_floor(cost, error, alpha, True)
@@ -176,6 +177,10 @@ def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods
     default = committed_methods.set_index("method").epsilon["Poster, Theorem 2"]
     ratio = committed("synthesis", "n_people") / animation.values[0]
     assert small == pytest.approx(default * ratio, rel=1e-9)
+    # and below n = 1/ρ no ε keeps the posterior on who is absent under ρ: nothing is feasible
+    assert animation.values[0] < 1 / committed("synthesis", "rho")
+    assert len(animation.marks["Lee & Clifton, exact"].get_data()[0]) == 0
+    assert "no feasible ε" in animation.title and "Lee & Clifton" in animation.title
 
 
 def test_write_all_writes_one_fragment_per_notebook(tmp_path, monkeypatch):

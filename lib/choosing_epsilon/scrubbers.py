@@ -371,6 +371,12 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
 # --- hsu_2014: the feasible (ε, N) region as the budget moves ------------------------------------
 
 
+def dollars(amount: float) -> str:
+    """A whole-dollar amount as a figure's text writes it: ``\\$30,000``, escaped, since two dollar
+    signs in one text would start matplotlib's mathtext."""
+    return f"\\${amount:,.0f}"
+
+
 @_styled(frames=27)
 def hsu_2014(count: int) -> ScrubAnimation:
     """The feasible (ε, N) region between the budget curve N ≤ B/((e^ε − 1)P) and the accuracy
@@ -426,11 +432,11 @@ def hsu_2014(count: int) -> ScrubAnimation:
         best = designs[i]
         if best is None:
             best_dot.set_data([], [])
-            text = f"no study is feasible: B is below the cost floor ${floor:,.0f}"
+            text = f"no study is feasible: B is below the cost floor {dollars(floor)}"
         else:
             best_dot.set_data([best.epsilon], [best.n])
             text = f"largest feasible ε = {best.epsilon:.4f} at N = {best.n:,}"
-        ax.set_title(f"budget B = ${budget:,.0f}: {text}", fontsize=9)
+        ax.set_title(f"budget B = {dollars(budget)}: {text}", fontsize=9)
 
     draw(0)
     fig.tight_layout()
@@ -542,8 +548,12 @@ def synthesis(count: int) -> ScrubAnimation:
             lo, hi = window.interval
             shading.append(ax.axvspan(max(lo, low), min(hi, high), color="green", alpha=0.12))
             text = f"feasible ε of panel (a) in [{lo:.3g}, {hi:.3g}]"
+        elif window.unmet:
+            # the methods' authors, each once: "Lee & Clifton, exact" → "Lee & Clifton"
+            authors = list(dict.fromkeys(method.split(",")[0] for method in window.unmet))
+            text = f"no feasible ε: no ε meets the requirement of {' or '.join(authors)}"
         else:
-            text = "no feasible ε for panel (a)"
+            text = "no feasible ε: the utility bounds exceed the privacy and budget bounds"
         fig.suptitle(f"n = {values[i]:,} people: {text}", fontsize=10)
 
     draw(0)
