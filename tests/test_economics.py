@@ -261,3 +261,18 @@ def test_max_epsilon_scan_matches_largest_feasible_epsilon():
         else:
             assert row.max_feasible_epsilon == best.epsilon
     assert scan.max_feasible_epsilon.isna().sum() >= 1  # P = $5,000 is beyond either budget
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "n", "error", "fraction"),
+    [(0.03, 2000, 0.05, 0.5), (0.03, 500, 0.05, 0.2), (6.0, 6, 0.2, 0.42), (1.0, 279, 0.05, 0.0)],
+)
+def test_every_count_reference_agrees_with_the_truncated_sum(epsilon, n, error, fraction):
+    reference = econ.failure_probability_every_count(epsilon, n, error, [fraction, 1 - fraction])
+    exact = econ.true_failure_probability(epsilon, n, error, fraction)
+    assert reference == pytest.approx([exact, exact], rel=1e-12, abs=1e-300)
+
+
+def test_every_count_reference_refuses_a_fraction_outside_the_unit_interval():
+    with pytest.raises(ValueError, match=r"fractions must lie in \[0, 1\]"):
+        econ.failure_probability_every_count(0.03, 100, 0.05, [0.5, 1.5])

@@ -256,6 +256,23 @@ def true_failure_probability(
     return float(np.clip(np.sum(weights * miss), 0.0, 1.0))
 
 
+def failure_probability_every_count(
+    epsilon: float, n: int, error: float, fractions: float | Sequence[float] | np.ndarray
+) -> np.ndarray:
+    """Pr(|X/N + Lap(1/(εN)) - p| > T) at each p of ``fractions``, summed over every count
+    0..N: a plain reference for ``true_failure_probability`` (no counts left out, no cache)."""
+    n = int(_count("n", n))
+    t, lam = open_unit("error", error), 1 / (positive("epsilon", epsilon) * n)
+    p = np.atleast_1d(np.asarray(fractions, dtype=float))
+    if np.any((p < 0) | (p > 1)):
+        raise ValueError(f"fractions must lie in [0, 1], got {fractions!r}")
+    k = np.arange(n + 1)[:, None]
+    miss = stats.laplace.sf(t - (k / n - p), scale=lam) + stats.laplace.cdf(
+        -t - (k / n - p), scale=lam
+    )
+    return np.asarray(np.sum(stats.binom.pmf(k, n, p) * miss, axis=0))
+
+
 @functools.lru_cache(maxsize=128)
 def _binomial(n: int, p: float, negligible: float) -> tuple[np.ndarray, np.ndarray]:
     """Binomial(n, p) probabilities of the counts k that carry mass and the estimate's offsets
