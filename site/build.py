@@ -1,0 +1,544 @@
+"""Build the static site (``make site``): one page per notebook, from its committed outputs, a
+home page and a teachers' page, in site/_build/html/.
+
+The notebooks are copied into site/_build/src/ and only the copies are changed: claims cells
+fold their code, solution and grader cells fold whole, a link bar (the notebook and its CSVs)
+follows the title, the ε scrubber of ``choosing_epsilon.scrubbers`` follows the cell that shows
+the central figure, and the table of every claim with its verdict ends the page. Sphinx (myst-nb,
+sphinx-book-theme, see conf.py) renders them with warnings as errors and no network: nothing is
+executed, and MathJax comes from the npm package pinned in site/package-lock.json.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import math
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pandas as pd
+
+from choosing_epsilon import reproduce
+from choosing_epsilon.claims import COUNTED_SOURCES
+from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
+
+SITE = Path(__file__).resolve().parent
+BUILD = SITE / "_build"
+SRC = BUILD / "src"
+HTML = BUILD / "html"
+VENDOR = BUILD / "vendor"
+SCRUBBER_CACHE = BUILD / "scrubbers"
+TEACHING = ROOT / "TEACHING.md"
+REPOSITORY = "https://github.com/choosing-epsilon/choosing-epsilon"
+
+# The reading order of the home page and the sidebar: one line per notebook.
+READING_ORDER = {
+    "laplace_intro": "new to differential privacy? The Laplace mechanism, what ε bounds, "
+    "averaging attacks and budgets, from an introductory post.",
+    "synthesis": "so which ε should I use? One survey run through every method below, set "
+    "beside the ε of real deployments.",
+    "lee_clifton_2011": "Lee and Clifton: choose ε so that an adversary's posterior belief "
+    "about who is in the data stays below a risk ρ.",
+    "shoaran_2012": "Shoaran, Thomo and Weber: choose ε from the relative error an analyst "
+    "accepts and the smallest true answer worth releasing.",
+    "mugunthan_poster": "Mugunthan, Xiao and Kagal: three formulas for ε from a confidence "
+    "requirement, each tested by simulation.",
+    "hsu_2014": "Hsu et al.: an economic method, ε and the study size N from what "
+    "participation costs and what the analyst can pay.",
+}
+
+# How each status reads in a claims table: a symbol and words, so that colour is never the only
+# signal (site/_static/site.css colours the rows).
+VERDICTS = {
+    "reproduced": ("✔", "reproduced", "the computation lands within the printed precision"),
+    "fitted": ("≈", "fitted", "reproduced after fitting a value the source does not print"),
+    "discrepancy": ("✘", "discrepancy (explained)", "a mismatch the notebook explains"),
+    "note": ("✎", "slip in the wording", "a statement without a number, shown wrong"),
+    "not applicable": ("–", "not applicable", "the run's parameters are not the source's"),
+}
+
+MATHJAX_VERSION = "3.2.2"
+# What tex-chtml.js loads from its own directory: TeX extensions on demand, the CHTML fonts, the
+# menu's accessibility and speech components.
+MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts", "a11y", "ui", "sre")
+
+
+def main() -> int:
+    """Build the site and print where it is."""
+    start = time.perf_counter()
+    with no_network():
+        install_mathjax()
+        written: set[Path] = set()
+        fragments = scrubber_fragments()
+        names = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+        for name in names:
+            written |= write_notebook(name, fragments.get(name))
+        written |= write_home(names)
+        written |= write_teachers()
+        remove_stale(SRC, written)
+        sphinx_build()
+    print(
+        f"site: built in {time.perf_counter() - start:.0f} s; open {HTML / 'index.html'} "
+        f"(or serve it: python -m http.server -d {HTML.relative_to(ROOT)})"
+    )
+    return 0
+
+
+# --- no network -------------------------------------------------------------------------------
+
+
+class no_network:
+    """Refuse every connection but to this machine while the site builds: the build must not
+    depend on the network (npm ci, which needs the registry, runs in a child process)."""
+
+    def __enter__(self) -> None:
+        self._connect = socket.socket.connect
+
+        def connect(sock: socket.socket, address: Any) -> Any:
+            host = address[0] if isinstance(address, tuple) else address
+            remote = isinstance(host, str) and host not in ("127.0.0.1", "::1", "localhost")
+            if remote and sock.family in (socket.AF_INET, socket.AF_INET6):
+                raise OSError(f"site/build.py: no network while building (tried {host})")
+            return self._connect(sock, address)
+
+        socket.socket.connect = connect  # type: ignore[method-assign]
+
+    def __exit__(self, *exc: object) -> None:
+        socket.socket.connect = self._connect  # type: ignore[method-assign]
+
+
+# --- MathJax ----------------------------------------------------------------------------------
+
+
+def install_mathjax() -> None:
+    """Install MathJax from site/package-lock.json (npm ci, skipped when the locked version is
+    already installed) and copy what the pages load into the static files."""
+    package = SITE / "node_modules" / "mathjax"
+    installed = package / "package.json"
+    if not installed.exists() or json.loads(installed.read_text())["version"] != MATHJAX_VERSION:
+        npm = shutil.which("npm")
+        if npm is None:
+            sys.exit("site/build.py: npm is needed once to install MathJax (apt-get install npm)")
+        subprocess.run(
+            [npm, "ci", "--prefix", str(SITE), "--ignore-scripts", "--no-audit", "--no-fund"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+    target = VENDOR / "mathjax"
+    stamp = target / ".version"
+    if stamp.exists() and stamp.read_text() == MATHJAX_VERSION:
+        return
+    shutil.rmtree(target, ignore_errors=True)
+    for part in MATHJAX_PARTS:
+        source = package / "es5" / part
+        if source.is_dir():
+            shutil.copytree(source, target / part)
+        else:
+            (target / part).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / part)
+    shutil.copy2(package / "LICENSE", target / "LICENSE")
+    stamp.write_text(MATHJAX_VERSION)
+
+
+# --- writing the sources ------------------------------------------------------------------------
+
+
+def write_if_changed(path: Path, content: str | bytes) -> Path:
+    """Write ``content`` to ``path`` unless it already holds it (an unchanged file keeps its
+    time, so Sphinx rereads only what changed)."""
+    data = content.encode() if isinstance(content, str) else content
+    if not path.exists() or path.read_bytes() != data:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return path
+
+
+def remove_stale(root: Path, keep: set[Path]) -> None:
+    """Delete the files under ``root`` this build did not write (a notebook since removed)."""
+    for path in sorted(root.rglob("*"), reverse=True):
+        if path.is_file() and path not in keep:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+def markdown_cell(cell_id: str, source: str) -> nbformat.NotebookNode:
+    """A markdown cell with a fixed id (nbformat would give it a random one)."""
+    return nbformat.v4.new_markdown_cell(source, id=cell_id)
+
+
+def raw_html(path: str) -> str:
+    """A MyST directive that inserts an HTML file, relative to the page."""
+    return f"```{{raw}} html\n:file: {path}\n```"
+
+
+def write_notebook(name: str, fragment: Path | None) -> set[Path]:
+    """Copy notebook ``name`` into the sources, transformed for the site, with its downloads,
+    its scrubber and its claims table."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    written = set()
+    downloads = SRC / "downloads" / name
+    written.add(
+        write_if_changed(downloads / f"{name}.ipynb", (NOTEBOOKS / f"{name}.ipynb").read_bytes())
+    )
+    csvs = sorted((FIGURES / name).glob("*.csv"))
+    for csv in csvs:
+        written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
+    fold_cells(nb)
+    nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
+    if fragment is not None:
+        scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
+        written.add(write_if_changed(scrubber, fragment.read_text()))
+        index = central_figure_cell(nb.cells, fragment_figure(name))
+        caption = scrubber_caption(name)
+        nb.cells.insert(
+            index + 1,
+            markdown_cell(
+                "site-scrubber", f"{caption}\n\n{raw_html(f'_fragments/{name}-scrubber.html')}"
+            ),
+        )
+    claims_path = FIGURES / name / "claims.csv"
+    if claims_path.exists():
+        table = SRC / "_fragments" / f"{name}-claims.html"
+        written.add(write_if_changed(table, claims_table(pd.read_csv(claims_path))))
+        nb.cells.append(
+            markdown_cell(
+                "site-claims",
+                "## Every claim and its verdict\n\n"
+                f"{claims_legend()}\n\n{raw_html(f'_fragments/{name}-claims.html')}",
+            )
+        )
+    written.add(write_if_changed(SRC / f"{name}.ipynb", nbformat.writes(nb) + "\n"))
+    return written
+
+
+def fold_cells(nb: nbformat.NotebookNode) -> None:
+    """Fold the checks' code (claims), the worked solutions and the graders' checks, each with a
+    toggle that says what it shows."""
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if cell.cell_type == "code" and "claims" in tags:
+            fold(cell, "hide-input", "Show the check's code", "Hide the check's code")
+        elif cell.cell_type == "code" and "solution" in tags:
+            fold(cell, "hide-cell", "Show solution", "Hide solution")
+        elif cell.cell_type == "code" and "grader" in tags:
+            fold(cell, "hide-cell", "Show the grader's checks", "Hide the grader's checks")
+        elif cell.cell_type == "markdown" and "solution" in tags:
+            cell.source = (
+                '<details class="solution">\n<summary>Show the explanation</summary>\n\n'
+                f"{cell.source}\n\n</details>"
+            )
+
+
+def fold(cell: nbformat.NotebookNode, tag: str, show: str, hide: str) -> None:
+    """Tag ``cell`` to fold (myst-nb), with its toggle's words."""
+    cell.metadata["tags"] = [*cell.metadata.get("tags", []), tag]
+    cell.metadata["mystnb"] = {"code_prompt_show": show, "code_prompt_hide": hide}
+
+
+def download_bar(name: str, csvs: list[Path]) -> str:
+    """The lines under the title: the notebook and, folded, the CSV files of its run."""
+    line = (
+        f"**Download** the notebook {{download}}`{name}.ipynb <downloads/{name}/{name}.ipynb>` "
+        f"([source on GitHub]({REPOSITORY}/blob/main/notebooks/{name}.ipynb))"
+    )
+    if not csvs:
+        return f"{line}."
+    links = " · ".join(f"{{download}}`{p.name} <downloads/{name}/{p.name}>`" for p in csvs)
+    return (
+        f"{line} and the data of its run:\n\n"
+        f'<details class="downloads">\n<summary>{len(csvs)} CSV files</summary>\n\n'
+        f"{links}\n\n</details>"
+    )
+
+
+def central_figure_cell(cells: list[nbformat.NotebookNode], figure: str) -> int:
+    """The index of the cell that shows ``figure`` (a file name in figures/<notebook>/): the
+    code cell with an image output whose source or outputs name it, else the first with an
+    image."""
+    stem = Path(figure).stem
+    with_image = [
+        i
+        for i, cell in enumerate(cells)
+        if cell.cell_type == "code"
+        and any("image/png" in out.get("data", {}) for out in cell.get("outputs", []))
+    ]
+    if not with_image:
+        raise SystemExit(f"site/build.py: no cell shows a figure, so none can hold {figure}")
+    pattern = re.compile(rf"""["']{re.escape(stem)}(\.png)?["']|\b{re.escape(figure)}\b""")
+    for i in with_image:
+        text = cells[i].source + json.dumps(
+            [out.get("text", "") for out in cells[i].get("outputs", [])]
+        )
+        if pattern.search(text):
+            return i
+    return with_image[0]
+
+
+# --- claims tables ------------------------------------------------------------------------------
+
+
+def claims_legend() -> str:
+    """The one-line legend above a claims table."""
+    parts = [f"{symbol} *{words}*: {meaning}" for symbol, words, meaning in VERDICTS.values()]
+    return (
+        "Each row is one number or statement of the source, as `claims.csv` records it; "
+        "*published* is the source's value, *reproduced* ours. " + "; ".join(parts) + "."
+    )
+
+
+def number(value: object) -> str:
+    """A table cell's number, to six significant figures; empty when there is none."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (int, float)):
+        return f"{value:.6g}"
+    return str(value)
+
+
+def claims_table(table: pd.DataFrame) -> str:
+    """Every row of a claims.csv as an HTML table, each row classed and labelled by its status:
+    the verdict first, in words and a symbol, then the claim, the values and the note."""
+    head = ["verdict", "claim", "what", "published", "reproduced", "tolerance"]
+    lines = [
+        '<div class="claims-table-wrapper"><table class="claims-table">',
+        "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>",
+        "<tbody>",
+    ]
+    for row in table.to_dict("records"):
+        status = str(row["status"])
+        if status not in VERDICTS:
+            raise SystemExit(f"site/build.py: unknown status {status!r} in a claims.csv")
+        symbol, words, _ = VERDICTS[status]
+        counted = "counted" if row["source"] in COUNTED_SOURCES else "apart"
+        text = {key: html.escape(number(value)) for key, value in row.items()}
+        note = f'<div class="claim-note">{text["note"]}</div>' if text["note"] else ""
+        cells = [
+            f'<td class="verdict"><span aria-hidden="true">{symbol}</span> {words}</td>',
+            f"<td><code>{text['claim_id']}</code>"
+            f'<div class="claim-where">{text["location"]} · {text["source"]}</div></td>',
+            f"<td>{text['description']}{note}</td>",
+            f'<td class="number">{text["published"]}</td>',
+            f'<td class="number">{text["reproduced"]}</td>',
+            f'<td class="number">{text["tolerance"]}</td>',
+        ]
+        slug = status.replace(" ", "-")
+        lines.append(
+            f'<tr class="claim status-{slug} {counted}" data-status="{html.escape(status)}">'
+            + "".join(cells)
+            + "</tr>"
+        )
+    lines += ["</tbody>", "</table></div>"]
+    return "\n".join(lines) + "\n"
+
+
+# --- scrubbers ----------------------------------------------------------------------------------
+
+
+def scrubber_module() -> Any | None:
+    """choosing_epsilon.scrubbers, or None while it does not exist."""
+    try:
+        from choosing_epsilon import scrubbers
+    except ModuleNotFoundError as error:
+        if error.name == "choosing_epsilon.scrubbers":
+            return None
+        raise
+    return scrubbers
+
+
+def scrubber_fragments() -> dict[str, Path]:
+    """Each notebook's scrubber fragment, made by ``scrubbers.write_all``; reused while the
+    package, its data and matplotlib are unchanged (drawing them takes most of a build)."""
+    module = scrubber_module()
+    if module is None:
+        print("site: choosing_epsilon.scrubbers is not there yet; pages without ε scrubbers")
+        return {}
+    key = source_digest()
+    stamp = SCRUBBER_CACHE / ".digest"
+    listing = SCRUBBER_CACHE / "fragments.json"
+    if stamp.exists() and stamp.read_text() == key and listing.exists():
+        paths = {k: Path(v) for k, v in json.loads(listing.read_text()).items()}
+        if all(p.exists() for p in paths.values()):
+            return {k: strip_external(p) for k, p in paths.items()}
+    shutil.rmtree(SCRUBBER_CACHE, ignore_errors=True)
+    SCRUBBER_CACHE.mkdir(parents=True)
+    paths = {k: Path(v) for k, v in module.write_all(SCRUBBER_CACHE).items()}
+    listing.write_text(json.dumps({k: str(p) for k, p in sorted(paths.items())}, indent=1))
+    stamp.write_text(key)
+    return {k: strip_external(p) for k, p in paths.items()}
+
+
+def source_digest() -> str:
+    """A digest of what a scrubber is drawn from: the package, the data, the notebooks'
+    parameters cells and the matplotlib version."""
+    import matplotlib
+
+    digest = hashlib.sha256(matplotlib.__version__.encode())
+    package = ROOT / "lib" / "choosing_epsilon"
+    for path in sorted([*package.rglob("*.py"), *(ROOT / "data").rglob("*")]):
+        if path.is_file():
+            digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
+    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
+        cells = nbformat.read(path, as_version=4).cells
+        params = [c.source for c in cells if "parameters" in c.metadata.get("tags", [])]
+        digest.update(path.name.encode() + "\n".join(params).encode())
+    return digest.hexdigest()
+
+
+EXTERNAL_STYLESHEET = re.compile(r"<link\b[^>]*href=[\"']https?://[^>]*>\s*", re.IGNORECASE)
+EXTERNAL_SOURCE = re.compile(r"\bsrc=[\"']https?://", re.IGNORECASE)
+
+
+def strip_external(path: Path) -> Path:
+    """The fragment at ``path`` without matplotlib's stylesheet link to a CDN (Font Awesome 4,
+    for the buttons' icons: the theme's own Font Awesome draws them); refuse a fragment that
+    loads anything else from another host. Writes a copy beside it and returns the copy."""
+    text = path.read_text()
+    if EXTERNAL_SOURCE.search(text):
+        raise SystemExit(f"site/build.py: {path.name} loads a script or image from another host")
+    copy = path.with_name(f"{path.stem}.site.html")
+    write_if_changed(copy, EXTERNAL_STYLESHEET.sub("", text))
+    return copy
+
+
+def fragment_figure(name: str) -> str:
+    """The file name of the figure the scrubber of ``name`` accompanies."""
+    module = scrubber_module()
+    return str(module.SCRUBBERS[name].figure) if module else ""
+
+
+def scrubber_caption(name: str) -> str:
+    """The scrubber's heading line and caption."""
+    module = scrubber_module()
+    scrubber = module.SCRUBBERS[name] if module else None
+    label = str(getattr(scrubber, "label", "")).strip()
+    parameter = str(getattr(scrubber, "parameter", "")).strip()
+    moving = f" (the slider moves {parameter})" if parameter else ""
+    return f"**Move it yourself.** {label}{moving}"
+
+
+# --- the home page and the teachers' page -------------------------------------------------------
+
+
+def write_home(names: list[str]) -> set[Path]:
+    """index.md: what the repository is, the status table, a reading order, the toctree."""
+    order = [n for n in READING_ORDER if n in names] + [n for n in names if n not in READING_ORDER]
+    titles = {n: notebook_title(n) for n in order}
+    summary = reproduce.claims_summary(names)
+    status = "\n".join(reproduce.summary_lines(summary)).replace("](notebooks/", "](")
+    start = "\n".join(
+        f"{i}. [{titles[n]}]({n}.ipynb): {READING_ORDER.get(n, '')}" for i, n in enumerate(order, 1)
+    )
+    toctree = "\n".join(f"{n}" for n in order)
+    page = f"""# Choosing ε for differential privacy
+
+A differentially private release guarantees that, for any two databases $D$ and $D'$ that
+differ in one person, and every set $S$ of outputs,
+$\\Pr[M(D) \\in S] \\le e^{{\\varepsilon}} \\, \\Pr[M(D') \\in S]$; the guarantee is only as good
+as $\\varepsilon$, and the papers disagree on how to choose it. This site shows a repository of
+Jupyter notebooks, one per source, that reproduce every table, figure and printed number of
+each source from a thin shared Python package, check each number against the published value
+in a claims ledger, and go a step further: exact answers where a paper used a bound, Monte
+Carlo checks of analytic claims, and the slips found and explained. The pages show the
+notebooks' committed outputs; run them yourself from [the repository]({REPOSITORY}).
+
+## Where to start
+
+{start}
+
+Teaching with these notebooks? See [for teachers](teachers.md): exercises with worked
+solutions and autograded checks.
+
+## Reproduction status
+
+Every number a source gives is checked by its notebook; *reproduced* means the computation
+lands within the printed precision, *fitted* that it does so after fitting a value the source
+does not print, *discrepancy* a mismatch the notebook explains. Sources other than the paper and
+values at the notebook's own defaults are counted apart (agreeing rows in parentheses). Each
+notebook's page ends with the table of all its claims.
+
+{status}
+
+## About this site
+
+Built by `make site` (`site/build.py`) with Sphinx, MyST-NB and the Sphinx Book Theme from the
+notebooks' committed outputs; no notebook is re-executed. Equations are typeset by MathJax
+{MATHJAX_VERSION} (the npm package `mathjax` from registry.npmjs.org, Apache License 2.0),
+served from this site: no page loads anything from another host.
+
+```{{toctree}}
+:hidden:
+:maxdepth: 1
+
+{toctree}
+teachers
+```
+"""
+    return {write_if_changed(SRC / "index.md", page)}
+
+
+def notebook_title(name: str) -> str:
+    """The notebook's first heading, without its '#'."""
+    for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells:
+        if cell.cell_type == "markdown" and cell.source.startswith("# "):
+            return cell.source.splitlines()[0][2:].strip()
+    return name
+
+
+def write_teachers() -> set[Path]:
+    """teachers.md: the repository's TEACHING.md, its links made to work on the site."""
+    if TEACHING.exists():
+        body = site_links(TEACHING.read_text())
+    else:
+        body = "# For teachers\n\nThis page will hold the guide for teachers (TEACHING.md).\n"
+    return {write_if_changed(SRC / "teachers.md", body)}
+
+
+LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+def site_links(text: str) -> str:
+    """Markdown links of a repository file made to work on the site: a notebook's to its page,
+    other relative ones to the file on GitHub."""
+
+    def replace(match: re.Match[str]) -> str:
+        label, target = match.groups()
+        if re.match(r"[a-z]+:|#", target):
+            return match.group(0)
+        notebook = re.fullmatch(r"(?:\./)?notebooks/(\w+)\.ipynb", target)
+        if notebook:
+            return f"[{label}]({notebook.group(1)}.ipynb)"
+        path = target.removeprefix("./")
+        kind = "tree" if (ROOT / path.split("#")[0]).is_dir() else "blob"
+        return f"[{label}]({REPOSITORY}/{kind}/main/{path})"
+
+    return LINK.sub(replace, text)
+
+
+# --- Sphinx -------------------------------------------------------------------------------------
+
+
+def sphinx_build() -> None:
+    """Run Sphinx on the sources: warnings are errors, output quiet, incremental when the
+    sources did not change."""
+    from sphinx.cmd.build import build_main
+
+    args = ["-b", "html", "-W", "--keep-going", "-q", "-c", str(SITE), str(SRC), str(HTML)]
+    status = build_main(args)
+    if status != 0:
+        # the next build must read every page again and warn again, not reuse this one
+        shutil.rmtree(HTML / ".doctrees", ignore_errors=True)
+        raise SystemExit(f"site/build.py: Sphinx failed (status {status}); see the warnings above")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""Sphinx configuration of the static site. site/build.py writes the sources into
+site/_build/src/ (copies of the committed notebooks, transformed there, and the generated
+pages) and runs Sphinx on them with this file: no notebook is executed, and no page fetches
+anything from another host."""
+
+from pathlib import Path
+
+SITE = Path(__file__).resolve().parent
+BUILD = SITE / "_build"
+
+project = "Choosing ε for differential privacy"
+author = "the choosing-epsilon contributors"
+copyright = "the choosing-epsilon contributors"  # no year: two builds give the same pages
+html_title = project
+
+extensions = ["myst_nb"]
+exclude_patterns = ["downloads/**", "_fragments/**", "**.ipynb_checkpoints"]
+
+# The committed outputs are the pages: a notebook is never re-executed to build the site.
+nb_execution_mode = "off"
+# Markdown math between dollars; a dollar followed by a digit, or a closing dollar followed by
+# one, is text, so "$30,000" and "$1.93" in the prose stay dollar amounts.
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_dmath_allow_digits = False
+myst_heading_anchors = 3
+
+# MathJax from the npm package mathjax 3.2.2 (registry.npmjs.org, Apache-2.0), pinned with its
+# integrity hash in site/package-lock.json and copied by build.py into _static/mathjax/: the
+# pages typeset their equations with no network (Sphinx's default would load it from a CDN).
+mathjax_path = "mathjax/tex-chtml.js"
+html_static_path = ["_static", str(BUILD / "vendor")]
+html_css_files = ["site.css"]
+html_favicon = "_static/favicon.svg"  # else browsers ask for /favicon.ico, which is not there
+# the theme's colour mode, set, so that its script does not warn of an empty one
+html_context = {"default_mode": "auto"}
+
+html_theme = "sphinx_book_theme"
+html_last_updated_fmt = None  # no date on the pages: two builds give the same pages
+html_copy_source = True
+html_show_sourcelink = False
+html_theme_options = {
+    "repository_url": "https://github.com/choosing-epsilon/choosing-epsilon",
+    "use_repository_button": True,
+    "use_download_button": True,
+    "home_page_in_toc": True,
+    "show_navbar_depth": 1,
+    "extra_footer": (
+        "Equations typeset by MathJax 3.2.2 (the npm package <code>mathjax</code> from "
+        "registry.npmjs.org, Apache License 2.0), served from this site. "
+        "Pages rendered from the notebooks' committed outputs."
+    ),
+}

@@ -1,0 +1,324 @@
+"""The built site (site/_build/html, ``make site``) in headless Chromium: every page loads with no
+error and no request to another host, its figures show, its math is typeset, each notebook's
+claims table has one row per row of its claims.csv, and each ε scrubber moves.
+
+``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
+driven by Playwright; with no browser on the machine the tests are skipped, and none is ever
+downloaded. The pages are served by http.server on 127.0.0.1, in a thread.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import nbformat
+import pandas as pd
+import pytest
+
+from choosing_epsilon.claims import COUNTED_SOURCES
+from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
+
+pytestmark = pytest.mark.site
+
+HTML = ROOT / "site" / "_build" / "html"
+SCREENSHOTS = ROOT / "site" / "_build" / "screenshots"
+NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+PAGES = ["index", "teachers", *NOTEBOOK_NAMES]
+WITH_CLAIMS = [n for n in NOTEBOOK_NAMES if (FIGURES / n / "claims.csv").exists()]
+# the notebooks whose central figure has an ε scrubber beside it
+SCRUBBED = ["hsu_2014", "lee_clifton_2011", "mugunthan_poster", "shoaran_2012", "synthesis"]
+# Chromium on a machine with no network: without these it waits on connections it cannot make
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Text a reader should never see outside code: TeX that MathJax did not typeset. A dollar that
+# opens math is followed by neither a space nor a digit, and one that closes it is preceded by no
+# space and followed by no digit, so "$30,000 ... about $182" is prose, "$\varepsilon$" is not.
+RAW_TEX = re.compile(
+    r"\$\$"  # display math delimiters
+    r"|\\[()\[\]]"  # \( \) \[ \]
+    r"|\$[^\s\d$](?:[^$\n]*[^\s$])?\$(?!\d)"  # $...$
+    r"|\\(?:varepsilon|epsilon|frac|sqrt|Pr|le|ge|ln|exp|sum|cdot|times|in|mathbb)\b"
+)
+# the text nodes of the page a reader sees as prose (code, scripts and typeset math left out)
+VISIBLE_PROSE = """() => {
+  const skip = 'pre, code, script, style, textarea, mjx-container, .highlight, .MathJax';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.parentElement.closest(skip)) texts.push(node.nodeValue);
+  }
+  return texts.join('');
+}"""
+
+
+def chromium() -> str | None:
+    """The system's Chromium, if there is one."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """http.server's file handler, without a log line per request."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site() -> Path:
+    """The built site; fails, naming the target, when it was not built."""
+    if not (HTML / "index.html").exists():
+        pytest.fail(f"{HTML.relative_to(ROOT)} has no index.html: run make site")
+    return HTML
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """The site served on 127.0.0.1 at a free port, in a thread: its base URL."""
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through Playwright (skipped when the machine has none)."""
+    executable = chromium()
+    if executable is None:
+        pytest.skip("no Chromium on this machine (apt-get install chromium); the site is untested")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_ARGS
+        )
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Visit:
+    """A loaded page and what happened while it loaded."""
+
+    page: object
+    errors: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
+    """Each page loaded once, in one browser context, with its console errors, failed requests
+    and requests to another host recorded; MathJax has finished where the page loads it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    origin = urlsplit(server).netloc
+    loaded: dict[str, Visit] = {}
+
+    def visit(name: str) -> Visit:
+        if name in loaded:
+            return loaded[name]
+        page = context.new_page()
+        seen = Visit(page)
+        page.on(
+            "console",
+            lambda m: seen.errors.append(m.text) if m.type == "error" else None,
+        )
+        page.on("pageerror", lambda e: seen.errors.append(str(e)))
+        page.on("requestfailed", lambda r: seen.failed.append(f"{r.url} ({r.failure})"))
+        page.on(
+            "response",
+            lambda r: seen.failed.append(f"{r.url} (HTTP {r.status})") if r.status >= 400 else None,
+        )
+
+        def request(r) -> None:
+            url = urlsplit(r.url)
+            if url.scheme not in ("data", "blob", "about") and url.netloc != origin:
+                seen.elsewhere.append(r.url)
+
+        page.on("request", request)
+        page.goto(f"{server}{name}.html", wait_until="load")
+        page.wait_for_load_state("networkidle")
+        if page.evaluate("() => document.querySelector('.math') !== null"):
+            page.wait_for_function("() => window.MathJax && window.MathJax.startup")
+            page.evaluate("() => window.MathJax.startup.promise.then(() => true)")
+        loaded[name] = seen
+        return seen
+
+    yield visit
+    context.close()
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_loads_with_no_error_and_nothing_from_elsewhere(visits, name):
+    seen = visits(name)
+    assert seen.errors == [], f"{name}: console errors {seen.errors}"
+    assert seen.failed == [], f"{name}: failed requests {seen.failed}"
+    assert seen.elsewhere == [], f"{name}: requests to another host {seen.elsewhere}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_every_image_is_shown(visits, name):
+    page = visits(name).page
+    images = page.evaluate(
+        "() => [...document.images].map(i => [i.currentSrc.slice(0, 80), i.complete, "
+        "i.naturalWidth])"
+    )
+    broken = [src for src, complete, width in images if not (complete and width > 0)]
+    assert broken == [], f"{name}: images not shown {broken}"
+    if name in NOTEBOOK_NAMES:
+        pngs = [c for c in notebook(name).cells if any(shows_png(o) for o in outputs(c))]
+        assert len(images) >= len(pngs), f"{name}: {len(images)} images for {len(pngs)} figures"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_math_is_typeset_and_no_tex_is_left_in_the_text(visits, name):
+    page = visits(name).page
+    math, typeset = page.evaluate(
+        "() => [document.querySelectorAll('.math').length, "
+        "document.querySelectorAll('.math mjx-container').length]"
+    )
+    assert typeset == math, f"{name}: {typeset} of {math} equations typeset"
+    left = sorted({m.group() for m in RAW_TEX.finditer(page.evaluate(VISIBLE_PROSE))})
+    assert left == [], f"{name}: TeX left in the text {left}"
+
+
+def test_the_home_page_has_math():
+    """The home page states the definition, so the typesetting check above checks something."""
+    assert 'class="math' in (HTML / "index.html").read_text()
+
+
+@pytest.mark.parametrize("name", WITH_CLAIMS)
+def test_claims_table_has_every_row_with_its_verdict_in_words_and_colour(visits, name):
+    page = visits(name).page
+    expected = pd.read_csv(FIGURES / name / "claims.csv")
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('table.claims-table tbody tr')].map(r => "
+        "[r.dataset.status, r.querySelector('code').textContent, "
+        "r.querySelector('td.verdict').innerText, "
+        "getComputedStyle(r.querySelector('td.verdict')).backgroundColor])"
+    )
+    assert [tuple(r[:2]) for r in rows] == list(zip(expected.status, expected.claim_id, strict=True))
+    words = {"reproduced", "fitted", "discrepancy", "slip", "not applicable"}
+    unlabelled = [r[1] for r in rows if not any(w in r[2] for w in words)]
+    assert unlabelled == [], f"{name}: rows whose verdict is not in words {unlabelled}"
+    colour = {}
+    for status, _, _, background in rows:
+        colour.setdefault(status, set()).add(background)
+    assert all(len(c) == 1 for c in colour.values()), colour
+    assert len({c.pop() for c in colour.values()}) == len(colour), "two statuses, one colour"
+
+
+def test_home_status_table_counts_each_notebooks_claims(visits):
+    page = visits("index").page
+    rows = page.evaluate(
+        "() => [...document.querySelectorAll('table tbody tr')].map(r => "
+        "[...r.querySelectorAll('td')].map(td => td.innerText.trim()))"
+    )
+    shown = {row[0]: int(row[1]) for row in rows if row and row[0] in NOTEBOOK_NAMES}
+    counted = {}
+    for name in WITH_CLAIMS:
+        table = pd.read_csv(FIGURES / name / "claims.csv")
+        counted[name] = int((table.source.isin(COUNTED_SOURCES) & (table.status != "note")).sum())
+    assert shown == counted
+
+
+@pytest.mark.parametrize("name", SCRUBBED)
+def test_scrubber_follows_its_figure_and_moves(visits, name):
+    page = visits(name).page
+    assert page.locator("div.animation").count() == 1, f"{name}: one scrubber expected"
+    image = page.locator("div.animation img").first
+    follows_figure = page.evaluate(
+        "() => { const a = document.querySelector('div.animation');"
+        " const cells = [...document.querySelectorAll('div.cell')].filter(c =>"
+        " c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);"
+        " return cells.length > 0 && cells.at(-1).querySelector('img') !== null; }"
+    )
+    assert follows_figure, f"{name}: the scrubber does not follow a cell with a figure"
+    first = image.get_attribute("src")
+    page.locator("div.animation button[title='Next frame']").click()
+    second = image.get_attribute("src")
+    assert second != first, f"{name}: the next-frame button did not change the frame"
+    slider = page.locator("div.animation input[type=range]")
+    last = slider.get_attribute("max")
+    slider.evaluate(
+        "(s, v) => { s.value = v; s.dispatchEvent(new Event('input', {bubbles: true})); }", last
+    )
+    assert image.get_attribute("src") not in (second, None), f"{name}: the slider did not move"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_solutions_and_checks_are_folded(visits, name):
+    page = visits(name).page
+    cells = notebook(name).cells
+    for tag in ("solution", "claims", "grader"):
+        expected = sum(c.cell_type == "code" and tag in tags(c) for c in cells)
+        folded = page.evaluate(
+            f"() => [...document.querySelectorAll('div.cell.tag_{tag}')]"
+            ".filter(c => c.querySelector('details:not([open])')).length"
+        )
+        assert folded == expected, f"{name}: {folded} of {expected} {tag} cells folded"
+    explanations = sum(c.cell_type == "markdown" and "solution" in tags(c) for c in cells)
+    assert page.locator("details.solution:not([open])").count() == explanations
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_downloads_are_the_committed_files(visits, server, name):
+    page = visits(name).page
+    links = page.evaluate("() => [...document.querySelectorAll('a.download')].map(a => a.href)")
+    by_name = {link.rsplit("/", 1)[-1]: link for link in links}
+    wanted = [NOTEBOOKS / f"{name}.ipynb", *sorted((FIGURES / name).glob("*.csv"))]
+    assert sorted(by_name) == sorted(p.name for p in wanted)
+    for path in wanted:
+        response = page.request.get(by_name[path.name])
+        assert response.ok and response.body() == path.read_bytes(), path.name
+
+
+def test_screenshot_of_a_notebook_page(visits):
+    page = visits("lee_clifton_2011").page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / "lee_clifton_2011.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
+
+
+@functools.cache
+def notebook(name: str) -> nbformat.NotebookNode:
+    """The committed notebook ``name``."""
+    return nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+
+
+def tags(cell) -> list[str]:
+    """A cell's tags."""
+    return cell.metadata.get("tags", [])
+
+
+def outputs(cell) -> list:
+    """A code cell's outputs (none for markdown)."""
+    return cell.get("outputs", [])
+
+
+def shows_png(output) -> bool:
+    """Whether an output displays a PNG image."""
+    return "image/png" in output.get("data", {})
