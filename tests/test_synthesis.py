@@ -222,3 +222,49 @@ def test_epsilon_texts(value, table, six):
 def test_readable_table_writes_out_every_epsilon():
     shown = synth.readable_table(default_table())
     assert shown.epsilon.tolist()[:3] == ["5.639", "80.25", "0.02327"]
+
+
+# --- the table at other inputs, in one kernel (the notebook's exercises) -------------------------
+
+
+def test_methods_at_the_defaults_is_the_committed_table():
+    table = synth.methods_at()
+    committed = pd.read_csv(COMMITTED / "methods.csv")
+    text = [c for c in synth.COLUMNS if c != "epsilon"]
+    pd.testing.assert_frame_equal(table[text], committed[text])
+    assert np.allclose(table.epsilon, committed.epsilon, rtol=1e-9)
+
+
+def test_synthetic_ages_are_the_committed_survey():
+    ages = synth.synthetic_ages(20000, [18, 90], 20261122)
+    assert ages.min() == 18 and ages.max() == 90 and np.all(ages == np.round(ages))
+    # the committed "no posterior can exceed 1/229": the rarest age has 229 people
+    assert np.unique(ages, return_counts=True)[1].min() == 229
+
+
+def test_methods_at_other_inputs_follow_the_closed_forms():
+    small = synth.methods_at(n_people=2000).set_index("method").epsilon
+    assert small["Poster, Theorem 2"] == pytest.approx(110 / 2000 * math.log(20), rel=1e-12)
+    assert small["Hsu et al., budget at N"] == pytest.approx(
+        math.log1p(30000 / (2000 * 0.05 * 1274)), rel=1e-12
+    )
+    assert math.isnan(small["Hsu et al., accuracy at N"])  # 2 exp(-N T²/12) = 1.42 > 0.1
+    narrow = synth.methods_at(age_range=[18, 110]).set_index("method").epsilon
+    wide = synth.methods_at().set_index("method").epsilon
+    for name in ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact", "Poster, Theorem 3"]:
+        assert narrow[name] / wide[name] == pytest.approx(92 / 110, rel=1e-9), name
+    below_prior = synth.methods_at(rho=1e-5).set_index("method").epsilon
+    assert math.isnan(below_prior["Lee & Clifton, exact"])
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"n_peple": 2000}, r"synthesis has no parameter 'n_peple'"),
+        ({"n_people": 2}, r"parameter 'n_people' must be in \[3, 10\*\*7\], got 2"),
+        ({"age_range": [20, 60]}, r"observed_ages must lie inside age_range"),
+    ],
+)
+def test_methods_at_refuses_bad_inputs_in_one_line(changes, message):
+    with pytest.raises(ValueError, match=message):
+        synth.methods_at(**changes)

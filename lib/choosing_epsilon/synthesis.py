@@ -4,13 +4,18 @@ bounds, for which release, from which inputs) and the interval of ε they leave 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from choosing_epsilon import confidence as cf
+from choosing_epsilon import economics as econ
+from choosing_epsilon import inputs, interpretation, parameters
 from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
 
 COLUMNS = [
@@ -366,3 +371,73 @@ def results(
         "sensitivity_lee_clifton": delta_lc,
         "mean_lower_bound": mean_floor,
     }
+
+
+def synthetic_ages(n_people: int, observed_ages: Sequence[float], seed: int) -> np.ndarray:
+    """The survey's private data: ``n_people`` whole-year ages drawn evenly over the closed range
+    ``observed_ages`` with ``seed``."""
+    rng = np.random.default_rng(seed)
+    low, high = int(observed_ages[0]), int(observed_ages[1])
+    return rng.integers(low, high + 1, size=n_people).astype(float)
+
+
+def methods_at(**changes: Any) -> pd.DataFrame:
+    """The table of methods at the committed run's parameters with ``changes`` (by name): the
+    notebook's steps at once, to set the survey at other inputs beside it in one kernel."""
+    spec = parameters.SPECS["synthesis"]
+    unknown = sorted(set(changes) - set(spec))
+    if unknown:
+        raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
+    v: dict[str, Any] = {name: param.committed for name, param in spec.items()}
+    v.update(parameters.validate(changes, spec, partial=True))
+    inputs.check_survey(v["age_range"], v["observed_ages"], v["mean_lower_bound"])
+    n, (lb, ub) = v["n_people"], v["age_range"]
+    delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
+    survey = Survey(n, lb, ub, delta, delta_lc, max(lb, v["mean_lower_bound"]))
+    ages = synthetic_ages(n, v["observed_ages"], v["seed"])
+    upper = exact = math.nan  # ρ below the prior 1/n: no ε meets it
+    if v["rho"] >= 1 / n:
+        upper, exact = lee_clifton_epsilons(ages, delta_lc, v["rho"])
+    fewest = int(np.unique(ages, return_counts=True)[1].min())
+    return methods_table(
+        lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, v)
+    )
+
+
+def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
+    """The rows of panel (a) at the parameters ``v``, as the notebook's steps compute them."""
+    delta, floor, width = survey.delta, survey.mean_floor, survey.ub - survey.lb
+    p_cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
+    t_unit = v["error_years"] / width
+    accuracy = (
+        econ.accuracy_epsilon(survey.n_people, t_unit, v["failure_probability"])
+        if t_unit < 1
+        else 0.0
+    )
+    rows = hsu_rows(
+        survey,
+        econ.budget_epsilon(survey.n_people, p_cost, v["budget"]),
+        accuracy,
+        p_cost,
+        v["budget"],
+        v["error_years"],
+        v["failure_probability"],
+    )
+    rows.append(
+        shoaran_row(
+            survey,
+            rel.epsilon_for_mta(delta, floor, v["pr"], v["relative_error"]),
+            v["relative_error"],
+            v["pr"],
+        )
+    )
+    c, p = v["c_years"], v["p"]
+    rows += poster_rows(
+        survey, cf.theorem2_epsilon_laplace(delta, c, p), cf.theorem3_epsilon(delta, c, p), c, p
+    )
+    prior, threshold = v["prior"], v["posterior_threshold"]
+    posterior = (
+        interpretation.epsilon_for_posterior(prior, threshold) if threshold > prior else math.nan
+    )
+    advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
+    return rows + reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
