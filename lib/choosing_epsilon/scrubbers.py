@@ -451,8 +451,8 @@ def hsu_2014(count: int) -> ScrubAnimation:
 
 def synthesis_methods(n_people: int, values: Mapping[str, Any] | None = None) -> pd.DataFrame:
     """The synthesis's table of methods (``synthesis.methods_table``) for a survey of ``n_people``
-    at the notebook's other parameters (``values``: its committed ones by default), drawing the
-    ages as the notebook does."""
+    at the notebook's other parameters (``values``: its committed ones by default): the notebook's
+    steps from drawing the ages to the readings' rows, for one n."""
     v = dict(_committed("synthesis") if values is None else values)
     lb, ub = v["age_range"]
     mean_floor = max(lb, v["mean_lower_bound"])
@@ -493,10 +493,12 @@ def synthesis(count: int) -> ScrubAnimation:
     """Every method's ε for the survey mean as the number of people n moves, with the feasible
     interval of the one mechanism of panel (a).
 
-    The slider moves n rather than ρ: n sets the sensitivity (ub − lb)/n of the released mean, so
-    it moves every method but the two readings that depend on ε alone (Hsu et al.'s budget and
-    accuracy, Shoaran et al., both theorems of the poster, Lee & Clifton), and with them whether a
-    feasible ε exists; ρ moves Lee & Clifton's two rows only.
+    The slider moves n rather than ρ: n sets the sensitivity (ub − lb)/n of the released mean and
+    the number of people Hsu et al. pay, so it moves every method's ε (Hsu et al.'s budget and
+    accuracy, Shoaran et al., the poster's two theorems, Lee & Clifton's two) but the two readings
+    of ε alone (posterior bound, hypothesis testing), and with them whether a feasible ε exists.
+    ρ would move Lee & Clifton's two rows only, which bound another release and leave panel (a)'s
+    interval as it is (unless ρ falls below the prior 1/n, where no ε meets it).
     """
     v = _committed("synthesis")
     n0 = v["n_people"]
