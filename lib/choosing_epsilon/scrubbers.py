@@ -22,7 +22,6 @@ from typing import Any, Protocol
 import matplotlib
 import matplotlib.animation
 import numpy as np
-import pandas as pd
 from matplotlib.animation import FuncAnimation, HTMLWriter
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -30,7 +29,7 @@ from matplotlib.lines import Line2D
 
 from . import confidence as cf
 from . import economics as econ
-from . import figures, interpretation, parameters
+from . import figures, parameters
 from . import possible_worlds as pw
 from . import relative_error as rel
 from . import sensitivity as sens
@@ -449,45 +448,6 @@ def hsu_2014(count: int) -> ScrubAnimation:
 # --- synthesis: every method's ε for the survey as the number of people moves --------------------
 
 
-def synthesis_methods(n_people: int, values: Mapping[str, Any] | None = None) -> pd.DataFrame:
-    """The synthesis's table of methods (``synthesis.methods_table``) for a survey of ``n_people``
-    at the notebook's other parameters (``values``: its committed ones by default): the notebook's
-    steps from drawing the ages to the readings' rows, for one n."""
-    v = dict(_committed("synthesis") if values is None else values)
-    lb, ub = v["age_range"]
-    mean_floor = max(lb, v["mean_lower_bound"])
-    rng = np.random.default_rng(v["seed"])
-    low, high = int(v["observed_ages"][0]), int(v["observed_ages"][1])
-    ages = rng.integers(low, high + 1, size=n_people).astype(float)
-    delta = sens.mean_sensitivity(lb, ub, n_people)
-    delta_lc = sens.mean_sensitivity(lb, ub, n_people - 1)
-    survey = synth.Survey(n_people, lb, ub, delta, delta_lc, mean_floor)
-    rho = v["rho"]
-    lee = (
-        synth.lee_clifton_epsilons(ages, delta_lc, rho) if rho >= 1 / n_people else (math.nan,) * 2
-    )
-    fewest = int(np.unique(ages, return_counts=True)[1].min())
-    rows = synth.lee_clifton_rows(survey, rho, *lee, fewest)
-    cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
-    t_unit = v["error_years"] / (ub - lb)
-    alpha = v["failure_probability"]
-    accuracy = econ.accuracy_epsilon(n_people, t_unit, alpha) if t_unit < 1 else 0.0
-    budget_eps = econ.budget_epsilon(n_people, cost, v["budget"])
-    rows += synth.hsu_rows(survey, budget_eps, accuracy, cost, v["budget"], v["error_years"], alpha)
-    shoaran = rel.epsilon_for_mta(delta, mean_floor, v["pr"], v["relative_error"])
-    rows.append(synth.shoaran_row(survey, shoaran, v["relative_error"], v["pr"]))
-    theorem2 = cf.theorem2_epsilon_laplace(delta, v["c_years"], v["p"])
-    theorem3 = cf.theorem3_epsilon(delta, v["c_years"], v["p"])
-    rows += synth.poster_rows(survey, theorem2, theorem3, v["c_years"], v["p"])
-    prior, threshold = v["prior"], v["posterior_threshold"]
-    posterior = (
-        interpretation.epsilon_for_posterior(prior, threshold) if threshold > prior else math.nan
-    )
-    advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
-    rows += synth.reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
-    return synth.methods_table(rows)
-
-
 @_styled(frames=25)
 def synthesis(count: int) -> ScrubAnimation:
     """Every method's ε for the survey mean as the number of people n moves, with the feasible
@@ -504,7 +464,7 @@ def synthesis(count: int) -> ScrubAnimation:
     n0 = v["n_people"]
     grid = grid_through(n0, n0 / 100, n0 * 50, count, log=True)
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
-    tables = [synthesis_methods(int(n), v) for n in values]
+    tables = [synth.methods_at(n_people=int(n)) for n in values]
     methods = list(tables[0].method)
     positive = np.concatenate([t.epsilon[np.isfinite(t.epsilon) & (t.epsilon > 0)] for t in tables])
     low, high = positive.min() / 2, positive.max() * 2
