@@ -15,12 +15,14 @@ import hashlib
 import html
 import json
 import math
+import os
 import re
 import shutil
 import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -181,7 +183,7 @@ def raw_html(path: str) -> str:
     return f"```{{raw}} html\n:file: {path}\n```"
 
 
-def write_notebook(name: str, fragment: Path | None) -> set[Path]:
+def write_notebook(name: str, fragment: str | None) -> set[Path]:
     """Copy notebook ``name`` into the sources, transformed for the site, with its downloads,
     its scrubber and its claims table."""
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
@@ -197,7 +199,7 @@ def write_notebook(name: str, fragment: Path | None) -> set[Path]:
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     if fragment is not None:
         scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
-        written.add(write_if_changed(scrubber, fragment.read_text()))
+        written.add(write_if_changed(scrubber, fragment))
         index = central_figure_cell(nb.cells, fragment_figure(name))
         caption = scrubber_caption(name)
         nb.cells.insert(
@@ -355,42 +357,46 @@ def scrubber_module() -> Any | None:
     return scrubbers
 
 
-def scrubber_fragments() -> dict[str, Path]:
-    """Each notebook's scrubber fragment, made by ``scrubbers.write_all``; reused while the
-    package, its data and matplotlib are unchanged (drawing them takes most of a build)."""
+def scrubber_fragments() -> dict[str, str]:
+    """Each notebook's scrubber fragment (``scrubbers.html``), drawn in parallel, one notebook
+    per core; reused while what they are drawn from is unchanged (drawing them takes most of a
+    cold build)."""
     module = scrubber_module()
     if module is None:
         print("site: choosing_epsilon.scrubbers is not there yet; pages without ε scrubbers")
         return {}
-    key = source_digest()
-    stamp = SCRUBBER_CACHE / ".digest"
-    listing = SCRUBBER_CACHE / "fragments.json"
-    if stamp.exists() and stamp.read_text() == key and listing.exists():
-        paths = {k: Path(v) for k, v in json.loads(listing.read_text()).items()}
-        if all(p.exists() for p in paths.values()):
-            return {k: strip_external(p) for k, p in paths.items()}
+    names = sorted(module.SCRUBBERS)
+    key = dependency_digest()
+    stamp = SCRUBBER_CACHE / "digest"
+    cached = {name: SCRUBBER_CACHE / f"{name}.html" for name in names}
+    if stamp.exists() and stamp.read_text() == key and all(p.exists() for p in cached.values()):
+        print(f"site: ε scrubbers reused from {SCRUBBER_CACHE.relative_to(ROOT)}")
+        return {name: path.read_text() for name, path in cached.items()}
+    print(f"site: drawing the ε scrubbers of {', '.join(names)}")
     shutil.rmtree(SCRUBBER_CACHE, ignore_errors=True)
     SCRUBBER_CACHE.mkdir(parents=True)
-    paths = {k: Path(v) for k, v in module.write_all(SCRUBBER_CACHE).items()}
-    listing.write_text(json.dumps({k: str(p) for k, p in sorted(paths.items())}, indent=1))
+    with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
+        drawn = dict(zip(names, pool.map(module.html, names), strict=True))
+    fragments = {name: strip_external(name, text) for name, text in drawn.items()}
+    for name, text in fragments.items():
+        cached[name].write_text(text)
     stamp.write_text(key)
-    return {k: strip_external(p) for k, p in paths.items()}
+    return fragments
 
 
-def source_digest() -> str:
-    """A digest of what a scrubber is drawn from: the package, the data, the notebooks'
-    parameters cells and the matplotlib version."""
+def dependency_digest() -> str:
+    """A digest of what the scrubbers are drawn from: the package's modules they import (and
+    those this script imports), the data, and the matplotlib version."""
     import matplotlib
 
+    modules = [
+        Path(module.__file__)
+        for name, module in sorted(sys.modules.items())
+        if name.split(".")[0] == "choosing_epsilon" and getattr(module, "__file__", None)
+    ]
     digest = hashlib.sha256(matplotlib.__version__.encode())
-    package = ROOT / "lib" / "choosing_epsilon"
-    for path in sorted([*package.rglob("*.py"), *(ROOT / "data").rglob("*")]):
-        if path.is_file():
-            digest.update(str(path.relative_to(ROOT)).encode() + path.read_bytes())
-    for path in sorted(NOTEBOOKS.glob("*.ipynb")):
-        cells = nbformat.read(path, as_version=4).cells
-        params = [c.source for c in cells if "parameters" in c.metadata.get("tags", [])]
-        digest.update(path.name.encode() + "\n".join(params).encode())
+    for path in sorted({*modules, *(p for p in (ROOT / "data").rglob("*") if p.is_file())}):
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
@@ -398,16 +404,13 @@ EXTERNAL_STYLESHEET = re.compile(r"<link\b[^>]*href=[\"']https?://[^>]*>\s*", re
 EXTERNAL_SOURCE = re.compile(r"\bsrc=[\"']https?://", re.IGNORECASE)
 
 
-def strip_external(path: Path) -> Path:
-    """The fragment at ``path`` without matplotlib's stylesheet link to a CDN (Font Awesome 4,
-    for the buttons' icons: the theme's own Font Awesome draws them); refuse a fragment that
-    loads anything else from another host. Writes a copy beside it and returns the copy."""
-    text = path.read_text()
+def strip_external(name: str, text: str) -> str:
+    """A fragment without matplotlib's stylesheet link to a CDN (Font Awesome 4, for the
+    buttons' icons: the theme's own Font Awesome draws them); a fragment that loads anything
+    else from another host is refused."""
     if EXTERNAL_SOURCE.search(text):
-        raise SystemExit(f"site/build.py: {path.name} loads a script or image from another host")
-    copy = path.with_name(f"{path.stem}.site.html")
-    write_if_changed(copy, EXTERNAL_STYLESHEET.sub("", text))
-    return copy
+        raise SystemExit(f"site/build.py: the scrubber of {name} loads a file from another host")
+    return EXTERNAL_STYLESHEET.sub("", text)
 
 
 def fragment_figure(name: str) -> str:
