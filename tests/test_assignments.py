@@ -83,6 +83,16 @@ def distinctive(lines, nb, exclude) -> list[str]:
     ]
 
 
+def printed_lines(cell) -> list[str]:
+    """The lines a code cell printed or displayed as text."""
+    text = ""
+    for output in cell.get("outputs", []):
+        text += "".join(output.get("text", "")) + "".join(
+            output.get("data", {}).get("text/plain", "")
+        )
+    return text.split("\n")
+
+
 def student_text(nb) -> str:
     """Everything a student copy shows: every cell's source and outputs, as text."""
     return "\n".join(c.source + "\n" + json.dumps(c.get("outputs", [])) for c in nb.cells)
@@ -102,7 +112,6 @@ def check_copies(nb, name):
         for i, c in enumerate(nb.cells)
         if {"solution", "grader"} & set(c.metadata.get("tags", []))
     }
-    text = student_text(student)
     for i, cell in enumerate(nb.cells):
         tags = cell.metadata.get("tags", [])
         meta = instructor.cells[i].metadata.get("nbgrader")
@@ -139,14 +148,40 @@ def check_copies(nb, name):
             assert student.cells[i].source == "\n".join(visible_lines(cell))
         if cell.cell_type == "code":
             assert student.cells[i].outputs == [] and student.cells[i].execution_count is None
+    assert_no_leaks(nb, name, student)
+    return instructor, student
+
+
+def assert_no_leaks(nb, name, student):
+    """No line of a solution or hidden test, nor a line a solution printed, in the student copy
+    (unless ``nb`` shows it outside the exercise cells too), and no nbgrader marker."""
+    exercise = {
+        i
+        for i, c in enumerate(nb.cells)
+        if {"solution", "grader"} & set(c.metadata.get("tags", []))
+    }
+    text = student_text(student)
     for marker in A.DELIMITERS:
         assert marker not in text, f"{name}: {marker!r} left in the student copy"
+    others = "\n".join(
+        json.dumps(c.get("outputs", [])) for i, c in enumerate(nb.cells) if i not in exercise
+    )
     for i, cell in enumerate(nb.cells):
         secret = solution_body(cell) if "solution" in cell.metadata.get("tags", []) else []
         secret += hidden_lines(cell) if "grader" in cell.metadata.get("tags", []) else []
         leaked = [line for line in distinctive(secret, nb, exercise) if line in text]
         assert leaked == [], f"{name} cell {i}: solution or hidden test left in the student copy"
-    return instructor, student
+        printed = [line.strip() for line in printed_lines(cell) if len(line.strip()) >= 10]
+        printed = printed if "solution" in cell.metadata.get("tags", []) else []
+        leaked = [
+            line
+            for line in printed
+            if json.dumps(line)[1:-1] not in others
+            and (line in text or json.dumps(line)[1:-1] in text)
+        ]
+        assert leaked == [], (
+            f"{name} cell {i}: the solution's printed answer is in the student copy"
+        )
 
 
 # --- the fixture -------------------------------------------------------------------------------
@@ -182,6 +217,24 @@ def test_fixture_copies():
     assert student.cells[9].source == "ex2_numbers = [1, 4, 6, 13, 14]"  # the given input, kept
     summary = A.summarize(nb, "course")
     assert (summary.exercises, summary.autograded, summary.by_hand) == (2, 3, 1)
+
+
+@pytest.mark.parametrize(
+    "leak",
+    [
+        "ex1_scaled = scale * sum(values) / len(values)",  # a solution line
+        "scaled mean: 8.0000",  # what the solution printed
+        "Because the mean is linear: the constant factor comes out of the sum.",  # a written answer
+        "assert ex2_gap == sorted(j - i for i, j in zip(ex2_numbers[:-1], ex2_numbers[1:]))[-1]",
+    ],
+)
+def test_the_leak_checks_catch_a_leak(leak):
+    nb = fixture()
+    student = A.student_copy(A.instructor_copy(nb, "course"))
+    assert_no_leaks(nb, "course", student)
+    student.cells[-1].source += "\n" + leak  # as if the copy had kept it
+    with pytest.raises(AssertionError, match=r"left in the student copy|printed answer"):
+        assert_no_leaks(nb, "course", student)
 
 
 def test_relocate_points_the_parameters_at_the_copys_folder():
