@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import os
 import re
 import shutil
 import threading
@@ -28,7 +29,8 @@ from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
 
 pytestmark = pytest.mark.site
 
-HTML = ROOT / "site" / "_build" / "html"
+# the built site; another copy can be checked by naming it (to see the tests catch a broken one)
+HTML = Path(os.environ.get("CHOOSING_EPSILON_SITE_HTML", ROOT / "site" / "_build" / "html"))
 SCREENSHOTS = ROOT / "site" / "_build" / "screenshots"
 NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 PAGES = ["index", "teachers", *NOTEBOOK_NAMES]
@@ -46,6 +48,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+MATHJAX_WAIT_MS = 15_000  # MathJax starts in well under a second from the local files
 # Text a reader should never see outside code: TeX that MathJax did not typeset. A dollar that
 # opens math is followed by neither a space nor a digit, and one that closes it is preceded by no
 # space and followed by no digit, so "$30,000 ... about $182" is prose, "$\varepsilon$" is not.
@@ -86,7 +89,7 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 def site() -> Path:
     """The built site; fails, naming the target, when it was not built."""
     if not (HTML / "index.html").exists():
-        pytest.fail(f"{HTML.relative_to(ROOT)} has no index.html: run make site")
+        pytest.fail(f"{HTML} has no index.html: run make site")
     return HTML
 
 
@@ -132,6 +135,8 @@ class Visit:
 def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
     """Each page loaded once, in one browser context, with its console errors, failed requests
     and requests to another host recorded; MathJax has finished where the page loads it."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     origin = urlsplit(server).netloc
     loaded: dict[str, Visit] = {}
@@ -161,8 +166,13 @@ def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
         page.goto(f"{server}{name}.html", wait_until="load")
         page.wait_for_load_state("networkidle")
         if page.evaluate("() => document.querySelector('.math') !== null"):
-            page.wait_for_function("() => window.MathJax && window.MathJax.startup")
-            page.evaluate("() => window.MathJax.startup.promise.then(() => true)")
+            try:
+                page.wait_for_function(
+                    "() => window.MathJax && window.MathJax.startup", timeout=MATHJAX_WAIT_MS
+                )
+                page.evaluate("() => window.MathJax.startup.promise.then(() => true)")
+            except PlaywrightTimeout:
+                seen.errors.append(f"MathJax did not start within {MATHJAX_WAIT_MS} ms")
         loaded[name] = seen
         return seen
 
@@ -202,6 +212,23 @@ def test_math_is_typeset_and_no_tex_is_left_in_the_text(visits, name):
     assert typeset == math, f"{name}: {typeset} of {math} equations typeset"
     left = sorted({m.group() for m in RAW_TEX.finditer(page.evaluate(VISIBLE_PROSE))})
     assert left == [], f"{name}: TeX left in the text {left}"
+
+
+@pytest.mark.parametrize(
+    ("text", "tex"),
+    [
+        ("costs $30,000 for base costs up to about $182.", []),
+        ("it rounds to $1.94, not the printed $1.93.", []),
+        ("B = $60,000, or $2,500 = $0.25 each", []),
+        ("the bound $e^\\varepsilon$ holds", ["$e^\\varepsilon$"]),
+        ("an $x$ here", ["$x$"]),
+        ("inline \\(a + b\\) left", ["\\(", "\\)"]),
+        ("$$N = 1$$", ["$$", "$$"]),
+        ("a bare \\frac{1}{2}", ["\\frac"]),
+    ],
+)
+def test_the_raw_tex_rule_flags_tex_and_spares_dollar_amounts(text, tex):
+    assert [m.group() for m in RAW_TEX.finditer(text)] == tex
 
 
 def test_the_home_page_has_math():
