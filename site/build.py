@@ -37,6 +37,7 @@ SITE = Path(__file__).resolve().parent
 BUILD = SITE / "_build"
 SRC = BUILD / "src"
 HTML = BUILD / "html"
+DOCTREES = BUILD / "doctrees"  # Sphinx's cache, kept out of the published html/
 VENDOR = BUILD / "vendor"
 SCRUBBER_CACHE = BUILD / "scrubbers"
 TEACHING = ROOT / "TEACHING.md"
@@ -500,11 +501,19 @@ def notebook_title(name: str) -> str:
 def write_teachers() -> set[Path]:
     """teachers.md: the repository's TEACHING.md, its links made to work on the site."""
     if TEACHING.exists():
-        body = site_links(TEACHING.read_text())
+        body = site_links(TEACHING.read_text()).rstrip("\n") + "\n\n" + ON_THIS_SITE
     else:
         body = "# For teachers\n\nThis page will hold the guide for teachers (TEACHING.md).\n"
     return {write_if_changed(SRC / "teachers.md", body)}
 
+
+ON_THIS_SITE = """## On this site
+
+Each notebook's page shows its exercises with the worked solutions folded: *Show solution* opens a
+solution's code and output, *Show the explanation* a written answer, and *Show the grader's
+checks* the test cell, hidden checks included. Share the pages with students only if they may see
+the solutions.
+"""
 
 LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 
@@ -535,11 +544,11 @@ def sphinx_build() -> None:
     sources did not change."""
     from sphinx.cmd.build import build_main
 
-    args = ["-b", "html", "-W", "--keep-going", "-q", "-c", str(SITE), str(SRC), str(HTML)]
-    status = build_main(args)
+    args = ["-b", "html", "-W", "--keep-going", "-q", "-c", str(SITE), "-d", str(DOCTREES)]
+    status = build_main([*args, str(SRC), str(HTML)])
     if status != 0:
         # the next build must read every page again and warn again, not reuse this one
-        shutil.rmtree(HTML / ".doctrees", ignore_errors=True)
+        shutil.rmtree(DOCTREES, ignore_errors=True)
         raise SystemExit(f"site/build.py: Sphinx failed (status {status}); see the warnings above")
 
 
