@@ -71,10 +71,12 @@ VISIBLE_PROSE = """() => {
 
 
 def chromium() -> str | None:
-    """The system's Chromium, if there is one."""
-    found = shutil.which("chromium") or shutil.which("chromium-browser")
-    if found:
-        return found
+    """The system's Chromium (Debian's chromium; elsewhere chromium-browser or Google Chrome, as
+    on GitHub's runners), if there is one."""
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        found = shutil.which(name)
+        if found:
+            return found
     return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
 
 
