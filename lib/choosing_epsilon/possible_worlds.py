@@ -305,8 +305,8 @@ def _epsilon_for_counts(
     u, _, scale = standardised_counts(v, np.cumsum(c))
     # the answers less a common offset (the mean of the column, for the mean): ε depends only on
     # their differences, which the offset keeps exact at any n (``standard_counted_world_answers``)
-    answers, _ = standard_counted_world_answers(u, c, query)
-    sens = float(np.max(standard_counted_local_sensitivities(u, c, query)))
+    answers, offset = standard_counted_world_answers(u, c, query)
+    sens = float(np.max(standard_counted_local_sensitivities(u, c, query, (answers, offset))))
     dv = float(answers[0] - answers[-1])
     if sens == 0:
         return EpsilonForRisk(query, rho, n, 0.0, 0.0, math.inf, math.inf)

@@ -376,9 +376,12 @@ def exact_weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
     split = values * (2.0**27 + 1)
     high = split - (split - values)
     low = values - high
-    c_high = (counts >> 26).astype(float) * 2.0**26
     c_low = (counts & (2**26 - 1)).astype(float)
-    return math.fsum(np.concatenate([high * c_high, high * c_low, low * c_high, low * c_low]))
+    parts = [high * c_low, low * c_low]
+    if np.any(counts >> 26):  # counts of 2**26 rows or more: their high parts too
+        c_high = (counts >> 26).astype(float) * 2.0**26
+        parts += [high * c_high, low * c_high]
+    return math.fsum(np.concatenate(parts))
 
 
 def _counted_medians(
@@ -390,10 +393,10 @@ def _counted_medians(
     lo, hi = (size - 1) // 2, size // 2
 
     def element(k: int) -> np.ndarray:
-        kk = np.full(start.shape, k, dtype=np.int64)
-        if skip is not None:
-            kk = kk + (kk >= skip)
-        return value_at(u, ends, kk + (kk >= start))
+        kk = k + (skip is not None and k >= skip)  # its position in the column less one row
+        # the row at ``start`` removed: element kk is the column's kk before it, kk + 1 from it on
+        below, above = value_at(u, ends, np.array([kk, kk + 1]))
+        return np.where(kk >= start, above, below)
 
     return (element(lo) + element(hi)) / 2
 
@@ -415,10 +418,13 @@ def standard_counted_world_answers(
 
 
 def standard_counted_local_sensitivities(
-    u: np.ndarray, counts: np.ndarray, query: Query
+    u: np.ndarray,
+    counts: np.ndarray,
+    query: Query,
+    answers: tuple[np.ndarray, float] | None = None,
 ) -> np.ndarray:
     """LS_f of the worlds missing one copy of u[i], sorted distinct values of moderate size
-    (Eq. 15 for the median)."""
+    (Eq. 15 for the median); ``answers``: ``standard_counted_world_answers``, if at hand."""
     ends = np.cumsum(counts)
     n, k = int(ends[-1]), u.size
     m = n - 1  # world size
@@ -426,18 +432,19 @@ def standard_counted_local_sensitivities(
         start = ends - counts
         centre = _counted_medians(u, ends, start)
         lo = (m - 2) // 2  # the three removals of ``standard_local_sensitivities``
-        return np.max(
-            [np.abs(centre - _counted_medians(u, ends, start, i)) for i in (0, lo + 1, m - 1)],
-            axis=0,
+        return np.maximum.reduce(
+            [np.abs(centre - _counted_medians(u, ends, start, i)) for i in (0, lo + 1, m - 1)]
         )
-    shifted, mean = standard_counted_world_answers(u, counts, query)
-    i = np.arange(k)
-    # a world lacks its smallest (largest) value only if it held that value once
-    second_lo, second_hi = u[min(1, k - 1)], u[max(k - 2, 0)]
-    world_min = np.where((i == 0) & (counts[0] == 1), second_lo, u[0])
-    world_max = np.where((i == k - 1) & (counts[-1] == 1), second_hi, u[-1])
+    shifted, mean = standard_counted_world_answers(u, counts, query) if answers is None else answers
     # the world's mean is mean + shifted: each distance is taken from the offset first
-    return np.maximum((world_max - mean) - shifted, shifted - (world_min - mean)) / (m - 1)
+    above = (u[-1] - mean) - shifted
+    below = shifted - (u[0] - mean)
+    # a world lacks the column's largest (smallest) value only if it missed its one copy
+    if counts[-1] == 1:
+        above[-1] = (u[max(k - 2, 0)] - mean) - shifted[-1]
+    if counts[0] == 1:
+        below[0] = shifted[0] - (u[min(1, k - 1)] - mean)
+    return np.maximum(above, below) / (m - 1)
 
 
 def counted_world_answers(
