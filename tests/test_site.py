@@ -280,13 +280,18 @@ def test_scrubber_follows_its_figure_and_moves(visits, name):
     page = visits(name).page
     assert page.locator("div.animation").count() == 1, f"{name}: one scrubber expected"
     image = page.locator("div.animation img").first
-    follows_figure = page.evaluate(
+    from choosing_epsilon.scrubbers import SCRUBBERS
+
+    # the code cell just before the scrubber: whether it shows an image, and its code
+    shows, code = page.evaluate(
         "() => { const a = document.querySelector('div.animation');"
-        " const cells = [...document.querySelectorAll('div.cell')].filter(c =>"
-        " c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING);"
-        " return cells.length > 0 && cells.at(-1).querySelector('img') !== null; }"
+        " const before = [...document.querySelectorAll('div.cell')].filter(c =>"
+        " c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1);"
+        " return before ? [before.querySelector('.cell_output img') !== null,"
+        " before.querySelector('.cell_input').textContent] : [false, ''] }"
     )
-    assert follows_figure, f"{name}: the scrubber does not follow a cell with a figure"
+    stem = Path(SCRUBBERS[name].figure).stem
+    assert shows and f'"{stem}"' in code, f"{name}: the scrubber does not follow {stem}'s cell"
     slider = page.locator("div.animation input[type=range]")
     frame, last = slider.evaluate("s => [Number(s.value), Number(s.max)]")
     assert last >= 1, f"{name}: the scrubber has one frame"
