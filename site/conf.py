@@ -18,10 +18,13 @@ exclude_patterns = ["downloads/**", "_fragments/**", "**.ipynb_checkpoints"]
 
 # The committed outputs are the pages: a notebook is never re-executed to build the site.
 nb_execution_mode = "off"
-# Markdown math between dollars; a dollar followed by a digit, or a closing dollar followed by
-# one, is text, so "$30,000" and "$1.93" in the prose stay dollar amounts.
+# Markdown math between dollars, by pandoc's rule: the opening dollar has no space after it, the
+# closing one no space before it and no digit after it. So the prose's dollar amounts stay text
+# ("$1.93995: it rounds to $1.94", "$30,000 ... about $182"), even beside real math
+# ("B = $60,000, what is $\varepsilon$?"); myst's defaults would typeset the first two.
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_dmath_allow_digits = False
+myst_dmath_allow_space = False
 myst_heading_anchors = 3
 
 # MathJax from the npm package mathjax 3.2.2 (registry.npmjs.org, Apache-2.0), pinned with its
