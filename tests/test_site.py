@@ -216,6 +216,20 @@ def test_math_is_typeset_and_no_tex_is_left_in_the_text(visits, name):
     assert left == [], f"{name}: TeX left in the text {left}"
 
 
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_dollar_amounts_stay_text(visits, name):
+    """Every dollar amount of a notebook's prose ("$30,000", "$1.93") is shown as written, not
+    typeset as the start of an equation."""
+    amounts = {
+        amount
+        for cell in notebook(name).cells
+        if cell.cell_type == "markdown"
+        for amount in re.findall(r"\$\d(?:[\d,.]*\d)?", cell.source)
+    }
+    prose = visits(name).page.evaluate(VISIBLE_PROSE)
+    assert sorted(a for a in amounts if a not in prose) == []
+
+
 @pytest.mark.parametrize(
     ("text", "tex"),
     [
