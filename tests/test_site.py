@@ -33,7 +33,7 @@ pytestmark = pytest.mark.site
 HTML = Path(os.environ.get("CHOOSING_EPSILON_SITE_HTML", ROOT / "site" / "_build" / "html"))
 SCREENSHOTS = ROOT / "site" / "_build" / "screenshots"
 NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-PAGES = ["index", "teachers", *NOTEBOOK_NAMES]
+PAGES = ["index", "teachers", "search", "genindex", *NOTEBOOK_NAMES]
 WITH_CLAIMS = [n for n in NOTEBOOK_NAMES if (FIGURES / n / "claims.csv").exists()]
 # the notebooks whose central figure has an ε scrubber beside it
 SCRUBBED = ["hsu_2014", "lee_clifton_2011", "mugunthan_poster", "shoaran_2012", "synthesis"]
@@ -347,6 +347,15 @@ def test_downloads_are_the_committed_files(visits, server, name):
     for path in wanted:
         response = page.request.get(by_name[path.name])
         assert response.ok and response.body() == path.read_bytes(), path.name
+
+
+def test_search_finds_a_notebook(browser, server):
+    page = browser.new_page()
+    page.goto(f"{server}search.html?q=averaging+attack", wait_until="load")
+    page.wait_for_selector("ul.search li a", timeout=15_000)
+    found = page.evaluate("() => [...document.querySelectorAll('ul.search li a')].map(a => a.href)")
+    page.close()
+    assert any("laplace_intro.html" in href for href in found), found
 
 
 def test_screenshot_of_a_notebook_page(visits):
