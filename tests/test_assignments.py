@@ -471,6 +471,13 @@ def test_fixture_grades(tmp_path):
     edited.cells[7].source = edited.cells[12].source = "pass"
     nbformat.write(edited, tmp_path / "course.ipynb")
     assert A.grade(tmp_path / "course.ipynb", COURSE).points_earned.tolist() == [0, 0]
+    # nor by deleting it: the cell scores nothing, and says so
+    complete = nbformat.read(instructor, as_version=4)
+    del complete.cells[12]
+    nbformat.write(complete, tmp_path / "course.ipynb")
+    deleted = A.grade(tmp_path / "course.ipynb", COURSE)
+    assert deleted.points_earned.tolist() == [2, 0] and deleted.passed.tolist() == [True, False]
+    assert deleted.error[1] == "the test cell is missing from the submission"
 
 
 @pytest.mark.notebook

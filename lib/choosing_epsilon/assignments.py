@@ -221,8 +221,8 @@ def _check_region(source: str, begin: str, end: str, where: str) -> None:
 def _check_exercises(
     nb: NotebookNode, name: str, cells: list[Cell], headings: dict[int, int]
 ) -> None:
-    """Each exercise: one code solution, at most one markdown answer, one grader; its answer
-    variables assigned nowhere else in the notebook."""
+    """Each exercise has a code solution and a grader (cells of one role numbered in order), its
+    solution assigns an answer variable ``exK_...``, and no other cell assigns that variable."""
     ranks: dict[tuple[int, str], int] = {}
     for position, cell in enumerate(cells):
         key = (cell.exercise, cell.role)
@@ -295,7 +295,6 @@ def instructor_copy(nb: NotebookNode, name: str) -> NotebookNode:
             body = "\n".join(lines[stub:]).strip("\n")
             source.source = "\n".join([*lines[:stub], BEGIN_SOLUTION, body, END_SOLUTION])
         source.metadata["nbgrader"] = _nbgrader_metadata(cell)
-    copied.metadata.setdefault("choosing_epsilon", {})["notebook"] = name
     return copied
 
 
@@ -422,22 +421,28 @@ def summarize(nb: NotebookNode, name: str) -> Summary:
     )
 
 
+TABLE_HEADER = [
+    "| notebook | exercises | autograded points | points graded by hand | total |",
+    "|---|---:|---:|---:|---:|",
+]
+
+
+def _row(s: Summary) -> str:
+    """One notebook's row of the points table."""
+    total = s.autograded + s.by_hand
+    return f"| {s.notebook} | {s.exercises} | {s.autograded} | {s.by_hand} | {total} |"
+
+
 def points_table(names: list[str] | None = None) -> str:
     """A Markdown table of the exercises and points of every notebook (or ``names``)."""
-    rows = [
-        "| notebook | exercises | autograded points | points graded by hand | total |",
-        "|---|---:|---:|---:|---:|",
-    ]
+    rows = list(TABLE_HEADER)
     for name in names or _names():
         try:
-            s = summarize(nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4), name)
+            rows.append(_row(summarize(nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4), name)))
         except ExerciseError as error:
             if "no exercises" not in str(error):
                 raise
             rows.append(f"| {name} | no exercises yet | | | |")
-            continue
-        total = s.autograded + s.by_hand
-        rows.append(f"| {name} | {s.exercises} | {s.autograded} | {s.by_hand} | {total} |")
     return "\n".join(rows) + "\n"
 
 
@@ -461,12 +466,9 @@ def _index(summaries: list[Summary], skipped: list[str]) -> str:
         "- `data/` in a folder: the input files the notebook's parameters name; a run writes its",
         "  figures and tables to `output/` beside the notebook.",
         "",
-        "| notebook | exercises | autograded points | points graded by hand | total |",
-        "|---|---:|---:|---:|---:|",
+        *TABLE_HEADER,
+        *(_row(s) for s in summaries),
     ]
-    for s in summaries:
-        total = s.autograded + s.by_hand
-        lines.append(f"| {s.notebook} | {s.exercises} | {s.autograded} | {s.by_hand} | {total} |")
     if skipped:
         lines += ["", f"Notebooks without exercises (no copies): {', '.join(skipped)}."]
     return "\n".join(lines) + "\n"
@@ -590,7 +592,7 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
         )
     name = src.name.split(".")[0]
     committed = nbformat.read(src, as_version=4)
-    order = {c.grade_id: c.index for c in exercise_cells(committed, name)}
+    graders = [c for c in exercise_cells(committed, name) if c.role == GRADER]
     instructor, files = relocate(instructor_copy(committed, name), src.parent)
     submission = nbformat.read(path, as_version=4)
     parameters, submitted = _parameters_cell(instructor), _parameters_cell(submission)
@@ -619,13 +621,13 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
         }
         with Gradebook(f"sqlite:///{root / 'gradebook.db'}", "choosing_epsilon") as gb:
             notebook = gb.find_submission_notebook(name, name, "student")
-            scores = {g.name: (g.max_score, g.score) for g in notebook.grades}
-    rows = [
-        (grade_id, possible, earned, earned == possible and not errors[grade_id], errors[grade_id])
-        for grade_id, (possible, earned) in scores.items()
-        if grade_id in errors
-    ]
-    rows.sort(key=lambda row: order[row[0]])
+            scores = {g.name: g.score for g in notebook.grades}
+    rows = []
+    for cell in sorted(graders, key=lambda c: c.index):
+        earned = float(scores.get(cell.grade_id) or 0) if cell.grade_id in errors else 0.0
+        error = errors.get(cell.grade_id, "the test cell is missing from the submission")
+        possible = float(cell.points or 0)
+        rows.append((cell.grade_id, possible, earned, not error and earned == possible, error))
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
