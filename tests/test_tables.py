@@ -149,8 +149,8 @@ def test_too_many_distinct_values_are_refused(tmp_path):
     # exactly at the limit it passes; one fewer allowed and it is refused, naming the limit
     assert column_counts(path, "height", max_distinct=distinct)[0].size == distinct
     refusal(
-        rf"more than max_distinct = {distinct - 1} distinct values \(their values and counts "
-        r"would take over .* MiB\)",
+        rf"more than max_distinct = {distinct - 1} distinct values, the limit that keeps the "
+        r"exact ε's memory under 1 GB \(about 100 bytes per distinct value, .* MiB at the limit\)",
         path,
         "height",
         max_distinct=distinct - 1,

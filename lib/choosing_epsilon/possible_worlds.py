@@ -198,24 +198,7 @@ def exact_epsilon(
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
     values, counts = _distinct(a) if distinct is None else distinct
-    if rho >= 1.0 / counts.min():
-        # the worst case tends to 1/(fewest worlds sharing an answer) as ε grows
-        return math.inf
-    g = _risk_gap(a, sens, rho, (values, counts))
-    if g(0.0) >= 0:
-        return 0.0
-    lo = epsilon_upper_bound(a.size, float(np.ptp(a)), sens, rho)  # Eq. (5) bounds the risk: safe
-    if g(lo) >= 0:
-        # Eq. (5) is tight here (a world at distance Δv from all others): the root is lo, up to
-        # rounding
-        lo, hi = 0.0, lo
-    else:
-        hi = max(2 * lo, 1e-3 * sens / float(np.ptp(a)))
-        while g(hi) <= 0:
-            lo, hi = hi, 2 * hi
-    if g(hi) == 0:
-        return float(hi)
-    return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))
+    return _exact_epsilon_distinct(a.size, values, counts, sens, rho)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ from typing import Literal
 import duckdb
 import numpy as np
 
-# (value, count) pairs take 16 bytes each (float64 and int64): 2**24 of them take 256 MiB
-MAX_DISTINCT = 2**24
+# (value, count) pairs take 16 bytes each (float64 and int64), and the exact ε about 100 bytes per
+# distinct value in all: 2**22 of them keep a run under 1 GB (64 MiB for the two arrays)
+MAX_DISTINCT = 2**22
 # DuckDB's own memory cap (its default is 80% of the machine's RAM): the GROUP BY spills to disk
 # beyond it, so the process stays within about a gigabyte whatever the number of rows
 MEMORY_LIMIT = "512MB"
@@ -75,7 +76,7 @@ def column_counts(
     median uses). Also refused, in one line: a missing file or table, a missing column (naming the
     columns there are), a non-numeric column (naming its type), an empty table or one with no
     value in the column, NaN or infinite values, and more than ``max_distinct`` distinct values
-    (2**24 by default, 256 MiB for the two arrays: round or bin a continuous column first).
+    (2**22 by default, 64 MiB for the two arrays: round or bin a continuous column first).
     """
     if not isinstance(column, str) or not column:
         raise ValueError(f"column must be a column name (a non-empty string), got {column!r}")
@@ -204,8 +205,9 @@ def _counts(
     if values.size > max_distinct:
         raise ValueError(
             f"column {column!r} of {where} has more than max_distinct = {max_distinct} distinct "
-            f"values (their values and counts would take over {16 * max_distinct / 2**20:.3g} "
-            "MiB): round or bin the column first, or raise max_distinct"
+            f"values, the limit that keeps the exact ε's memory under 1 GB (about 100 bytes per "
+            f"distinct value, {100 * max_distinct / 2**20:.3g} MiB at the limit): round or bin the "
+            "column first, or raise max_distinct if the machine has the memory"
         )
     if rows == 0:
         raise ValueError(f"{where} has no rows")
