@@ -70,7 +70,7 @@ lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebo
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## performance measurements (pytest-benchmark); never part of `make test`
-	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
+	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py tests/benchmarks/bench_counts.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
 
 lab: $(STAMP)  ## JupyterLab in the project environment, opened at the project root (also as root)
 	$(PIP) install -q jupyterlab==$(JUPYTERLAB_VERSION)
