@@ -69,7 +69,9 @@ VERDICTS = {
     "not applicable": ("–", "not applicable", "the run's parameters are not the source's"),
 }
 
-MATHJAX_VERSION = "3.2.2"
+# the MathJax that site/package-lock.json pins (npm ci installs it, with its integrity hash)
+LOCK = json.loads((SITE / "package-lock.json").read_text())
+MATHJAX_VERSION = LOCK["packages"]["node_modules/mathjax"]["version"]
 # What tex-chtml.js loads from its own directory: TeX extensions on demand, the CHTML fonts, the
 # menu's accessibility and speech components.
 MATHJAX_PARTS = ("tex-chtml.js", "input/tex/extensions", "output/chtml/fonts", "a11y", "ui", "sre")
@@ -91,7 +93,7 @@ def main() -> int:
         sphinx_build()
     print(
         f"site: built in {time.perf_counter() - start:.0f} s; open {HTML / 'index.html'} "
-        f"(or serve it: python -m http.server -d {HTML.relative_to(ROOT)})"
+        f"in a browser, or serve it: python3 -m http.server -d {HTML}"
     )
     return 0
 
@@ -131,11 +133,12 @@ def install_mathjax() -> None:
         npm = shutil.which("npm")
         if npm is None:
             sys.exit("site/build.py: npm is needed once to install MathJax (apt-get install npm)")
-        subprocess.run(
-            [npm, "ci", "--prefix", str(SITE), "--ignore-scripts", "--no-audit", "--no-fund"],
-            check=True,
-            stdout=subprocess.DEVNULL,
-        )
+        command = [npm, "ci", "--prefix", str(SITE), "--ignore-scripts", "--no-audit", "--no-fund"]
+        if subprocess.run(command, stdout=subprocess.DEVNULL).returncode != 0:
+            sys.exit(
+                f"site/build.py: npm ci could not install mathjax {MATHJAX_VERSION} from "
+                "site/package-lock.json (it needs the npm registry once); see npm's message above"
+            )
     target = VENDOR / "mathjax"
     stamp = target / ".version"
     if stamp.exists() and stamp.read_text() == MATHJAX_VERSION:

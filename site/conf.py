@@ -3,10 +3,13 @@ site/_build/src/ (copies of the committed notebooks, transformed there, and the 
 pages) and runs Sphinx on them with this file: no notebook is executed, and no page fetches
 anything from another host."""
 
+import json
 from pathlib import Path
 
 SITE = Path(__file__).resolve().parent
 BUILD = SITE / "_build"
+LOCK = json.loads((SITE / "package-lock.json").read_text())
+MATHJAX_VERSION = LOCK["packages"]["node_modules/mathjax"]["version"]
 
 project = "Choosing ε for differential privacy"
 author = "the choosing-epsilon contributors"
@@ -48,8 +51,8 @@ html_theme_options = {
     "home_page_in_toc": True,
     "show_navbar_depth": 1,
     "extra_footer": (
-        "Equations typeset by MathJax 3.2.2 (the npm package <code>mathjax</code> from "
-        "registry.npmjs.org, Apache License 2.0), served from this site. "
+        f"Equations typeset by MathJax {MATHJAX_VERSION} (the npm package <code>mathjax</code> "
+        "from registry.npmjs.org, Apache License 2.0), served from this site. "
         "Pages rendered from the notebooks' committed outputs."
     ),
 }
