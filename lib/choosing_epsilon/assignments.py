@@ -651,9 +651,11 @@ def main(argv: list[str] | None = None) -> int:
             table = grade(args.path)
             with pd.option_context("display.width", 200, "display.max_colwidth", 80):
                 print(table.to_string(index=False))
+            name = Path(args.path).stem
+            by_hand = summarize(nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4), name).by_hand
             print(
                 f"total: {table.points_earned.sum():g} of {table.points_possible.sum():g} "
-                "autograded points (written answers are graded by hand)"
+                f"autograded points; {by_hand} points of written answers are graded by hand"
             )
         else:
             print(points_table(), end="")
