@@ -88,3 +88,20 @@ def test_drawable_keeps_finite_positive_epsilons_in_order():
     )
     kept = plot.drawable(methods, "(a)")
     assert kept.method.tolist() == ["a", "e"] and kept.index.tolist() == [0, 1]
+
+
+def test_a_line_under_the_title_says_what_was_read_from_a_file(deployments):
+    methods = default_table()
+    interval = committed_results()["feasible_interval"]
+    fig, _ = draw(methods, deployments, interval)
+    title = "Every method's ε for the survey mean, and ε in deployment"
+    # the synthetic survey: as committed, the title alone
+    assert fig._suptitle.get_text() == title
+    assert [t for t in fig.texts if t is not fig._suptitle] == []
+    line = "read from survey.parquet: n = 5,000 rows, and for (b) every value's count"
+    fig, frame = plot.methods_and_deployments(
+        methods, deployments, interval, SURVEY.mechanism, SURVEY.lee_mechanism, line
+    )
+    assert fig._suptitle.get_text() == title
+    assert [t.get_text() for t in fig.texts if t is not fig._suptitle] == [line]
+    assert len(frame) == len(draw(methods, deployments, interval)[1])

@@ -5,14 +5,17 @@ against the committed run."""
 import json
 import math
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
+from choosing_epsilon import parameters, reproduce
 from choosing_epsilon import relative_error as rel
-from choosing_epsilon import reproduce
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.paths import FIGURES
 
@@ -268,3 +271,134 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
 def test_methods_at_refuses_bad_inputs_in_one_line(changes, message):
     with pytest.raises(ValueError, match=message):
         synth.methods_at(**changes)
+
+
+# --- the reader's own data: a column as distinct values and counts --------------------------------
+
+
+def parquet(tmp_path, df: pd.DataFrame, name: str = "survey.parquet"):
+    """``df`` written as a Parquet file by DuckDB; its path."""
+    path = tmp_path / name
+    con = duckdb.connect(":memory:")
+    con.register("df", df)
+    con.execute(f"COPY df TO '{path}' (FORMAT parquet)")
+    con.close()
+    return path
+
+
+def defaults(**changes):
+    """The synthesis's committed parameters with ``changes``."""
+    spec = parameters.SPECS["synthesis"]
+    return {**{name: p.committed for name, p in spec.items()}, **changes}
+
+
+def test_a_column_holds_its_rows_mean_and_rarest_value():
+    column = synth.Column(np.array([1.0, 2.5, 7.0]), np.array([3, 1, 2]))
+    expanded = np.repeat(column.values, column.counts)
+    assert column.n == 6 and column.fewest == 1 and column.span == 6.0
+    assert column.mean == pytest.approx(expanded.mean(), rel=1e-15)
+    moved = column.moved(7.0, 2.5)  # one row of 7 recorded as 2.5: merged with the others
+    assert moved.values.tolist() == [1.0, 2.5, 7.0] and moved.counts.tolist() == [3, 2, 1]
+    gone = column.moved(2.5, 9.0)  # the only row of 2.5 moved: the value disappears
+    assert gone.values.tolist() == [1.0, 7.0, 9.0] and gone.counts.tolist() == [3, 2, 1]
+
+
+def test_the_synthetic_survey_is_its_ages_counted():
+    column = synth.read_survey(defaults())
+    ages = synth.synthetic_ages(20000, [18, 90], 20261122)
+    values, counts = np.unique(ages, return_counts=True)
+    np.testing.assert_array_equal(column.values, values)
+    np.testing.assert_array_equal(column.counts, counts)
+    assert column.source == "" and column.fewest == 229
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(0, 30), min_size=3, max_size=60),
+    st.floats(0.05, 0.9),
+)
+def test_lee_clifton_from_counts_equals_the_worlds_of_the_expanded_column(ages, rho):
+    ages = np.array(ages, dtype=float)
+    n = ages.size
+    assume(rho >= 1 / n)
+    delta_lc = 40 / (n - 1)  # a public range [0, 40]
+    got = synth.lee_clifton_counted(synth.survey_column(ages), delta_lc, rho)
+    if np.ptp(ages) == 0:
+        assert got == (math.inf, math.inf)
+        return
+    want = synth.lee_clifton_epsilons(ages, delta_lc, rho)
+    for g, w in zip(got, want):
+        assert g == w or g == pytest.approx(w, rel=1e-9)
+
+
+def test_a_parquet_column_is_read_as_counts(tmp_path):
+    ages = np.array([30, 30, 31, 45, 45, 45, 99], dtype=np.int64)
+    path = parquet(tmp_path, pd.DataFrame({"age": ages, "x": np.arange(7)}))
+    column = synth.read_survey(defaults(data_path=str(path)))
+    assert column.values.tolist() == [30.0, 31.0, 45.0, 99.0]
+    assert column.counts.tolist() == [2, 1, 3, 1]
+    assert column.source == str(path) and column.name == "age"
+    assert column.heading == (
+        f"7 rows of column 'age' in survey.parquet (4 distinct values), mean {ages.mean():.6g} "
+        "(private)"
+    )
+    # the synthetic survey's observed_ages are not used with a file
+    synth.read_survey(defaults(data_path=str(path), observed_ages=[0, 500]))
+
+
+@pytest.mark.parametrize(
+    "ages, changes, message",
+    [
+        ([5, 50, 111], {}, r"has 1 of 3 values outside age_range \[0, 110\] \(from 5 to 111\)"),
+        ([5, 50, 60], {"age_range": [10, 110]}, r"1 of 3 values outside age_range \[10, 110\]"),
+        ([30, 40], {}, r"has 2 rows: at least 3"),
+        ([30, 40, 50], {"column": "height"}, r"has no column 'height'; its columns are: age"),
+        ([30, 40, 50], {"mean_lower_bound": 500.0}, r"mean_lower_bound must lie in \(0, 110\]"),
+    ],
+)
+def test_a_bad_column_is_refused_in_one_line(tmp_path, ages, changes, message):
+    path = parquet(tmp_path, pd.DataFrame({"age": np.array(ages, dtype=np.int64)}))
+    with pytest.raises(ValueError, match=message) as refusal:
+        synth.read_survey(defaults(data_path=str(path), **changes))
+    assert "\n" not in str(refusal.value)
+
+
+def test_the_table_says_what_was_read_from_a_file():
+    survey = synth.Survey(5000, 0.0, 10.0, 10 / 5000, 10 / 4999, 1.0, "/d/scores.csv", "score")
+    assert SURVEY.n_read == "no" and SURVEY.provenance is None and SURVEY.noun == "ages"
+    assert survey.noun == "values of 'score'" and survey.range_text == "score range [0, 10]"
+    assert survey.mechanism.startswith("mean of all 5,000 values of 'score', Δ = 10/5,000")
+    assert survey.n_read.startswith("no, but n is the file's row count")
+    assert survey.provenance == (
+        "read from scores.csv: n = 5,000 rows, and for (b) every value's count\npublic: the "
+        "range [0, 10], L, ρ and every other input"
+    )
+    rows = synth.lee_clifton_rows(survey, 0.01, 1.0, 2.0, 3)
+    assert [r.reads for r in rows] == [
+        "yes: every value's count (Δv = spread of the worlds' means)",
+        "yes: every value's count (all the worlds' means)",
+    ]
+    poster = synth.poster_rows(survey, 0.1, 0.09, 1, 0.95)
+    assert all(r.reads == survey.n_read for r in poster)
+    table = synth.methods_table(rows + poster)
+    window = synth.Feasibility(0.1, math.inf, "Poster, Theorem 2", None, [])
+    column = synth.Column(np.array([1.0, 2.0]), np.array([2, 3]), "/d/scores.csv", "score")
+    got = synth.results(table, window, 0.002, 0.002, 1.0, column)
+    assert got["data"] == {
+        "source": "/d/scores.csv",
+        "column": "score",
+        "n": 5,
+        "distinct_values": 2,
+    }
+    assert got["uses_private_data"] == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
+    assert "data" not in synth.results(table, window, 0.002, 0.002, 1.0)
+
+
+def test_methods_at_reads_a_file_like_the_notebook(tmp_path):
+    ages = np.random.default_rng(1).integers(18, 91, 3000)
+    path = parquet(tmp_path, pd.DataFrame({"age": ages}))
+    table = synth.methods_at(data_path=str(path)).set_index("method").epsilon
+    want = synth.lee_clifton_epsilons(ages.astype(float), 110 / 2999, 0.002)
+    assert table["Lee & Clifton, Eq. (7)"] == pytest.approx(want[0], rel=1e-9)
+    assert table["Lee & Clifton, exact"] == pytest.approx(want[1], rel=1e-9)
+    assert table["Poster, Theorem 2"] == pytest.approx(110 / 3000 * math.log(20), rel=1e-12)

@@ -4,7 +4,8 @@ bounds, for which release, from which inputs) and the interval of ε they leave 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -13,7 +14,7 @@ import pandas as pd
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import inputs, interpretation, parameters
+from choosing_epsilon import interpretation, parameters, tables
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
@@ -48,10 +49,104 @@ class MethodRow(NamedTuple):
 
 
 @dataclass(frozen=True)
+class Column:
+    """The private data as every method reads them: the column's distinct values (ascending),
+    how many rows hold each, the file they were read from ("" for the synthetic survey) and the
+    column's name."""
+
+    values: np.ndarray
+    counts: np.ndarray
+    source: str = ""
+    name: str = "age"
+
+    @property
+    def n(self) -> int:
+        """The number of rows (people)."""
+        return int(self.counts.sum())
+
+    @property
+    def mean(self) -> float:
+        """The column's mean, its sum exact (``sensitivity.exact_weighted_sum``)."""
+        return sens.exact_weighted_sum(self.values, self.counts) / self.n
+
+    @property
+    def fewest(self) -> int:
+        """The number of rows of the rarest value."""
+        return int(self.counts.min())
+
+    @property
+    def span(self) -> float:
+        """The largest value less the smallest."""
+        return float(self.values[-1] - self.values[0])
+
+    @property
+    def heading(self) -> str:
+        """What the data are, in a line: their size and (private) mean."""
+        if not self.source:
+            return f"{self.n} participants, mean age {self.mean:.3f} (private)"
+        return (
+            f"{self.n:,} rows of column {self.name!r} in {os.path.basename(self.source)} "
+            f"({self.values.size:,} distinct values), mean {self.mean:.6g} (private)"
+        )
+
+    def moved(self, value: float, to: float) -> Column:
+        """The column with one row holding ``value`` changed to ``to``."""
+        values = np.append(self.values, to)
+        counts = np.append(self.counts, 1) - np.append(self.values == value, False)
+        keep = counts > 0
+        merged, index = np.unique(values[keep], return_inverse=True)
+        return Column(
+            merged,
+            np.bincount(index, weights=counts[keep]).astype(np.int64),
+            self.source,
+            self.name,
+        )
+
+
+def survey_column(ages: np.ndarray) -> Column:
+    """The synthetic survey's ages as a ``Column``."""
+    values, counts = np.unique(ages, return_counts=True)
+    return Column(values, counts.astype(np.int64))
+
+
+def read_survey(v: Mapping[str, Any]) -> Column:
+    """The private data at the synthesis's parameters ``v``, every input checked (the runner's
+    check before a kernel starts): the synthetic survey, or the column of ``data_path`` as
+    distinct values and counts (``tables.column_counts``), refused in one line if any value lies
+    outside the public range."""
+    (lb, ub), floor = v["age_range"], v["mean_lower_bound"]
+    path, name = str(v.get("data_path", "")), str(v.get("column", "age"))
+    observed = v["observed_ages"]
+    if not path and not lb <= observed[0] <= observed[1] <= ub:
+        raise ValueError(
+            f"observed_ages must lie inside age_range {v['age_range']}, got {observed}"
+        )
+    if not 0 < floor <= ub:
+        raise ValueError(
+            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
+            f"got {floor!r}"
+        )
+    if not path:
+        return survey_column(synthetic_ages(v["n_people"], observed, v["seed"]))
+    values, counts = tables.column_counts(path, name)
+    outside = (values < lb) | (values > ub)
+    if outside.any():
+        raise ValueError(
+            f"column {name!r} of {path} has {int(counts[outside].sum()):,} of "
+            f"{int(counts.sum()):,} values outside age_range [{lb:g}, {ub:g}] (from "
+            f"{values[0]:g} to {values[-1]:g}): a public range the data exceed bounds nothing; "
+            "widen age_range from public knowledge, or clip the column before the release"
+        )
+    if counts.sum() < 3:
+        raise ValueError(f"column {name!r} of {path} has {int(counts.sum())} rows: at least 3")
+    return Column(values, counts, path, name)
+
+
+@dataclass(frozen=True)
 class Survey:
     """The survey's public facts: its size, the public age range, the two sensitivities of the
     mean (of all n ages, and of the n - 1 ages Lee & Clifton's worlds hold) and the public lower
-    bound L of the mean."""
+    bound L of the mean; with ``source``, the file whose column ``column`` is the data."""
 
     n_people: int
     lb: float
@@ -59,19 +154,46 @@ class Survey:
     delta: float
     delta_lc: float
     mean_floor: float
+    source: str = ""
+    column: str = "age"
+
+    @property
+    def noun(self) -> str:
+        """What a row holds, in the plural: ages, or the values of the column."""
+        return "ages" if self.column == "age" else f"values of {self.column!r}"
 
     @property
     def range_text(self) -> str:
         """The public age range as the table names it."""
-        return f"age range [{self.lb:g}, {self.ub:g}]"
+        return f"{self.column} range [{self.lb:g}, {self.ub:g}]"
+
+    @property
+    def n_read(self) -> str:
+        """Whether a method that takes n reads the private data: n is a parameter of the
+        synthetic survey; read from a file, it is the column's row count, taken as public."""
+        if not self.source:
+            return "no"
+        return "no, but n is the file's row count (public under replace-one neighbours)"
+
+    @property
+    def provenance(self) -> str | None:
+        """The figure's line on what came from the data and what is public (None: the synthetic
+        survey, whose n is a parameter)."""
+        if not self.source:
+            return None
+        return (
+            f"read from {os.path.basename(self.source)}: n = {self.n_people:,} rows, and for (b) "
+            f"every value's count\npublic: the range [{self.lb:g}, {self.ub:g}], L, ρ and every "
+            "other input"
+        )
 
     @property
     def mechanism(self) -> str:
         """The release every method of panel (a) bounds: the mean of all ages, replace-one."""
         n_text = f"{self.n_people:,}"
         return (
-            f"mean of all {n_text} ages, Δ = {self.ub - self.lb:g}/{n_text} = {self.delta:.3g}, "
-            "replace one person"
+            f"mean of all {n_text} {self.noun}, Δ = {self.ub - self.lb:g}/{n_text} = "
+            f"{self.delta:.3g}, replace one person"
         )
 
     @property
@@ -79,7 +201,7 @@ class Survey:
         """Lee & Clifton's release: the mean of the n - 1 ages present in a possible world."""
         present = f"{self.n_people - 1:,}"
         return (
-            f"mean of the {present} ages present, Δ = {self.ub - self.lb:g}/{present} = "
+            f"mean of the {present} {self.noun} present, Δ = {self.ub - self.lb:g}/{present} = "
             f"{self.delta_lc:.3g}, worlds differ in who is absent"
         )
 
@@ -90,6 +212,17 @@ def lee_clifton_epsilons(ages: np.ndarray, delta_lc: float, rho: float) -> tuple
     answers = np.sort(sens.world_answers(ages, "mean"))
     upper = pw.epsilon_upper_bound(len(ages), float(np.ptp(answers)), delta_lc, rho)
     return upper, pw.exact_epsilon(answers, delta_lc, rho)
+
+
+def lee_clifton_counted(column: Column, delta_lc: float, rho: float) -> tuple[float, float]:
+    """``lee_clifton_epsilons`` from the column's distinct values and counts, at any number of
+    rows: ``possible_worlds.epsilon_for_risk`` gives both ε at the noise of the data's Δf; the
+    risk depends on ε only through ε/Δ, so each is scaled by Δ/Δf to the public Δ = ``delta_lc``."""
+    if column.values.size == 1:  # every row equal: every world gives the same answer
+        return math.inf, math.inf
+    result = pw.epsilon_for_risk(column.values, rho, "mean", counts=column.counts)
+    ratio = delta_lc / result.sensitivity
+    return result.upper_bound * ratio, result.exact * ratio
 
 
 def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
@@ -117,7 +250,8 @@ def lee_clifton_rows(
         if math.isnan(upper)
         else f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
     )
-    reads = "yes: every age (Δv = spread of the worlds' means)"
+    counted = "every age" if not survey.source else "every value's count"
+    reads = f"yes: {counted} (Δv = spread of the worlds' means)"
     return [
         MethodRow(
             "Lee & Clifton, Eq. (7)",
@@ -136,7 +270,7 @@ def lee_clifton_rows(
             "(b)",
             survey.lee_mechanism,
             inputs,
-            "yes: every age (all the worlds' means)",
+            f"yes: {counted} (all the worlds' means)",
             exact_meaning,
         ),
     ]
@@ -172,7 +306,7 @@ def hsu_rows(
             "(a)",
             "ε alone sets the payment",
             "budget B, cost and probability of the bad event, n",
-            "no",
+            survey.n_read,
             paying,
         ),
         MethodRow(
@@ -182,7 +316,7 @@ def hsu_rows(
             "(a)",
             survey.mechanism,
             f"error, α, n, {survey.range_text}",
-            "no",
+            survey.n_read,
             meaning,
         ),
     ]
@@ -198,7 +332,7 @@ def shoaran_row(survey: Survey, epsilon: float, relative_error: float, pr: float
         "(a)",
         survey.mechanism,
         f"re, pr, n, {survey.range_text}, lower bound of the mean L = {floor:g}",
-        "no",
+        survey.n_read,
         f"relative error ≤ {relative_error:g} with probability {1 - pr:g} "
         f"whenever the mean is at least {floor:g}",
     )
@@ -217,7 +351,7 @@ def poster_rows(
             "(a)",
             survey.mechanism,
             inputs,
-            "no",
+            survey.n_read,
             f"|noise| < {c_years:g} year with probability {p:g}, exactly",
         ),
         MethodRow(
@@ -227,7 +361,7 @@ def poster_rows(
             "(a)",
             survey.mechanism,
             inputs,
-            "no",
+            survey.n_read,
             "its promise fails above p ≈ 0.92 (see mugunthan_poster)",
         ),
     ]
@@ -356,17 +490,32 @@ def feasibility(methods: pd.DataFrame) -> Feasibility:
 
 
 def results(
-    methods: pd.DataFrame, window: Feasibility, delta: float, delta_lc: float, mean_floor: float
+    methods: pd.DataFrame,
+    window: Feasibility,
+    delta: float,
+    delta_lc: float,
+    mean_floor: float,
+    data: Column | None = None,
 ) -> dict[str, object]:
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
-    panel (a) and which read the private data, and the public inputs Δ and L."""
+    panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
+    from a file, what was read from it."""
     finite = methods[np.isfinite(methods.epsilon) & (methods.epsilon > 0)]
-    return {
+    reads = ~methods["uses the private data"].str.startswith("no")
+    read = {}
+    if data is not None and data.source:
+        read["data"] = {
+            "source": data.source,
+            "column": data.name,
+            "n": data.n,
+            "distinct_values": int(data.values.size),
+        }
+    return read | {
         "recommendations": dict(zip(finite.method, map(float, finite.epsilon))),
         "feasible": window.feasible,
         "feasible_interval": window.interval,
         "shared_axis": sorted(methods.method[methods.panel == "(a)"]),
-        "uses_private_data": sorted(methods.method[methods["uses the private data"] != "no"]),
+        "uses_private_data": sorted(methods.method[reads]),
         "sensitivity": delta,
         "sensitivity_lee_clifton": delta_lc,
         "mean_lower_bound": mean_floor,
@@ -390,17 +539,16 @@ def methods_at(**changes: Any) -> pd.DataFrame:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
     v: dict[str, Any] = {name: param.committed for name, param in spec.items()}
     v.update(parameters.validate(changes, spec, partial=True))
-    inputs.check_survey(v["age_range"], v["observed_ages"], v["mean_lower_bound"])
-    n, (lb, ub) = v["n_people"], v["age_range"]
+    data = read_survey(v)
+    n, (lb, ub) = data.n, v["age_range"]
     delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
-    survey = Survey(n, lb, ub, delta, delta_lc, max(lb, v["mean_lower_bound"]))
-    ages = synthetic_ages(n, v["observed_ages"], v["seed"])
+    floor = max(lb, v["mean_lower_bound"])
+    survey = Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name)
     upper = exact = math.nan  # ρ below the prior 1/n: no ε meets it
     if v["rho"] >= 1 / n:
-        upper, exact = lee_clifton_epsilons(ages, delta_lc, v["rho"])
-    fewest = int(np.unique(ages, return_counts=True)[1].min())
+        upper, exact = lee_clifton_counted(data, delta_lc, v["rho"])
     return methods_table(
-        lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, v)
+        lee_clifton_rows(survey, v["rho"], upper, exact, data.fewest) + _public_rows(survey, v)
     )
 
 

@@ -63,10 +63,12 @@ def methods_and_deployments(
     interval: list[float] | None,
     mechanism: str,
     lee_mechanism: str,
+    provenance: str | None = None,
 ) -> tuple[Figure, pd.DataFrame]:
     """Every method's ε and the deployed ε: (a) the methods bounding the ε of ``mechanism`` from
     public inputs, with the feasible ``interval`` shaded; (b) Lee & Clifton's, hollow on a hatched
-    ground because they read the private data; (c) the deployments. The frame stacks the drawn
+    ground because they read the private data; (c) the deployments. ``provenance``, a line under
+    the title, says what was read from a data file and what is public. The frame stacks the drawn
     methods and the deployments."""
     panels = {key: drawable(methods, key) for key in ("(a)", "(b)")}
     n_shared = int((methods.panel == "(a)").sum())
@@ -113,7 +115,11 @@ def methods_and_deployments(
     )
     _deployments_panel(ax_r, deployments)
     fig.suptitle("Every method's ε for the survey mean, and ε in deployment")
-    fig.subplots_adjust(hspace=0.6, top=0.9)
+    if provenance is None:
+        fig.subplots_adjust(hspace=0.6, top=0.9)
+    else:
+        fig.text(0.5, 0.955, provenance, ha="center", va="top", fontsize=9, color="0.3")
+        fig.subplots_adjust(hspace=0.6, top=0.87)
     drawn = pd.concat(panels.values(), ignore_index=True)[FRAME_COLUMNS].assign(kind="method")
     deployed = (
         deployments[["Organization", "epsilon"]]
