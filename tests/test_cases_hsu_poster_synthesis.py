@@ -5,12 +5,16 @@ import json
 import math
 import re
 
+import duckdb
+import numpy as np
+import pandas as pd
 import pytest
 from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import registry, reproduce
+from choosing_epsilon import parameters, registry, reproduce
+from choosing_epsilon import synthesis as synth
 from tests.notebook_text import outputs_text
 
 P = econ.expected_cost(1274, 0.05)
@@ -306,3 +310,154 @@ def test_synthesis_unmeetable_or_vacuous_requirements(tmp_path, params, words):
     assert " nan " not in text and " inf " not in text
     if "no feasible" in words[0]:
         assert results["feasible"] is False
+
+
+# --- synthesis: the reader's own data ------------------------------------------------------------
+
+
+def write_table(df: pd.DataFrame, path, kind: str) -> None:
+    """``df`` as a CSV or Parquet file, written by DuckDB."""
+    con = duckdb.connect(":memory:")
+    con.register("df", df)
+    con.execute(f"COPY df TO '{path}' (FORMAT {kind})")
+    con.close()
+
+
+def survey_ages(size: int, seed: int) -> np.ndarray:
+    """Whole-year ages with many ties, and one participant far older than the rest."""
+    ages = np.random.default_rng(seed).integers(20, 71, size).astype(float)
+    ages[0] = 104.0  # inside the public range [0, 110], 34 years above everyone else
+    return ages
+
+
+def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str, float]:
+    """Every method's ε for the mean of ``ages`` at the defaults with ``changes``, each by its
+    closed form or, for Lee & Clifton, over the n worlds of the expanded column."""
+    v = {**{k: p.committed for k, p in parameters.SPECS["synthesis"].items()}, **changes}
+    n = ages.size
+    delta = width / n
+    upper, exact = synth.lee_clifton_epsilons(ages, width / (n - 1), v["rho"])
+    p_cost = v["bad_event_cost"] * v["bad_event_probability"]
+    t = v["error_years"] / width
+    # Hsu et al.: the smallest ε with 2 exp(-N t²/12) + exp(-N t ε/2) ≤ α
+    sampling = v["failure_probability"] - 2 * math.exp(-n * t * t / 12)
+    floor = max(v["age_range"][0], v["mean_lower_bound"])
+    return {
+        "Lee & Clifton, Eq. (7)": upper,
+        "Lee & Clifton, exact": exact,
+        "Hsu et al., budget at N": math.log1p(v["budget"] / (n * p_cost)),
+        "Hsu et al., accuracy at N": (
+            math.log(1 / sampling) / (n * t / 2) if sampling > 0 else math.nan
+        ),
+        "Shoaran et al., MTA ≤ public lower bound of the mean": delta
+        * math.log(1 / v["pr"])
+        / (v["relative_error"] * floor),
+        "Poster, Theorem 2": delta * math.log(1 / (1 - v["p"])) / v["c_years"],
+        "Poster, Theorem 3": cf.theorem3_epsilon(delta, v["c_years"], v["p"]),
+        "Posterior bound": math.log(
+            v["posterior_threshold"]
+            / (1 - v["posterior_threshold"])
+            * (1 - v["prior"])
+            / v["prior"]
+        ),
+        "Hypothesis testing": 2 * math.atanh(v["max_advantage"]),
+    }
+
+
+def check_every_epsilon(out, ages: np.ndarray, width: float, changes: dict) -> pd.DataFrame:
+    """The run's table of methods holds every method once, each ε as computed here."""
+    table = pd.read_csv(out / "methods.csv").set_index("method")
+    want = expected_epsilons(ages, width, changes)
+    assert sorted(table.index) == sorted(want)
+    for name, value in want.items():
+        if math.isnan(value):
+            assert math.isnan(table.epsilon[name]), name
+        else:
+            # methods.csv keeps 10 significant digits
+            assert table.epsilon[name] == pytest.approx(value, rel=1e-9), name
+    return table
+
+
+@pytest.mark.notebook
+def test_synthesis_on_a_parquet_column(tmp_path):
+    ages = survey_ages(5000, 11)
+    path = tmp_path / "survey.parquet"
+    write_table(
+        pd.DataFrame({"id": np.arange(ages.size), "age": ages.astype(np.int64)}), path, "parquet"
+    )
+    changes = {"data_path": str(path), "column": "age", "age_range": [0, 110], "rho": 0.01}
+    text, results = run("synthesis", changes, tmp_path / "out")
+    table = check_every_epsilon(tmp_path / "out", ages, 110, changes)
+    assert results["data"] == {
+        "source": str(path),
+        "column": "age",
+        "n": 5000,
+        "distinct_values": np.unique(ages).size,
+    }
+    assert results["sensitivity"] == pytest.approx(110 / 5000, rel=1e-15)
+    for name, value in results["recommendations"].items():
+        assert value == pytest.approx(table.epsilon[name], rel=1e-9), name
+    # what came from the data, said in the table and in the printed survey
+    assert results["uses_private_data"] == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
+    reads = table["uses the private data"]
+    assert reads["Poster, Theorem 2"].startswith("no, but n is the file's row count")
+    assert reads["Posterior bound"] == "no"
+    assert reads["Lee & Clifton, exact"].startswith("yes: every value's count")
+    assert f"5,000 rows of column 'age' in survey.parquet ({np.unique(ages).size} distinct" in text
+    assert f"mean {ages.mean():.6g} (private)" in text
+    assert "Eq. (7): ε = " in text and "(the participants' span: 84)" in text
+
+
+@pytest.mark.notebook
+def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
+    scores = np.random.default_rng(5).integers(0, 41, 800).astype(float) / 4  # quarter points
+    path = tmp_path / "scores.csv"
+    write_table(pd.DataFrame({"score": scores, "group": ["a", "b"] * 400}), path, "csv")
+    changes = {
+        "data_path": str(path),
+        "column": "score",
+        "age_range": [0, 10],
+        "mean_lower_bound": 1.0,
+        "error_years": 0.5,
+    }
+    text, results = run("synthesis", changes, tmp_path / "out")
+    table = check_every_epsilon(tmp_path / "out", scores, 10, changes)
+    assert results["data"]["n"] == 800 and results["data"]["column"] == "score"
+    assert "800 rows of column 'score' in scores.csv (41 distinct values)" in text
+    assert (
+        "mean of all 800 values of 'score', Δ = 10/800"
+        in table["ε of the release"]["Poster, Theorem 2"]
+    )
+    assert "score range [0, 10]" in table["public inputs"]["Poster, Theorem 2"]
+
+
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"column": "agee"}, r"has no column 'agee'; its columns are: id, age$"),
+        (
+            {"age_range": [0, 100]},
+            r"has 1 of 50 values outside age_range \[0, 100\] \(from 20 to 104\)",
+        ),
+        ({"data_path": "missing.parquet"}, r"no such file"),
+    ],
+)
+def test_synthesis_refuses_a_bad_column_before_a_kernel_starts(
+    tmp_path, monkeypatch, changes, message
+):
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("a kernel was started")
+
+    monkeypatch.setattr(reproduce.papermill, "execute_notebook", no_kernel)
+    ages = survey_ages(50, 3)
+    path = tmp_path / "survey.parquet"
+    write_table(
+        pd.DataFrame({"id": np.arange(ages.size), "age": ages.astype(np.int64)}), path, "parquet"
+    )
+    given = {"data_path": str(path), "column": "age", **changes}
+    if given["data_path"] == "missing.parquet":
+        given["data_path"] = str(tmp_path / "missing.parquet")
+    with pytest.raises(ValueError, match=message) as refusal:
+        reproduce.run_notebook("synthesis", given, tmp_path / "out")
+    assert "\n" not in str(refusal.value)
+    assert not (tmp_path / "out").exists()
