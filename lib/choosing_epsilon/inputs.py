@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import possible_worlds, registry
+from . import possible_worlds, registry, synthesis
 
 
 def check_database(values: Mapping[str, Any]) -> None:
@@ -50,8 +50,9 @@ def check_survey(
 
 
 def check_synthesis(values: Mapping[str, Any]) -> None:
-    """The synthesis: its ranges (``check_survey``) and the registry file."""
-    check_survey(values["age_range"], values["observed_ages"], values["mean_lower_bound"])
+    """The synthesis: its ranges and its column (``synthesis.read_survey``: the file, the column,
+    its values inside the public range) and the registry file."""
+    synthesis.read_survey(values)
     check_registry(values)
 
 

@@ -43,6 +43,8 @@ class Param:
 def as_path(value: object, base: Path | None = None) -> str:
     """A path parameter as an absolute path: relative paths are taken from ``base`` (default: the
     working directory)."""
+    if str(value) == "":
+        return ""  # no path: refused by a check where a file is required, "none" where optional
     path = Path(str(value)).expanduser()
     return os.path.abspath(path if base is None or path.is_absolute() else base / path)
 
@@ -203,9 +205,21 @@ LAPLACE_INTRO: dict[str, Param] = {
 }
 
 SYNTHESIS: dict[str, Param] = {
+    "data_path": Param(
+        "path",
+        "empty (the synthetic survey), a CSV file, a Parquet file or a glob of Parquet files",
+        lambda v: True,
+        default="",
+    ),
+    "column": Param(
+        "name", "a numeric column of data_path", lambda v: len(str(v)) > 0, default="age"
+    ),
     "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=20000),
     "age_range": Param(
-        "list[float]", "[lower, upper] with lower < upper", _increasing_pair, default=[0, 110]
+        "list[float]",
+        "[lower, upper] with lower < upper: the column's public range",
+        _increasing_pair,
+        default=[0, 110],
     ),
     "observed_ages": Param(
         "list[float]",
