@@ -375,11 +375,6 @@ def test_write_puts_both_copies_with_their_inputs(tmp_path):
 WITH_INPUT_FILES = [n for n in NAMES if A.relocate(committed(n), NOTEBOOKS)[1]]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="parameters.same compares path strings, not the files they name: the copy's data/ "
-    "file counts as other input, so a rerun of the copy reports the paper's claims not applicable",
-)
 @pytest.mark.parametrize("name", WITH_INPUT_FILES)
 def test_a_copy_runs_at_the_committed_parameters(name, tmp_path, monkeypatch):
     instructor, files = A.relocate(A.instructor_copy(committed(name), name), NOTEBOOKS)

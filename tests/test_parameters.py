@@ -77,3 +77,15 @@ def test_injected_cell_with_unknown_names_is_refused():
     parameters.check_injected(
         ["", "# Parameters\nseed = 3\n"], "lee_clifton_2011"
     )  # a declared name passes
+
+
+def test_two_paths_to_the_same_bytes_are_the_same_input(tmp_path):
+    """A copy of the paper's data elsewhere is still the paper's data (the claims apply); a file
+    that differs in one byte is not."""
+    original, copy, other = (tmp_path / name for name in ("a.csv", "b.csv", "c.csv"))
+    original.write_text("name,x\nA,1\n")
+    copy.write_text("name,x\nA,1\n")
+    other.write_text("name,x\nA,2\n")
+    assert parameters.same(str(original), str(copy))
+    assert not parameters.same(str(original), str(other))
+    assert not parameters.same(str(original), str(tmp_path / "missing.csv"))
