@@ -23,6 +23,8 @@ One module per concept, reused across papers:
 - ``plots``: each notebook's figures, one module per source (``plots.hsu_2014``, ...).
 - ``parameters``: validation of notebook parameters.
 - ``reproduce``: the runner behind ``make reproduce``.
+- ``assignments``: nbgrader student and instructor copies of the exercises, and their grading
+  (``make assignments``).
 """
 
 __version__ = "0.1.0"
