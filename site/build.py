@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -41,13 +42,14 @@ DOCTREES = BUILD / "doctrees"  # Sphinx's cache, kept out of the published html/
 VENDOR = BUILD / "vendor"
 SCRUBBER_CACHE = BUILD / "scrubbers"
 TEACHING = ROOT / "TEACHING.md"
-REPOSITORY = "https://github.com/choosing-epsilon/choosing-epsilon"
+# where the repository is published, as pyproject.toml states it (the README's badge names it too)
+REPOSITORY = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
 
 # The reading order of the home page and the sidebar: one line per notebook.
 READING_ORDER = {
     "laplace_intro": "new to differential privacy? The Laplace mechanism, what ε bounds, "
     "averaging attacks and budgets, from an introductory post.",
-    "synthesis": "so which ε should I use? One survey run through every method below, set "
+    "synthesis": "the answer on one page: one survey run through every method below, set "
     "beside the ε of real deployments.",
     "lee_clifton_2011": "Lee and Clifton: choose ε so that an adversary's posterior belief "
     "about who is in the data stays below a risk ρ.",

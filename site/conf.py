@@ -4,10 +4,12 @@ pages) and runs Sphinx on them with this file: no notebook is executed, and no p
 anything from another host."""
 
 import json
+import tomllib
 from pathlib import Path
 
 SITE = Path(__file__).resolve().parent
 BUILD = SITE / "_build"
+PYPROJECT = tomllib.loads((SITE.parent / "pyproject.toml").read_text())
 LOCK = json.loads((SITE / "package-lock.json").read_text())
 MATHJAX_VERSION = LOCK["packages"]["node_modules/mathjax"]["version"]
 
@@ -45,7 +47,7 @@ html_last_updated_fmt = None  # no date on the pages: two builds give the same p
 html_copy_source = True
 html_show_sourcelink = False
 html_theme_options = {
-    "repository_url": "https://github.com/choosing-epsilon/choosing-epsilon",
+    "repository_url": PYPROJECT["project"]["urls"]["Repository"],
     "use_repository_button": True,
     "use_download_button": True,
     "home_page_in_toc": True,
