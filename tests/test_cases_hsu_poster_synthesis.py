@@ -341,7 +341,7 @@ def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str
     t = v["error_years"] / width
     # Hsu et al.: the smallest ε with 2 exp(-N t²/12) + exp(-N t ε/2) ≤ α
     sampling = v["failure_probability"] - 2 * math.exp(-n * t * t / 12)
-    floor = max(v["age_range"][0], v["mean_lower_bound"])
+    floor = max(v["value_range"][0], v["mean_lower_bound"])
     return {
         "Lee & Clifton, Eq. (7)": upper,
         "Lee & Clifton, exact": exact,
@@ -385,7 +385,7 @@ def test_synthesis_on_a_parquet_column(tmp_path):
     write_table(
         pd.DataFrame({"id": np.arange(ages.size), "age": ages.astype(np.int64)}), path, "parquet"
     )
-    changes = {"data_path": str(path), "column": "age", "age_range": [0, 110], "rho": 0.01}
+    changes = {"data_path": str(path), "column": "age", "value_range": [0, 110], "rho": 0.01}
     text, results = run("synthesis", changes, tmp_path / "out")
     table = check_every_epsilon(tmp_path / "out", ages, 110, changes)
     assert results["data"] == {
@@ -416,7 +416,7 @@ def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
     changes = {
         "data_path": str(path),
         "column": "score",
-        "age_range": [0, 10],
+        "value_range": [0, 10],
         "mean_lower_bound": 1.0,
         "error_years": 0.5,
     }
@@ -436,8 +436,8 @@ def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
     [
         ({"column": "agee"}, r"has no column 'agee'; its columns are: id, age$"),
         (
-            {"age_range": [0, 100]},
-            r"has 1 of 50 values outside age_range \[0, 100\] \(from 20 to 104\)",
+            {"value_range": [0, 100]},
+            r"has 1 of 50 values outside value_range \[0, 100\] \(from 20 to 104\)",
         ),
         ({"data_path": "missing.parquet"}, r"no such file"),
     ],

@@ -49,7 +49,7 @@ def test_only_the_marked_methods_move_with_the_private_data(tmp_path):
 
 @pytest.mark.notebook
 def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
-    got = results({"n_people": 5000, "age_range": [0.0, 120.0]}, tmp_path)
+    got = results({"n_people": 5000, "value_range": [0.0, 120.0]}, tmp_path)
     delta = 120 / 5000
     assert got["sensitivity"] == pytest.approx(delta)
     assert got["sensitivity_lee_clifton"] == pytest.approx(120 / 4999)
@@ -69,10 +69,10 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     "params, message",
     [
         ({"mean_lower_bound": 200.0}, r"mean_lower_bound must lie in \(0, 110\]"),
-        ({"observed_ages": [0.0, 200.0]}, r"observed_ages must lie inside age_range"),
+        ({"observed_ages": [0.0, 200.0]}, r"observed_ages must lie inside value_range"),
         (
-            {"age_range": [20.0, 60.0]},
-            r"observed_ages must lie inside age_range",
+            {"value_range": [20.0, 60.0]},
+            r"observed_ages must lie inside value_range",
         ),  # the default ages [18, 90] fall outside
     ],
 )
@@ -252,7 +252,7 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
         math.log1p(30000 / (2000 * 0.05 * 1274)), rel=1e-12
     )
     assert math.isnan(small["Hsu et al., accuracy at N"])  # 2 exp(-N T²/12) = 1.42 > 0.1
-    narrow = synth.methods_at(age_range=[18, 110]).set_index("method").epsilon
+    narrow = synth.methods_at(value_range=[18, 110]).set_index("method").epsilon
     wide = synth.methods_at().set_index("method").epsilon
     for name in ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact", "Poster, Theorem 3"]:
         assert narrow[name] / wide[name] == pytest.approx(92 / 110, rel=1e-9), name
@@ -265,7 +265,7 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
     [
         ({"n_peple": 2000}, r"synthesis has no parameter 'n_peple'"),
         ({"n_people": 2}, r"parameter 'n_people' must be in \[3, 10\*\*7\], got 2"),
-        ({"age_range": [20, 60]}, r"observed_ages must lie inside age_range"),
+        ({"value_range": [20, 60]}, r"observed_ages must lie inside value_range"),
     ],
 )
 def test_methods_at_refuses_bad_inputs_in_one_line(changes, message):
@@ -349,8 +349,8 @@ def test_a_parquet_column_is_read_as_counts(tmp_path):
 @pytest.mark.parametrize(
     "ages, changes, message",
     [
-        ([5, 50, 111], {}, r"has 1 of 3 values outside age_range \[0, 110\] \(from 5 to 111\)"),
-        ([5, 50, 60], {"age_range": [10, 110]}, r"1 of 3 values outside age_range \[10, 110\]"),
+        ([5, 50, 111], {}, r"has 1 of 3 values outside value_range \[0, 110\] \(from 5 to 111\)"),
+        ([5, 50, 60], {"value_range": [10, 110]}, r"1 of 3 values outside value_range \[10, 110\]"),
         ([30, 40], {}, r"has 2 rows: at least 3"),
         ([30, 40, 50], {"column": "height"}, r"has no column 'height'; its columns are: age"),
         ([30, 40, 50], {"mean_lower_bound": 500.0}, r"mean_lower_bound must lie in \(0, 110\]"),

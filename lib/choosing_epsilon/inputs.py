@@ -33,14 +33,14 @@ def check_registry(values: Mapping[str, Any]) -> None:
 
 
 def check_survey(
-    age_range: list[float], observed_ages: list[float], mean_lower_bound: float
+    value_range: list[float], observed_ages: list[float], mean_lower_bound: float
 ) -> None:
     """The synthesis's public age range holds the range the synthetic ages are drawn from and
     bounds the public lower bound of the mean."""
-    lb, ub = age_range
+    lb, ub = value_range
     if not lb <= observed_ages[0] <= observed_ages[1] <= ub:
         raise ValueError(
-            f"observed_ages must lie inside age_range {age_range}, got {observed_ages}"
+            f"observed_ages must lie inside value_range {value_range}, got {observed_ages}"
         )
     if not 0 < mean_lower_bound <= ub:
         raise ValueError(

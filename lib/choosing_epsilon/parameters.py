@@ -216,7 +216,7 @@ SYNTHESIS: dict[str, Param] = {
         "name", "a numeric column of data_path", lambda v: len(str(v)) > 0, default="age"
     ),
     "n_people": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=20000),
-    "age_range": Param(
+    "value_range": Param(
         "list[float]",
         "[lower, upper] with lower < upper: the column's public range",
         _increasing_pair,
@@ -224,12 +224,12 @@ SYNTHESIS: dict[str, Param] = {
     ),
     "observed_ages": Param(
         "list[float]",
-        "[youngest, oldest] inside age_range",
+        "[youngest, oldest] inside value_range",
         lambda v: len(v) == 2 and v[0] <= v[1],
         default=[18, 90],
     ),
     "mean_lower_bound": Param(
-        "float", "(0, inf), at most the upper end of age_range", _positive, default=18.0
+        "float", "(0, inf), at most the upper end of value_range", _positive, default=18.0
     ),
     "rho": Param("float", "(0, 1)", _unit, default=0.002),
     "bad_event_cost": Param("float", "(0, inf)", _positive, default=1274),

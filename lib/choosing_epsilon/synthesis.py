@@ -114,12 +114,12 @@ def read_survey(v: Mapping[str, Any]) -> Column:
     check before a kernel starts): the synthetic survey, or the column of ``data_path`` as
     distinct values and counts (``tables.column_counts``), refused in one line if any value lies
     outside the public range."""
-    (lb, ub), floor = v["age_range"], v["mean_lower_bound"]
+    (lb, ub), floor = v["value_range"], v["mean_lower_bound"]
     path, name = str(v.get("data_path", "")), str(v.get("column", "age"))
     observed = v["observed_ages"]
     if not path and not lb <= observed[0] <= observed[1] <= ub:
         raise ValueError(
-            f"observed_ages must lie inside age_range {v['age_range']}, got {observed}"
+            f"observed_ages must lie inside value_range {v['value_range']}, got {observed}"
         )
     if not 0 < floor <= ub:
         raise ValueError(
@@ -133,9 +133,9 @@ def read_survey(v: Mapping[str, Any]) -> Column:
     if outside.any():
         raise ValueError(
             f"column {name!r} of {path} has {int(counts[outside].sum()):,} of "
-            f"{int(counts.sum()):,} values outside age_range [{lb:g}, {ub:g}] (from "
+            f"{int(counts.sum()):,} values outside value_range [{lb:g}, {ub:g}] (from "
             f"{values[0]:g} to {values[-1]:g}): a public range the data exceed bounds nothing; "
-            "widen age_range from public knowledge, or clip the column before the release"
+            "widen value_range from public knowledge, or clip the column before the release"
         )
     if counts.sum() < 3:
         raise ValueError(f"column {name!r} of {path} has {int(counts.sum())} rows: at least 3")
@@ -540,7 +540,7 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     v: dict[str, Any] = {name: param.committed for name, param in spec.items()}
     v.update(parameters.validate(changes, spec, partial=True))
     data = read_survey(v)
-    n, (lb, ub) = data.n, v["age_range"]
+    n, (lb, ub) = data.n, v["value_range"]
     delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
     floor = max(lb, v["mean_lower_bound"])
     survey = Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name)
