@@ -67,16 +67,24 @@ def test_three_panels_with_a_marker_per_method_and_the_committed_frame(deploymen
     pd.testing.assert_frame_equal(frame[text].fillna(""), committed[text].fillna(""))
 
 
-def test_no_interval_no_shading_and_an_empty_panel_says_so(deployments):
+def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments):
+    """A method with no ε keeps its row, in words; an infeasible (a) says so in its title."""
     methods = default_table()
     lee = methods.panel == "(b)"
     methods.loc[lee, "epsilon"] = math.nan  # ρ below the prior: no ε for Lee & Clifton
+    hsu = methods.method == "Hsu et al., accuracy at N"
+    methods.loc[hsu, "epsilon"] = math.nan  # the sampling term alone exceeds α: no ε
     fig, frame = draw(methods, deployments, None)
     ax, ax_b, _ = fig.axes
     assert not any(p.get_label().startswith("feasible") for p in ax.patches)
-    assert [t.get_text() for t in ax_b.texts] == ["no finite ε to draw: see the table"]
+    assert ax.get_title().startswith("(a) one mechanism, every input public: no ε is feasible")
+    assert [t.get_text() for t in ax.texts] == ["ε none: unmet (see the table)"]
+    assert [t.get_text() for t in ax_b.texts] == ["ε none: unmet (see the table)"] * 2
+    assert [label.get_text() for label in ax.get_yticklabels()] == list(
+        methods.method[methods.panel == "(a)"]
+    )
     assert ax_b.get_xticks().size == 0
-    assert not (frame.panel == "(b)").any()
+    assert (frame.panel == "(b)").sum() == 2 and frame.epsilon[frame.panel == "(b)"].isna().all()
 
 
 def test_drawable_keeps_finite_positive_epsilons_in_order():

@@ -9,9 +9,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from matplotlib.transforms import blended_transform_factory
 
 from ..figures import centred_text
-from ..synthesis import COLUMNS
+from ..synthesis import COLUMNS, epsilon_text
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
@@ -24,8 +25,17 @@ def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
 
 
 def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
-    """One row per method: ◁ (red) for an upper bound, ▷ (blue) for a lower one, on a log axis."""
-    for i, (epsilon, bound) in enumerate(zip(rows.epsilon, rows["bounds ε from"])):
+    """One row per method: ◁ (red) for an upper bound, ▷ (blue) for a lower one, on a log axis; a
+    method with no ε to mark (none meets it, or any does) says so in words on its row."""
+    finite = set(drawable(rows.assign(panel="p"), "p").method)
+    at_left = blended_transform_factory(axis.transAxes, axis.transData)
+    for i, (method, epsilon, bound) in enumerate(
+        zip(rows.method, rows.epsilon, rows["bounds ε from"])
+    ):
+        if method not in finite:
+            text = f"ε {epsilon_text(epsilon)} (see the table)"
+            axis.text(0.01, i, text, transform=at_left, va="center", fontsize=8, color="0.3")
+            continue
         upper = bound.startswith("upper")
         colour = "tab:red" if upper else "tab:blue"
         face = "none" if hollow else colour
@@ -33,11 +43,12 @@ def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
         axis.plot([epsilon], [i], marker=marker, ms=9, ls="none", color=colour, mfc=face, mew=1.8)
     axis.set_yticks(range(len(rows)), rows.method)
     axis.set(ylabel="method", ylim=(-0.7, max(len(rows), 1) - 0.3))
-    if len(rows):
+    if finite:
         axis.set(xscale="log", xlabel="ε (log scale)")
     else:
         axis.set_xticks([])
-        centred_text(axis, "no finite ε to draw: see the table")
+        if not len(rows):
+            centred_text(axis, "no method to draw: see the table")
 
 
 def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
@@ -70,7 +81,7 @@ def methods_and_deployments(
     ground because they read the private data; (c) the deployments. ``provenance``, a line under
     the title, says what was read from a data file and what is public. The frame stacks the drawn
     methods and the deployments."""
-    panels = {key: drawable(methods, key) for key in ("(a)", "(b)")}
+    panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
     n_shared = int((methods.panel == "(a)").sum())
     ratios = [n_shared, 2.2, 3]
     fig, (ax, ax_b, ax_r) = plt.subplots(
@@ -85,7 +96,8 @@ def methods_and_deployments(
     ax.plot([], [], ">", color="tab:blue", label="lower bound (utility)")
     # where it hides the fewest markers, whatever the parameters
     ax.legend(fontsize=8, loc="best")
-    ax.set_title(f"(a) one mechanism, every input public\n{mechanism}", fontsize=9)
+    verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
+    ax.set_title(f"(a) one mechanism, every input public{verdict}\n{mechanism}", fontsize=9)
     hatch = Rectangle(
         (0, 0),
         1,
