@@ -402,3 +402,21 @@ def test_methods_at_reads_a_file_like_the_notebook(tmp_path):
     assert table["Lee & Clifton, Eq. (7)"] == pytest.approx(want[0], rel=1e-9)
     assert table["Lee & Clifton, exact"] == pytest.approx(want[1], rel=1e-9)
     assert table["Poster, Theorem 2"] == pytest.approx(110 / 3000 * math.log(20), rel=1e-12)
+
+
+def test_nulls_are_refused_with_what_the_reader_can_do(tmp_path):
+    """The runner has no nulls option: the message says to drop or fill them in the file."""
+    path = parquet(tmp_path, pd.DataFrame({"age": pd.array([30, None, 50, 60], dtype="Int64")}))
+    with pytest.raises(ValueError, match=r"NULL in 1 of 4 rows") as refusal:
+        synth.read_survey(defaults(data_path=str(path)))
+    message = str(refusal.value)
+    assert "nulls='drop'" not in message and "WHERE age IS NOT NULL" in message
+    assert "\n" not in message
+
+
+def test_lengths_and_values_are_worded_in_the_columns_units():
+    ages = synth.Survey(100, 0, 110, 1.1, 1.1, 18)
+    income = synth.Survey(100, 0, 1e5, 1e3, 1e3, 18, source="x.parquet", column="income")
+    assert [ages.amount(1), ages.amount(5), ages.holding(90)] == ["1 year", "5 years", "aged 90"]
+    assert income.amount(5) == "5 (in the units of 'income')"
+    assert income.holding(90) == "with income 90"

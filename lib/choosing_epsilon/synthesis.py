@@ -128,7 +128,16 @@ def read_survey(v: Mapping[str, Any]) -> Column:
         )
     if not path:
         return survey_column(synthetic_ages(v["n_people"], observed, v["seed"]))
-    values, counts = tables.column_counts(path, name)
+    try:
+        values, counts = tables.column_counts(path, name)
+    except ValueError as refusal:
+        if "nulls='drop'" not in str(refusal):
+            raise
+        # the runner has no such option: the rows without a value are the reader's to decide on
+        raise ValueError(
+            str(refusal).split("; nulls='drop'")[0] + "; drop or fill them in the file first, e.g. "
+            f"COPY (SELECT * FROM '{path}' WHERE {name} IS NOT NULL) TO 'kept.parquet' in DuckDB"
+        ) from None
     outside = (values < lb) | (values > ub)
     if outside.any():
         raise ValueError(
@@ -161,6 +170,16 @@ class Survey:
     def noun(self) -> str:
         """What a row holds, in the plural: ages, or the values of the column."""
         return "ages" if self.column == "age" else f"values of {self.column!r}"
+
+    def amount(self, value: float) -> str:
+        """A length on the column's scale in words: years for ages, the column's units else."""
+        if self.column == "age":
+            return f"{value:g} year" + ("" if value == 1 else "s")
+        return f"{value:g} (in the units of {self.column!r})"
+
+    def holding(self, value: float) -> str:
+        """A participant's value in words: "aged 90" for ages, "with income 90" else."""
+        return f"aged {value:g}" if self.column == "age" else f"with {self.column} {value:g}"
 
     @property
     def range_text(self) -> str:
@@ -248,6 +267,8 @@ def lee_clifton_rows(
     exact_meaning = (
         "none, as above"
         if math.isnan(upper)
+        else "worst case over the worlds; a value held by one row lets a posterior approach 1"
+        if fewest == 1
         else f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
     )
     counted = "every age" if not survey.source else "every value's count"
@@ -290,7 +311,7 @@ def hsu_rows(
     ε meets it)."""
     n_text = f"{survey.n_people:,}"
     width = survey.ub - survey.lb
-    meaning = f"A(ε, N) ≤ {failure_probability:g} for error {error_years:g} years"
+    meaning = f"A(ε, N) ≤ {failure_probability:g} for error {survey.amount(error_years)}"
     if error_years / width >= 1:
         meaning += f", wider than the range {width:g}: always met"
     if not math.isfinite(accuracy_epsilon):
@@ -352,7 +373,7 @@ def poster_rows(
             survey.mechanism,
             inputs,
             survey.n_read,
-            f"|noise| < {c_years:g} year with probability {p:g}, exactly",
+            f"|noise| < {survey.amount(c_years)} with probability {p:g}, exactly",
         ),
         MethodRow(
             "Poster, Theorem 3",
