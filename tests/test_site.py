@@ -289,6 +289,14 @@ def test_home_status_table_counts_each_notebooks_claims(visits):
     assert shown == counted
 
 
+def test_home_status_table_fits_its_column(visits):
+    """At a laptop's width (1280 px) every column of the status table is in view: no hidden
+    scroll."""
+    table = visits("index").page.locator("section#reproduction-status table")
+    width, room = table.evaluate("e => [e.scrollWidth, e.parentElement.clientWidth]")
+    assert width <= room
+
+
 @pytest.mark.parametrize("name", SCRUBBED)
 def test_scrubber_follows_its_figure_and_moves(visits, name):
     page = visits(name).page
