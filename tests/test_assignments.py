@@ -451,8 +451,8 @@ def test_fixture_grades(tmp_path):
     blank = A.grade(student, COURSE)
     assert blank.points_earned.tolist() == [0, 0] and not blank.passed.any()
     assert blank.error.tolist() == [
-        "NameError: name 'ex1_scaled' is not defined",
-        "NameError: name 'ex2_gap' is not defined",
+        "not answered: ex1_scaled is not assigned (NameError: name 'ex1_scaled' is not defined)",
+        "not answered: ex2_gap is not assigned (NameError: name 'ex2_gap' is not defined)",
     ]
     # hidden tests count: a wrong answer that passes the visible checks earns nothing
     wrong = nbformat.read(instructor, as_version=4)

@@ -565,6 +565,9 @@ def _last_error_line(cell: NotebookNode) -> str:
     for output in cell.get("outputs", []):
         if output.get("output_type") == "error":
             message = f"{output.get('ename', '')}: {output.get('evalue', '')}".strip(": ")
+            unanswered = re.fullmatch(r"NameError: name '(ex\d+_\w+)' is not defined", message)
+            if unanswered:  # the answer was never assigned: say so in the student's terms
+                return f"not answered: {unanswered[1]} is not assigned ({message})"
             return message.strip().split("\n")[-1]
     return ""
 
