@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
@@ -138,7 +139,8 @@ def check_copies(nb, name):
                 assert student.cells[i].source == "\n".join([*stub, "raise NotImplementedError()"])
                 assert not meta["grade"]
             else:
-                assert student.cells[i].source.rstrip("\n") == stub[0]
+                # the question, then a paragraph saying where the answer goes
+                assert student.cells[i].source.rstrip("\n") == f"{stub[0]}\n{A.TEXT_STUB}"
                 assert meta["grade"] and meta["points"] == (points[0] if points else 0)
         else:
             assert meta["grade"] and meta["locked"] and not meta["solution"]
@@ -208,8 +210,8 @@ def test_fixture_copies():
         "# assign ex2_gap: the largest difference between neighbours\n# (the list is sorted)\n"
         "raise NotImplementedError()"
     )
-    assert (
-        student.cells[6].source == "*Your answer: why is the scaled mean three times the mean?*\n"
+    assert student.cells[6].source == (
+        "*Your answer: why is the scaled mean three times the mean?*\n\n*Write your answer here.*"
     )
     assert student.cells[7].source == "assert isinstance(ex1_scaled, float)\nassert ex1_scaled > 0"
     assert "fmean" not in student_text(student) and "scaled mean: 8" not in student_text(student)
@@ -500,3 +502,21 @@ def test_instructor_earns_every_point_and_the_student_copy_none(name, tmp_path):
     failing = blank[blank.passed | (blank.points_earned > 0)]
     assert failing.empty, f"{name}: grader cells pass on the blank copy:\n{failing.to_string()}"
     assert len(blank) == len(full)
+
+
+def test_grade_takes_the_notebook_a_renamed_copy_answers(monkeypatch, tmp_path, capsys):
+    """A submission named alice_synthesis.ipynb is graded against synthesis with --notebook; an
+    unknown notebook name is refused by the command line."""
+    called = {}
+
+    def fake_grade(path, source=None):
+        called.update(path=path, source=source)
+        return pd.DataFrame([("ex1_grader", 2.0, 2.0, True, "")], columns=A.COLUMNS)
+
+    monkeypatch.setattr(A, "grade", fake_grade)
+    submission = tmp_path / "alice_synthesis.ipynb"
+    assert A.main(["grade", str(submission), "--notebook", "synthesis"]) == 0
+    assert called == {"path": str(submission), "source": NOTEBOOKS / "synthesis.ipynb"}
+    assert "total: 2 of 2 autograded points" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        A.main(["grade", str(submission), "--notebook", "no_such_notebook"])

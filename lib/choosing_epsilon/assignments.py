@@ -54,6 +54,8 @@ BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 # the phrases nbgrader looks for (anywhere in a line) to find the regions it clears
 DELIMITERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 CODE_STUB = "raise NotImplementedError()"
+# what a written answer becomes in the student copy, under its question
+TEXT_STUB = "\n*Write your answer here.*"  # a paragraph of its own
 SCHEMA_VERSION = 3
 OUTPUT_DIR = "output"  # a copy's output_dir, beside the copy
 DATA_DIR = "data"  # the input files a copy's parameters name, beside the copy
@@ -315,7 +317,7 @@ def student_copy(instructor: NotebookNode) -> NotebookNode:
     resources: dict[str, object] = {}
     steps = [
         LockCells(),
-        ClearSolutions(code_stub={"python": CODE_STUB}, text_stub=""),
+        ClearSolutions(code_stub={"python": CODE_STUB}, text_stub=TEXT_STUB),
         ClearHiddenTests(),
         ComputeChecksums(),
         CheckCellMetadata(),
@@ -642,6 +644,12 @@ def main(argv: list[str] | None = None) -> int:
     w.add_argument("--out", default=str(ROOT / "assignments"), help="default: assignments/")
     g = sub.add_parser("grade", help="autograde a copy: one row per grader cell, and the total")
     g.add_argument("path")
+    g.add_argument(
+        "--notebook",
+        choices=_names(),
+        help="the notebook the copy answers (default: the file's name, e.g. alice_synthesis.ipynb "
+        "needs --notebook synthesis)",
+    )
     sub.add_parser("table", help="the exercises and points of every notebook, as Markdown")
     args = parser.parse_args(argv)
     try:
@@ -651,10 +659,10 @@ def main(argv: list[str] | None = None) -> int:
             seconds = time.perf_counter() - start
             print(f"wrote {len(summaries)} notebooks' copies to {args.out} in {seconds:.1f} s")
         elif args.command == "grade":
-            table = grade(args.path)
+            name = args.notebook or Path(args.path).stem
+            table = grade(args.path, NOTEBOOKS / f"{name}.ipynb" if args.notebook else None)
             with pd.option_context("display.width", 200, "display.max_colwidth", 80):
                 print(table.to_string(index=False))
-            name = Path(args.path).stem
             by_hand = summarize(nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4), name).by_hand
             print(
                 f"total: {table.points_earned.sum():g} of {table.points_possible.sum():g} "
