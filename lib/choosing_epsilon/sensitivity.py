@@ -81,11 +81,16 @@ def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
     Sums of u neither overflow nor drown the differences between large values (1.7e18 + 256 k);
     every sensitivity and world-answer difference is scale times that of u.
     """
-    largest = float(np.max(np.abs(s)))
-    scale = math.ldexp(1.0, math.frexp(largest)[1]) if largest > 0 else 1.0
+    scale = _power_of_two_scale(s)
     t = s / scale
     centre = float(t[t.size // 2])
     return t - centre, centre, scale
+
+
+def _power_of_two_scale(values: np.ndarray) -> float:
+    """The power of two just above the largest |value| (1 if all are 0): dividing by it is exact."""
+    largest = float(np.max(np.abs(values)))
+    return math.ldexp(1.0, math.frexp(largest)[1]) if largest > 0 else 1.0
 
 
 def evaluate(values: Sequence[float] | np.ndarray, query: Query) -> float:
@@ -357,8 +362,7 @@ def value_at(values: np.ndarray, ends: np.ndarray, position: np.ndarray) -> np.n
 def standardised_counts(values: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, float, float]:
     """``standardised`` for sorted distinct values: the same scale and centre (the element n//2)
     as the expanded column's, so that each u is bit-for-bit the expanded one."""
-    largest = float(np.max(np.abs(values)))
-    scale = math.ldexp(1.0, math.frexp(largest)[1]) if largest > 0 else 1.0
+    scale = _power_of_two_scale(values)
     t = values / scale
     centre = float(value_at(t, ends, np.array(int(ends[-1]) // 2)))
     return t - centre, centre, scale
