@@ -333,7 +333,7 @@ def survey_ages(size: int, seed: int) -> np.ndarray:
 def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str, float]:
     """Every method's ε for the mean of ``ages`` at the defaults with ``changes``, each by its
     closed form or, for Lee & Clifton, over the n worlds of the expanded column."""
-    v = {**{k: p.committed for k, p in parameters.SPECS["synthesis"].items()}, **changes}
+    v = {**parameters.committed_values("synthesis"), **changes}
     n = ages.size
     delta = width / n
     upper, exact = synth.lee_clifton_epsilons(ages, width / (n - 1), v["rho"])

@@ -288,8 +288,7 @@ def parquet(tmp_path, df: pd.DataFrame, name: str = "survey.parquet"):
 
 def defaults(**changes):
     """The synthesis's committed parameters with ``changes``."""
-    spec = parameters.SPECS["synthesis"]
-    return {**{name: p.committed for name, p in spec.items()}, **changes}
+    return {**parameters.committed_values("synthesis"), **changes}
 
 
 def test_a_column_holds_its_rows_mean_and_rarest_value():

@@ -325,6 +325,11 @@ def check_names(notebook: str, given: Mapping[str, object]) -> None:
     validate(given, spec, partial=True)
 
 
+def committed_values(notebook: str) -> dict[str, Any]:
+    """Every parameter of ``notebook`` at the committed run's value, by name."""
+    return {name: p.committed for name, p in SPECS[notebook].items()}
+
+
 def paper_values(notebook: str) -> dict[str, object]:
     """The inputs the paper fixes, by parameter name: the ledger compares a run's parameters with
     these."""

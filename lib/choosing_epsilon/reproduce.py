@@ -117,7 +117,7 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     if output_dir is not None:
         outputs.check_target(Path(os.path.abspath(output_dir)), name, changed)
     if name in inputs.CHECKS:
-        inputs.CHECKS[name]({**{k: p.committed for k, p in params.SPECS[name].items()}, **given})
+        inputs.CHECKS[name]({**params.committed_values(name), **given})
     return source
 
 

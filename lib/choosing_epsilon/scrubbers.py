@@ -104,11 +104,6 @@ def _style(extra: Mapping[str, Any] | None = None) -> contextlib.AbstractContext
     return matplotlib.rc_context(figures.STYLE | dict(extra or {}))  # type: ignore[arg-type]
 
 
-def _committed(notebook: str) -> dict[str, Any]:
-    """The notebook's parameters at the committed run's values (paths absolute)."""
-    return {name: p.committed for name, p in parameters.SPECS[notebook].items()}
-
-
 def _check_count(count: int) -> int:
     """``count`` if it is a number of frames in [2, 200], else ValueError naming the range."""
     if isinstance(count, bool) or not isinstance(count, int) or not 2 <= count <= 200:
@@ -159,7 +154,7 @@ def _styled(frames: int) -> Callable[[Callable[[int], ScrubAnimation]], Builder]
 def lee_clifton_2011(count: int) -> ScrubAnimation:
     """Fig. 2 as ε moves: β(ω1) at its worst response (Eq. 3) and the Eq. (5) bound traced up to
     ε, a panel per attribute, with ρ and the exact ε where β crosses it."""
-    v = _committed("lee_clifton_2011")
+    v = parameters.committed_values("lee_clifton_2011")
     rho, end = v["rho"], v["fig2_max_epsilon"]
     data = pw.load_database(v["data_path"], v["attributes"], v["absent"])
     order = pw.world_order(list(data.name), v["absent"])
@@ -237,7 +232,7 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
 def shoaran_2012(count: int) -> ScrubAnimation:
     """Fig. 1 as ε moves: Eq. (4)'s noise magnitude z against pr at ε, over the fixed curves of
     the notebook's Fig. 1, with the magnitudes exceeded half and 30% of the time marked."""
-    v = _committed("shoaran_2012")
+    v = parameters.committed_values("shoaran_2012")
     sensitivity, epsilon0, shown = v["sensitivity"], v["epsilon"], v["fig1_epsilons"]
     # from half the smallest ε of Fig. 1 to twice its largest, log-spaced
     values = grid_through(
@@ -292,7 +287,7 @@ def shoaran_2012(count: int) -> ScrubAnimation:
 def mugunthan_poster(count: int) -> ScrubAnimation:
     """The poster's three ε (Theorems 1-3, Laplace noise) against the confidence p, and Fig. 1's
     ratio ε₂/ε₃, with the current p marked on both."""
-    v = _committed("mugunthan_poster")
+    v = parameters.committed_values("mugunthan_poster")
     sensitivity, c, w, answer, p0 = v["sensitivity"], v["c"], v["w"], v["query_answer"], v["p"]
     values = grid_through(p0, 0.5, 0.98, count, log=False)
     fine = np.linspace(0.5, 0.995, 300)
@@ -380,7 +375,7 @@ def dollars(amount: float) -> str:
 def hsu_2014(count: int) -> ScrubAnimation:
     """The feasible (ε, N) region between the budget curve N ≤ B/((e^ε − 1)P) and the accuracy
     curve A(ε, N) ≤ T as the budget B moves, with the largest feasible ε and the slides' point."""
-    v = _committed("hsu_2014")
+    v = parameters.committed_values("hsu_2014")
     cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
     budget0, error, alpha = v["budget"], v["error"], v["failure_probability"]
     constants = v["slide_constants"]
@@ -460,7 +455,7 @@ def synthesis(count: int) -> ScrubAnimation:
     ρ would move Lee & Clifton's two rows only, which bound another release and leave panel (a)'s
     interval as it is (unless ρ falls below the prior 1/n, where no ε meets it).
     """
-    v = _committed("synthesis")
+    v = parameters.committed_values("synthesis")
     n0 = v["n_people"]
     grid = grid_through(n0, n0 / 100, n0 * 50, count, log=True)
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3

@@ -558,7 +558,7 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     unknown = sorted(set(changes) - set(spec))
     if unknown:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
-    v: dict[str, Any] = {name: param.committed for name, param in spec.items()}
+    v = parameters.committed_values("synthesis")
     v.update(parameters.validate(changes, spec, partial=True))
     data = read_survey(v)
     n, (lb, ub) = data.n, v["value_range"]
