@@ -43,6 +43,7 @@ import pandas as pd
 from nbformat import NotebookNode
 
 from .paths import NOTEBOOKS, ROOT
+from .reproduce import notebook_names
 
 SOLUTION, GRADER, PARAMETERS = "solution", "grader", "parameters"
 POINTS = re.compile(r"points-(\d+)")
@@ -438,7 +439,7 @@ def _row(s: Summary) -> str:
 def points_table(names: list[str] | None = None) -> str:
     """A Markdown table of the exercises and points of every notebook (or ``names``)."""
     rows = list(TABLE_HEADER)
-    for name in names or _names():
+    for name in names or notebook_names():
         try:
             rows.append(_row(summarize(nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4), name)))
         except ExerciseError as error:
@@ -446,11 +447,6 @@ def points_table(names: list[str] | None = None) -> str:
                 raise
             rows.append(f"| {name} | no exercises yet | | | |")
     return "\n".join(rows) + "\n"
-
-
-def _names() -> list[str]:
-    """The repository's notebooks, by name."""
-    return sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 
 
 def _index(summaries: list[Summary], skipped: list[str]) -> str:
@@ -498,7 +494,7 @@ def write(out: Path | str = ROOT / "assignments", names: list[str] | None = None
     stage = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
         summaries, skipped = [], []
-        for name in names or _names():
+        for name in names or notebook_names():
             nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
             try:
                 summaries.append(summarize(nb, name))
@@ -593,7 +589,7 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
     if not src.is_file():
         raise ValueError(
             f"path: no committed notebook {src.name!r} to take the tests from; name the copy "
-            f"after one of {_names()}"
+            f"after one of {notebook_names()}"
         )
     name = src.name.split(".")[0]
     committed = nbformat.read(src, as_version=4)
@@ -646,7 +642,7 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("path")
     g.add_argument(
         "--notebook",
-        choices=_names(),
+        choices=notebook_names(),
         help="the notebook the copy answers (default: the file's name, e.g. alice_synthesis.ipynb "
         "needs --notebook synthesis)",
     )
