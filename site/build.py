@@ -30,7 +30,7 @@ from typing import Any
 import nbformat
 import pandas as pd
 
-from choosing_epsilon import reproduce
+from choosing_epsilon import reproduce, scrubbers
 from choosing_epsilon.claims import COUNTED_SOURCES
 from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
 
@@ -206,7 +206,7 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
     if fragment is not None:
         scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
         written.add(write_if_changed(scrubber, fragment))
-        index = central_figure_cell(nb.cells, fragment_figure(name))
+        index = central_figure_cell(nb.cells, scrubbers.SCRUBBERS[name].figure)
         caption = scrubber_caption(name)
         nb.cells.insert(
             index + 1,
@@ -352,26 +352,11 @@ def claims_table(table: pd.DataFrame) -> str:
 # --- scrubbers ----------------------------------------------------------------------------------
 
 
-def scrubber_module() -> Any | None:
-    """choosing_epsilon.scrubbers, or None while it does not exist."""
-    try:
-        from choosing_epsilon import scrubbers
-    except ModuleNotFoundError as error:
-        if error.name == "choosing_epsilon.scrubbers":
-            return None
-        raise
-    return scrubbers
-
-
 def scrubber_fragments() -> dict[str, str]:
     """Each notebook's scrubber fragment (``scrubbers.html``), drawn in parallel, one notebook
     per core; reused while what they are drawn from is unchanged (drawing them takes most of a
     cold build)."""
-    module = scrubber_module()
-    if module is None:
-        print("site: choosing_epsilon.scrubbers is not there yet; pages without ε scrubbers")
-        return {}
-    names = sorted(module.SCRUBBERS)
+    names = sorted(scrubbers.SCRUBBERS)
     key = dependency_digest()
     stamp = SCRUBBER_CACHE / "digest"
     cached = {name: SCRUBBER_CACHE / f"{name}.html" for name in names}
@@ -382,7 +367,7 @@ def scrubber_fragments() -> dict[str, str]:
     shutil.rmtree(SCRUBBER_CACHE, ignore_errors=True)
     SCRUBBER_CACHE.mkdir(parents=True)
     with ProcessPoolExecutor(max_workers=min(len(names), os.cpu_count() or 1)) as pool:
-        drawn = dict(zip(names, pool.map(module.html, names), strict=True))
+        drawn = dict(zip(names, pool.map(scrubbers.html, names), strict=True))
     fragments = {name: strip_external(name, text) for name, text in drawn.items()}
     for name, text in fragments.items():
         cached[name].write_text(text)
@@ -419,20 +404,10 @@ def strip_external(name: str, text: str) -> str:
     return EXTERNAL_STYLESHEET.sub("", text)
 
 
-def fragment_figure(name: str) -> str:
-    """The file name of the figure the scrubber of ``name`` accompanies."""
-    module = scrubber_module()
-    return str(module.SCRUBBERS[name].figure) if module else ""
-
-
 def scrubber_caption(name: str) -> str:
     """The scrubber's heading line and caption."""
-    module = scrubber_module()
-    scrubber = module.SCRUBBERS[name] if module else None
-    label = str(getattr(scrubber, "label", "")).strip()
-    parameter = str(getattr(scrubber, "parameter", "")).strip()
-    moving = f" (the slider moves {parameter})" if parameter else ""
-    return f"**Move it yourself.** {label}{moving}"
+    scrubber = scrubbers.SCRUBBERS[name]
+    return f"**Move it yourself.** {scrubber.label.strip()} (the slider moves {scrubber.parameter})"
 
 
 # --- the home page and the teachers' page -------------------------------------------------------
