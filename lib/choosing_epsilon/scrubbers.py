@@ -461,7 +461,7 @@ def synthesis(count: int) -> ScrubAnimation:
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
     tables = [synth.methods_at(n_people=int(n)) for n in values]
     methods = list(tables[0].method)
-    positive = np.concatenate([t.epsilon[np.isfinite(t.epsilon) & (t.epsilon > 0)] for t in tables])
+    positive = np.concatenate([t.epsilon[synth.has_epsilon(t.epsilon)] for t in tables])
     low, high = positive.min() / 2, positive.max() * 2
     first = tables[0]
     fig, (ax,) = _new_figure(8.0, 5.0)
@@ -494,7 +494,7 @@ def synthesis(count: int) -> ScrubAnimation:
         table = tables[i]
         for row, method in enumerate(methods):
             epsilon = float(table.epsilon.iloc[row])
-            drawable = math.isfinite(epsilon) and epsilon > 0
+            drawable = bool(synth.has_epsilon(epsilon))
             markers[method].set_data([epsilon] if drawable else [], [row] if drawable else [])
             notes[method].set_text("" if drawable else synth.epsilon_text(epsilon))
         for patch in shading:

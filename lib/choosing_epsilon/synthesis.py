@@ -510,6 +510,12 @@ def feasibility(methods: pd.DataFrame) -> Feasibility:
     )
 
 
+def has_epsilon(epsilon: Any) -> Any:
+    """Whether each ε (a number or an array) is one a log axis can mark: finite and > 0, neither
+    "none meets it" (NaN), "any does" (∞) nor 0."""
+    return np.isfinite(epsilon) & (np.asarray(epsilon) > 0)
+
+
 def results(
     methods: pd.DataFrame,
     window: Feasibility,
@@ -521,7 +527,7 @@ def results(
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
     panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
     from a file, what was read from it."""
-    finite = methods[np.isfinite(methods.epsilon) & (methods.epsilon > 0)]
+    finite = methods[has_epsilon(methods.epsilon)]
     reads = ~methods["uses the private data"].str.startswith("no")
     read = {}
     if data is not None and data.source:

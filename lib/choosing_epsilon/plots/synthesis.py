@@ -12,7 +12,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
 from ..figures import centred_text
-from ..synthesis import COLUMNS, epsilon_text
+from ..synthesis import COLUMNS, epsilon_text, has_epsilon
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
@@ -20,19 +20,17 @@ FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
     """The methods of ``panel`` with an ε a log axis can show (finite and > 0), renumbered."""
-    shown = (methods.panel == panel) & np.isfinite(methods.epsilon) & (methods.epsilon > 0)
+    shown = (methods.panel == panel) & has_epsilon(methods.epsilon)
     return methods[shown].reset_index(drop=True)
 
 
 def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
     """One row per method: ◁ (red) for an upper bound, ▷ (blue) for a lower one, on a log axis; a
     method with no ε to mark (none meets it, or any does) says so in words on its row."""
-    finite = set(drawable(rows.assign(panel="p"), "p").method)
+    marked = has_epsilon(rows.epsilon.to_numpy())
     at_left = blended_transform_factory(axis.transAxes, axis.transData)
-    for i, (method, epsilon, bound) in enumerate(
-        zip(rows.method, rows.epsilon, rows["bounds ε from"])
-    ):
-        if method not in finite:
+    for i, (epsilon, bound) in enumerate(zip(rows.epsilon, rows["bounds ε from"])):
+        if not marked[i]:
             text = f"ε {epsilon_text(epsilon)} (see the table)"
             axis.text(0.01, i, text, transform=at_left, va="center", fontsize=8, color="0.3")
             continue
@@ -43,7 +41,7 @@ def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
         axis.plot([epsilon], [i], marker=marker, ms=9, ls="none", color=colour, mfc=face, mew=1.8)
     axis.set_yticks(range(len(rows)), rows.method)
     axis.set(ylabel="method", ylim=(-0.7, max(len(rows), 1) - 0.3))
-    if finite:
+    if marked.any():
         axis.set(xscale="log", xlabel="ε (log scale)")
     else:
         axis.set_xticks([])
