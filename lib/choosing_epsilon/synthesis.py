@@ -130,13 +130,11 @@ def read_survey(v: Mapping[str, Any]) -> Column:
         return survey_column(synthetic_ages(v["n_people"], observed, v["seed"]))
     try:
         values, counts = tables.column_counts(path, name)
-    except ValueError as refusal:
-        if "nulls='drop'" not in str(refusal):
-            raise
-        # the runner has no such option: the rows without a value are the reader's to decide on
+    except tables.NullValues as refusal:
+        # the runner has no nulls option: the rows without a value are the reader's to decide on
         raise ValueError(
-            str(refusal).split("; nulls='drop'")[0] + "; drop or fill them in the file first, e.g. "
-            f"COPY (SELECT * FROM '{path}' WHERE {name} IS NOT NULL) TO 'kept.parquet' in DuckDB"
+            f"{refusal.reason}; drop or fill them in the file first, e.g. COPY (SELECT * FROM "
+            f"'{path}' WHERE {name} IS NOT NULL) TO 'kept.parquet' in DuckDB"
         ) from None
     outside = (values < lb) | (values > ub)
     if outside.any():

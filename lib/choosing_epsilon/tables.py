@@ -49,6 +49,20 @@ KINDS = (
 Nulls = Literal["refuse", "drop"]
 
 
+class NullValues(ValueError):
+    """A column with NULLs, refused: what they are is the analyst's to decide (``nulls=``)."""
+
+    def __init__(self, column: str, where: str, null_rows: int, rows: int) -> None:
+        self.reason = (
+            f"column {column!r} of {where} is NULL in {null_rows} of {rows} rows: each row is a "
+            "possible world, so decide what they are"
+        )
+        super().__init__(
+            f"{self.reason}; nulls='drop' analyses the {rows - null_rows} rows with a value "
+            "(those a SQL mean or median uses)"
+        )
+
+
 def column_counts(
     source: str | os.PathLike[str],
     column: str,
@@ -214,11 +228,7 @@ def _counts(
     if values.size == 0:
         raise ValueError(f"column {column!r} of {where} has no values: all {rows} rows are NULL")
     if null_rows and nulls == "refuse":
-        raise ValueError(
-            f"column {column!r} of {where} is NULL in {null_rows} of {rows} rows: each row is a "
-            f"possible world, so decide what they are; nulls='drop' analyses the "
-            f"{rows - null_rows} rows with a value (those a SQL mean or median uses)"
-        )
+        raise NullValues(column, where, null_rows, rows)
     if not np.all(np.isfinite(values)):
         raise ValueError(f"column {column!r} of {where} holds NaN or infinite values")
     order = np.argsort(values, kind="stable")
