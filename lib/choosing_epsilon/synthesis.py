@@ -231,6 +231,37 @@ def lee_clifton_epsilons(ages: np.ndarray, delta_lc: float, rho: float) -> tuple
     return upper, pw.exact_epsilon(answers, delta_lc, rho)
 
 
+def survey_for(data: Column, value_range: Sequence[float], mean_lower_bound: float) -> Survey:
+    """The survey's public facts for ``data``: its size n, and Δ from the public range alone, for
+    the mean of all n values and of the n - 1 Lee & Clifton's worlds hold; L = max(lb, the lower
+    bound of the mean)."""
+    (lb, ub), n = value_range, data.n
+    delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
+    floor = max(lb, mean_lower_bound)
+    return Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name)
+
+
+def lee_clifton_at(data: Column, delta_lc: float, rho: float) -> tuple[float, float]:
+    """``lee_clifton_counted``, or NaN for both when ρ is below the prior 1/n: a requirement that
+    even ε → 0 cannot meet bounds nothing."""
+    if rho < 1 / data.n:
+        return math.nan, math.nan
+    return lee_clifton_counted(data, delta_lc, rho)
+
+
+def hsu_accuracy_epsilon(n: int, t_unit: float, failure_probability: float) -> float:
+    """Hsu et al.'s accuracy ε at N = n for the error ``t_unit`` on the unit scale: 0 from 1 on
+    (every estimate inside the range is accurate enough), ∞ where sampling alone misses α."""
+    return econ.accuracy_epsilon(n, t_unit, failure_probability) if t_unit < 1 else 0.0
+
+
+def posterior_epsilon(prior: float, threshold: float) -> float:
+    """The Bayesian reading's ε, NaN where the prior already exceeds the threshold."""
+    if threshold <= prior:
+        return math.nan
+    return interpretation.epsilon_for_posterior(prior, threshold)
+
+
 def lee_clifton_counted(column: Column, delta_lc: float, rho: float) -> tuple[float, float]:
     """``lee_clifton_epsilons`` from the column's distinct values and counts, at any number of
     rows: ``possible_worlds.epsilon_for_risk`` gives both ε at the noise of the data's Δf; the
@@ -565,13 +596,8 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     v = parameters.committed_values("synthesis")
     v.update(parameters.validate(changes, spec, partial=True))
     data = read_survey(v)
-    n, (lb, ub) = data.n, v["value_range"]
-    delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
-    floor = max(lb, v["mean_lower_bound"])
-    survey = Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name)
-    upper = exact = math.nan  # ρ below the prior 1/n: no ε meets it
-    if v["rho"] >= 1 / n:
-        upper, exact = lee_clifton_counted(data, delta_lc, v["rho"])
+    survey = survey_for(data, v["value_range"], v["mean_lower_bound"])
+    upper, exact = lee_clifton_at(data, survey.delta_lc, v["rho"])
     return methods_table(
         lee_clifton_rows(survey, v["rho"], upper, exact, data.fewest) + _public_rows(survey, v)
     )
@@ -581,11 +607,8 @@ def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
     """The rows of panel (a) at the parameters ``v``, as the notebook's steps compute them."""
     delta, floor, width = survey.delta, survey.mean_floor, survey.ub - survey.lb
     p_cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
-    t_unit = v["error_years"] / width
-    accuracy = (
-        econ.accuracy_epsilon(survey.n_people, t_unit, v["failure_probability"])
-        if t_unit < 1
-        else 0.0
+    accuracy = hsu_accuracy_epsilon(
+        survey.n_people, v["error_years"] / width, v["failure_probability"]
     )
     rows = hsu_rows(
         survey,
@@ -609,8 +632,6 @@ def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
         survey, cf.theorem2_epsilon_laplace(delta, c, p), cf.theorem3_epsilon(delta, c, p), c, p
     )
     prior, threshold = v["prior"], v["posterior_threshold"]
-    posterior = (
-        interpretation.epsilon_for_posterior(prior, threshold) if threshold > prior else math.nan
-    )
+    posterior = posterior_epsilon(prior, threshold)
     advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
     return rows + reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
