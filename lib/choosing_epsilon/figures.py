@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import math
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +22,59 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
-STYLE: dict[str, Any] = {
-    "figure.figsize": (6.4, 4.0),
-    "figure.dpi": 100,
-    "savefig.dpi": 150,
-    "font.size": 10,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-    "legend.frameon": False,
-    "svg.hashsalt": "choosing-epsilon",  # stable SVG ids
-    "svg.fonttype": "none",  # text stays text: smaller files, no font-dependent glyph paths
-}
+from . import style
+
+# the project's matplotlib style, set once in ``style``
+STYLE: dict[str, Any] = style.RC
+
+CAPTIONS = "captions.json"
+
+
+@dataclass(frozen=True)
+class Caption:
+    """What a figure says in words: a one-sentence ``caption`` shown under it, and an ``alt``
+    text that describes what it shows for a reader who cannot see it."""
+
+    caption: str
+    alt: str
+
+    def __post_init__(self) -> None:
+        for field, text in (("caption", self.caption), ("alt", self.alt)):
+            if not isinstance(text, str) or not text.strip():
+                raise ValueError(f"{field}: a non-empty text, got {text!r}")
+            if text != text.strip() or "\n" in text:
+                raise ValueError(f"{field}: one line without surrounding spaces, got {text!r}")
+        problem = sentence_problem(self.caption)
+        if problem:
+            raise ValueError(f"caption: {problem}")
+        if self.alt == self.caption:
+            raise ValueError("alt: describe what the figure shows; it repeats the caption")
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[A-Z(])")
+
+
+def sentence_problem(text: str) -> str | None:
+    """Why ``text`` is not one sentence (ending with a full stop, none inside), or None."""
+    if not text.endswith("."):
+        return f"one sentence ending with a full stop, got {text!r}"
+    inside = text[:-1]
+    # a stop followed by a capital starts a new sentence; "e.g. The" is not in our prose
+    if _SENTENCE_END.search(inside):
+        return f"one sentence, got more than one: {text!r}"
+    return None
+
+
+def write_caption(name: str, caption: Caption, output_dir: str | Path) -> Path:
+    """Record ``caption`` for figure ``name`` in ``output_dir``/captions.json (keys sorted)."""
+    path = Path(output_dir) / CAPTIONS
+    entries = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    entries[name] = {"caption": caption.caption, "alt": caption.alt}
+    text = json.dumps(entries, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    temporary = path.with_suffix(".json.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+    return path
 
 
 _SUPERSCRIPTS = str.maketrans("0123456789-\N{MINUS SIGN}+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁻⁺")
@@ -97,8 +139,8 @@ def _log_axes(fig: plt.Figure) -> None:
 
 
 def use_style() -> None:
-    """Apply the project's matplotlib style."""
-    matplotlib.rcParams.update(STYLE)  # type: ignore[arg-type]  # its keys are typed as literals
+    """Apply the project's matplotlib style (``style.RC``)."""
+    style.use()
 
 
 @contextlib.contextmanager
@@ -158,10 +200,13 @@ def _crop(
 
 
 def save_figure(
-    fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path
+    fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path, caption: Caption
 ) -> list[Path]:
     """Write ``name``.png, ``name``.svg and ``name``.csv (the plotted data) to ``output_dir``,
-    byte-deterministic.
+    byte-deterministic, and its caption and alt text to ``captions.json`` there.
+
+    The figure must keep to the project's style (``style.check``): a departure is refused before
+    anything is written.
 
     ``savefig(bbox_inches="tight")`` would lay the figure out to find its box, then draw it, and
     do both again for the second file. Here one Agg drawing gives the box and the PNG, cut from
@@ -178,10 +223,13 @@ def save_figure(
         raise ValueError(
             f"data must be a non-empty DataFrame of the plotted values, got {type(data).__name__}"
         )
+    if not isinstance(caption, Caption):
+        raise ValueError(f"caption: a figures.Caption, got {type(caption).__name__}")
+    _log_axes(fig)
+    style.check(fig)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg"]
-    _log_axes(fig)
     dpi = matplotlib.rcParams["savefig.dpi"]
     dpi = fig.dpi if dpi == "figure" else float(dpi)
     pixels, tight = _draw_agg(fig, dpi)
@@ -205,19 +253,24 @@ def save_figure(
             paths[0], format="png", dpi=(dpi, dpi)
         )
         fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
-    return [*paths, save_table(data, name, out)]
+    return [*paths, save_table(data, name, out), write_caption(name, caption, out)]
 
 
-def save_and_show(fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path) -> None:
-    """``save_figure``, then show the saved PNG in the notebook at screen size and close the
-    figure (no third drawing)."""
-    from IPython.display import Image, display
+def save_and_show(
+    fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path, caption: Caption
+) -> None:
+    """``save_figure``, then show the saved PNG in the notebook at screen size, with its alt
+    text, and its caption under it, and close the figure (no third drawing)."""
+    from IPython.display import Image, Markdown, display
 
-    png = save_figure(fig, name, data, output_dir)[0]
-    plt.close(fig)
+    try:
+        png = save_figure(fig, name, data, output_dir, caption)[0]
+    finally:
+        plt.close(fig)
     with PILImage.open(png) as image:
         width = round(image.width * STYLE["figure.dpi"] / STYLE["savefig.dpi"])
-    display(Image(filename=png, width=width))
+    display(Image(filename=png, width=width, alt=caption.alt))
+    display(Markdown(f"*{caption.caption}*"))
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:

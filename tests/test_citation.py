@@ -1,0 +1,137 @@
+"""The repository can be cited: CITATION.cff validates against the Citation File Format 1.2.0
+schema, references.bib parses, and every notebook's header cites its source from that file."""
+
+import copy
+import json
+import re
+import tomllib
+
+import bibtexparser
+import jsonschema
+import nbformat
+import pytest
+import yaml
+from bibtexparser.bparser import BibTexParser
+from bibtexparser.customization import convert_to_unicode
+
+from choosing_epsilon.paths import NOTEBOOKS, ROOT
+
+# the Citation File Format's schema, version 1.2.0, as cffconvert 2.0.0 ships it
+SCHEMA = ROOT / "tests" / "fixtures" / "citation-file-format-1.2.0.schema.json"
+# the entries of references.bib each notebook's header cites
+SOURCES = {
+    "lee_clifton_2011": ["lee2011howmuch"],
+    "hsu_2014": ["hsu2014economic", "hsu2014slides", "nigoshh2021privacyaccuracy"],
+    "shoaran_2012": ["shoaran2012practice"],
+    "mugunthan_poster": ["mugunthan_poster"],
+    "laplace_intro": ["laplaceblog"],
+    "synthesis": ["opendp2024registry"],
+}
+
+
+def load_cff() -> dict:
+    return yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+
+
+def cff_errors(document: dict) -> list[str]:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.FormatChecker())
+    return [f"{list(e.path)}: {e.message}" for e in validator.iter_errors(document)]
+
+
+def load_bib() -> dict[str, dict]:
+    parser = BibTexParser(common_strings=True, customization=convert_to_unicode)
+    parser.ignore_nonstandard_types = False
+    text = (ROOT / "references.bib").read_text(encoding="utf-8")
+    database = bibtexparser.loads(text, parser=parser)
+    keys = [entry["ID"] for entry in database.entries]
+    assert len(keys) == len(set(keys)), f"repeated keys in references.bib: {keys}"
+    # every entry starts with "@": a typo there makes the parser skip an entry silently
+    assert len(keys) == len(re.findall(r"^@\w+\{", text, flags=re.MULTILINE))
+    return {entry["ID"]: entry for entry in database.entries}
+
+
+def plain(text: str) -> str:
+    """A title or name as it reads: TeX math and braces gone, spaces collapsed, lower case."""
+    # the parser writes TeX's \varepsilon as the Latin open e
+    text = text.replace(r"\varepsilon", "ε").replace(r"\epsilon", "ε").replace("ɛ", "ε")
+    text = re.sub(r"[{}$]", "", text)
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def surnames(entry: dict) -> list[str]:
+    authors = entry.get("author", "")
+    return [plain(name.split(",")[0]) for name in re.split(r"\s+and\s+", authors) if name.strip()]
+
+
+def test_citation_cff_validates_against_the_schema():
+    assert cff_errors(load_cff()) == []
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.pop("authors"),
+        lambda d: d.update({"cff-version": "0.9"}),
+        lambda d: d.update({"repository-code": "not a url"}),
+        lambda d: d["references"][0].update({"type": "paper-ish"}),
+        lambda d: d.update({"date-released": "23 November 2026"}),
+    ],
+    ids=["no authors", "old version", "bad url", "bad reference type", "bad date"],
+)
+def test_the_schema_check_fails_on_a_damaged_file(damage):
+    document = copy.deepcopy(load_cff())
+    damage(document)
+    assert cff_errors(document)
+
+
+def test_citation_cff_agrees_with_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    cff = load_cff()
+    assert cff["version"] == project["version"]
+    assert cff["license"] == project["license"]["text"]
+    assert cff["repository-code"] == project["urls"]["Repository"]
+
+
+def test_citation_cff_references_are_the_bib_sources():
+    bib = {plain(entry["title"]): entry for entry in load_bib().values()}
+    for reference in load_cff()["references"]:
+        entry = bib.get(plain(reference["title"]))
+        assert entry is not None, f"CITATION.cff cites {reference['title']!r}, not in references.bib"
+        if "year" in reference:
+            assert str(reference["year"]) == entry["year"]
+        cff_names = [plain(a["family-names"]) for a in reference["authors"] if "family-names" in a]
+        assert cff_names == surnames(entry)[: len(cff_names)] and len(cff_names) in (
+            0,
+            len(surnames(entry)),
+        )
+
+
+def test_references_bib_parses_with_a_title_for_every_entry():
+    entries = load_bib()
+    assert set(key for keys in SOURCES.values() for key in keys) <= set(entries)
+    for key, entry in entries.items():
+        assert entry.get("title"), f"{key} has no title"
+
+
+@pytest.mark.parametrize("notebook", sorted(SOURCES))
+def test_each_notebook_header_cites_its_source_from_references_bib(notebook):
+    header = nbformat.read(NOTEBOOKS / f"{notebook}.ipynb", as_version=4).cells[0].source
+    assert "references.bib" in header
+    text = plain(header)
+    for key in SOURCES[notebook]:
+        entry = load_bib()[key]
+        assert f"`{key}`" in header, f"{notebook}: the header does not cite `{key}`"
+        assert plain(entry["title"]) in text, f"{notebook}: the title of {key} is not in the header"
+        if "year" in entry:
+            assert entry["year"] in header, f"{notebook}: the year of {key} is not in the header"
+        for surname in surnames(entry):
+            assert surname in text, f"{notebook}: {surname} ({key}) is not in the header"
+
+
+def test_readme_says_how_to_cite():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## How to cite", 1)
+    assert len(section) == 2, "README.md has no '## How to cite' section"
+    body = section[1].split("\n## ", 1)[0]
+    assert "CITATION.cff" in body and "references.bib" in body
