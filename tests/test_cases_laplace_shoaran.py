@@ -261,6 +261,13 @@ def test_shoaran_at_epsilon_1e_minus_5(tmp_path):
     ) == {"exact"}
     # the "1 − pr percent" note does not depend on ε
     assert {"reproduced", "not applicable"} <= set(_status(tmp_path)) <= SHOARAN_OK
+    # the captions speak of the ε of the run: the marked noise is 69315 at ε = 10⁻⁵, not 69
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    assert (
+        "69315 and 120397, exceeded half and 30% of the time at ε = 1e-05."
+        in (captions["fig1_noise_vs_probability"]["caption"])
+    )
+    assert "Example 1 (ε = 1e-05, pr = 10%)." in captions["fig2_mta"]["caption"]
 
 
 @pytest.mark.notebook

@@ -1,13 +1,57 @@
 """Figures of Shoaran, Thomo & Weber (2012): the noise against its probability (Fig. 1) and the
-minimum true answer against ε and against the relative-error threshold (Fig. 2)."""
+minimum true answer against ε and against the relative-error threshold (Fig. 2), each with the
+caption and alt text that describe it at the parameters it was drawn with."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
+
+from .. import figures, style
+
+# the names of the project's dash patterns, in the order of style.LINESTYLES
+_DASH_NAMES = [
+    "solid",
+    "dashed",
+    "dash-dot",
+    "dotted",
+    "dash-dot-dot",
+    "long-dashed",
+    "dash-dot-dot-dot",
+    "sparsely dotted",
+]
+
+
+def _amount(value: float) -> str:
+    """A magnitude as the figures print it: to the unit from 10 to a million, else 3 digits."""
+    return f"{value:.0f}" if 10 <= abs(value) < 1e6 else f"{value:.3g}"
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``words`` joined as prose: "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _percent(fraction: float) -> str:
+    """A fraction as a percentage: 0.1 → "10%"."""
+    return f"{100 * fraction:g}%"
+
+
+def _styled(values: Sequence[str]) -> str:
+    """Each curve's value with its dash pattern, as prose: "0.01 (solid), 0.02 (dashed)"."""
+    return _listed([f"{v} ({_DASH_NAMES[k % len(_DASH_NAMES)]})" for k, v in enumerate(values)])
+
+
+def _curve_style(index: int) -> dict[str, Any]:
+    """The colour and dash of the ``index``-th curve of a panel, as the style's cycle pairs them."""
+    return {
+        "color": style.PALETTE[index % len(style.PALETTE)],
+        "linestyle": style.LINESTYLES[index % len(style.LINESTYLES)],
+    }
 
 
 def fig1_noise_vs_probability(
@@ -18,23 +62,60 @@ def fig1_noise_vs_probability(
     z30: float,
     sensitivity: float,
 ) -> tuple[Figure, pd.DataFrame]:
-    """Fig. 1: Eq. (4)'s noise magnitude z against pr, one curve per ε, with the text's two values
-    at ``epsilon`` (exceeded half and 30% of the time) marked."""
+    """Fig. 1: Eq. (4)'s noise magnitude z against pr, one curve per ε (each its own dash), with
+    the text's two values at ``epsilon`` (exceeded half and 30% of the time) marked."""
     fig, ax = plt.subplots()
-    for e in epsilons:
-        ax.plot(100 * curves["pr"], curves[f"z_eps_{e:g}"], label=f"ε = {e:g}")
+    for k, e in enumerate(epsilons):
+        ax.plot(100 * curves["pr"], curves[f"z_eps_{e:g}"], label=f"ε = {e:g}", **_curve_style(k))
     ax.plot(
-        [50, 30], [z50, z30], "ko", label=f"ε = {epsilon:g}: {z50:.0f} at 50%, {z30:.0f} at 30%"
+        [50, 30],
+        [z50, z30],
+        "ko",
+        label=f"ε = {epsilon:g}: {_amount(z50)} at 50%, {_amount(z30)} at 30%",
     )
     ax.set(
         xlabel="probability that the noise magnitude is at least z (pr, %)",
         ylabel="noise magnitude (z, units of the answer)",
-        title=f"Fig. 1: noise vs probability (Δ(q) = {sensitivity:g})",
+        title=f"Fig. 1: noise magnitude against its probability (Δ(q) = {sensitivity:g})",
         xlim=(0, 100),
         ylim=(0, None),
     )
     ax.legend()
     return fig, curves
+
+
+def fig1_caption(
+    curves: pd.DataFrame,
+    epsilons: Sequence[float],
+    epsilon: float,
+    z50: float,
+    z30: float,
+    sensitivity: float,
+) -> figures.Caption:
+    """Fig. 1's caption and alt text, at the ε, Δ and marked values it was drawn with."""
+    listed = _listed([f"{e:g}" for e in epsilons])
+    top = max(curves[f"z_eps_{e:g}"].max() for e in epsilons)
+    low, high = 100 * curves["pr"].min(), 100 * curves["pr"].max()
+    return figures.Caption(
+        caption=(
+            f"Equation (4)'s Laplace noise magnitude z, exceeded with probability pr, drawn for "
+            f"ε = {listed} at Δ(q) = {sensitivity:g}, depends on ε and Δ(q) but not on the true "
+            f"answer, so a small count receives as much noise as a large one; the dots mark the "
+            f"magnitudes, {_amount(z50)} and {_amount(z30)}, exceeded half and 30% of the time at "
+            f"ε = {epsilon:g}."
+        ),
+        alt=(
+            f"Line chart of the noise magnitude z (y axis, linear from 0, the curves reaching "
+            f"{_amount(top)}) "
+            f"against the probability pr that it is exceeded (x axis, 0 to 100%, curves drawn "
+            f"from {low:g}% to {high:g}%), "
+            f"one curve per ε: {_styled([f'{e:g}' for e in epsilons])}; each curve falls "
+            f"steeply from its top at the smallest pr towards 0 as pr nears 100%, and the larger "
+            f"ε, the lower "
+            f"the curve. Two black dots at pr = 50% and 30% mark z = {_amount(z50)} and "
+            f"{_amount(z30)} for ε = {epsilon:g}."
+        ),
+    )
 
 
 def fig2_mta(
@@ -49,26 +130,28 @@ def fig2_mta(
     marked, and against re at ``reading_epsilon`` (b); both axes logarithmic. The frame stacks
     the two readings."""
     fig, (ax_a, ax_b) = plt.subplots(1, 2, figsize=(11, 4.0))
-    for p in prs:
+    for k, p in enumerate(prs):
+        label = f"pr = {_percent(p)}"
+        column = f"mta_pr_{p:g}"
         ax_a.plot(
-            against_epsilon["epsilon"], against_epsilon[f"mta_pr_{p:g}"], label=f"pr = {100 * p:g}%"
+            against_epsilon["epsilon"], against_epsilon[column], label=label, **_curve_style(k)
         )
-        ax_b.plot(against_re["re"], against_re[f"mta_pr_{p:g}"], label=f"pr = {100 * p:g}%")
-    ax_a.plot([example[0]], [example[1]], "ko", label=f"Example 1: {example[1]:.0f}")
+        ax_b.plot(against_re["re"], against_re[column], label=label, **_curve_style(k))
+    ax_a.plot([example[0]], [example[1]], "ko", label=f"Example 1: {_amount(example[1])}")
     ax_a.set(
         xscale="log",
         yscale="log",
-        xlabel="privacy degree (ε)",
-        ylabel="minimum true answer (MTA, units of the answer)",
-        title=f"(a) Fig. 2: MTA vs ε (re = {100 * re:g}%)",
+        xlabel="privacy parameter (ε)",
+        ylabel="minimum true answer (units of the answer)",
     )
+    style.panel_title(ax_a, 0, f"Fig. 2: minimum true answer (MTA), re = {_percent(re)}")
     ax_b.set(
         xscale="log",
         yscale="log",
         xlabel="relative-error threshold (re, as a fraction)",
-        ylabel="MTA (units of the answer)",
-        title=f"(b) second reading: MTA vs re (ε = {reading_epsilon:g})",
+        ylabel="minimum true answer (units of the answer)",
     )
+    style.panel_title(ax_b, 1, f"second reading: MTA against re, ε = {reading_epsilon:g}")
     ax_a.legend()
     ax_b.legend()
     frame = pd.concat(
@@ -76,3 +159,43 @@ def fig2_mta(
         ignore_index=True,
     )
     return fig, frame
+
+
+def fig2_caption(
+    against_epsilon: pd.DataFrame,
+    against_re: pd.DataFrame,
+    prs: Sequence[float],
+    re: float,
+    reading_epsilon: float,
+    example: tuple[float, float],
+    example_pr: float,
+    sensitivity: float,
+) -> figures.Caption:
+    """Fig. 2's caption and alt text, at the re, ε, pr and Example 1 it was drawn with."""
+    listed = _listed([_percent(p) for p in prs])
+    columns = [f"mta_pr_{p:g}" for p in prs]
+
+    def span(frame: pd.DataFrame, x: str) -> str:
+        """The x range and MTA range of one panel, in words."""
+        values = frame[columns].to_numpy()
+        return (
+            f"{frame[x].min():g} to {frame[x].max():g}, the MTA spanning "
+            f"{_amount(values.min())} to {_amount(values.max())}"
+        )
+
+    return figures.Caption(
+        caption=(
+            f"Equation (6)'s minimum true answer (MTA), the smallest answer a release keeps "
+            f"within relative error re with probability 1 − pr, for pr = {listed} at "
+            f"Δ(q) = {sensitivity:g}, falls like 1/ε at re = {_percent(re)} (a) and like 1/re "
+            f"at ε = {reading_epsilon:g} (b): ε and re trade one for one, and the dot is "
+            f"Example 1 (ε = {example[0]:g}, pr = {_percent(example_pr)})."
+        ),
+        alt=(
+            f"Two panels with logarithmic axes, each with one straight falling line per pr: "
+            f"{_styled([_percent(p) for p in prs])}, the smaller pr the higher. Panel (a) plots "
+            f"the MTA against ε from {span(against_epsilon, 'epsilon')}, with a black dot at "
+            f"ε = {example[0]:g}, MTA {_amount(example[1])}; panel (b) plots it against re "
+            f"from {span(against_re, 're')}."
+        ),
+    )
