@@ -33,12 +33,13 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import matplotlib
 import pytest
 from hypothesis import settings
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
 
-from choosing_epsilon import compare, outputs
+from choosing_epsilon import compare, outputs, style
 from choosing_epsilon.paths import FIGURES, ROOT
 
 settings.register_profile("project", deadline=None)
@@ -153,6 +154,14 @@ def pytest_collection_modifyitems(config, items):
                 check.add_marker(pytest.mark.default_run)
                 extended.append(check)
     items[:] = extended
+
+
+@pytest.fixture(autouse=True)
+def _project_style():
+    """Every test draws in the project's style, as the notebooks do (``figures.use_style``), and
+    leaves matplotlib's settings as it found them."""
+    with matplotlib.rc_context(style.RC):
+        yield
 
 
 @pytest.fixture(autouse=True)

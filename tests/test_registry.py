@@ -31,14 +31,62 @@ def test_unreadable_delta_is_refused():
         registry.parse_delta("ten to the minus five")
 
 
+def stated_units_in_readme() -> dict[str, str]:
+    """The rows of data/README.md's table of units stated in the cited documents."""
+    text = (DATA / "README.md").read_text(encoding="utf-8")
+    table = text.split("### Privacy units stated in the cited documents", 1)[1].split("###")[0]
+    rows = [line.split("|")[1:-1] for line in table.splitlines() if line.startswith("| ")]
+    found = {}
+    for cells in rows[1:]:  # after the header
+        name, unit, quote, where = (cell.strip() for cell in cells)
+        assert quote.startswith('"') and where, f"{name}: a unit needs its quote and its source"
+        found[name] = unit
+    return found
+
+
 def test_committed_registry():
     table = registry.load_registry(DATA / "epsilon_registry.csv")
     assert len(table) == 27
-    assert (table.unit == "unit not stated").all()
     assert table.epsilon.between(0.2, 49.95).all()
     assert table.delta.notna().sum() == 13 and table.delta.max() == pytest.approx(1e-5)
     linkedin = table[table.Context == "Audience Engagement API"].iloc[0]
     assert (linkedin.epsilon, linkedin.delta) == (34.9, pytest.approx(7e-9))
+    assert table.label.is_unique and table["Citation Name"].is_unique
+
+
+def test_a_unit_is_filled_only_where_a_quote_of_the_cited_document_states_it():
+    table = registry.load_registry(DATA / "epsilon_registry.csv").set_index("Citation Name")
+    stated = table.unit[table.unit != registry.UNIT_NOT_STATED].to_dict()
+    assert stated == stated_units_in_readme()
+    assert len(stated) == 5
+
+
+def test_the_model_follows_delta_unless_the_cited_document_states_another():
+    table = registry.load_registry(DATA / "epsilon_registry.csv").set_index("Citation Name")
+    implied = table["Delta (δ)"].map(registry.model_from_delta)
+    written = table.model.str.removesuffix(", local")
+    assert (written != implied).sum() == 1 and written["google_prediction"] == "zCDP"
+    assert set(written) == {"ε-DP", "(ε, δ)-DP", "zCDP", "not stated"}
+
+
+@pytest.mark.parametrize(
+    "delta, model",
+    [("N/A", "ε-DP"), ("10^-5", "(ε, δ)-DP"), ("0", "(ε, δ)-DP"), ("", "not stated")],
+)
+def test_model_from_delta(delta, model):
+    assert registry.model_from_delta(delta) == model
+
+
+def test_the_registry_as_published_gets_unit_model_and_label(tmp_path):
+    published = tmp_path / "data.csv"
+    published.write_text(
+        "Organization,Epsilon (ε),Delta (δ),Context\nAcme,2,N/A,Shop counts\nAcme,1,10^-6,Visits\n",
+        encoding="utf-8",
+    )
+    table = registry.load_registry(published)
+    assert list(table.unit) == ["unit not stated"] * 2
+    assert list(table.model) == ["ε-DP", "(ε, δ)-DP"]
+    assert list(table.label) == ["Acme: Shop counts", "Acme: Visits"]
 
 
 def test_interpretation_inverses():

@@ -32,12 +32,23 @@ def parse_delta(text: object) -> float:
         ) from None
 
 
-REQUIRED = ("Organization", "Epsilon (ε)", "Delta (δ)", "Context", "unit")
+REQUIRED = ("Organization", "Epsilon (ε)", "Delta (δ)", "Context")
+UNIT_NOT_STATED = "unit not stated"
+
+
+def model_from_delta(text: object) -> str:
+    """The privacy definition the registry's δ column implies: "ε-DP" where it says "N/A",
+    "(ε, δ)-DP" where it gives a number, "not stated" where it is empty."""
+    value = "" if text is None or (isinstance(text, float) and math.isnan(text)) else str(text)
+    if value.strip() in ("N/A", "NA", "n/a"):
+        return "ε-DP"
+    return "not stated" if not value.strip() else "(ε, δ)-DP"
 
 
 def load_registry(path: str | Path) -> pd.DataFrame:
-    """The registry with numeric ``epsilon`` and ``delta`` columns added (and ``unit`` kept as
-    written).
+    """The registry with numeric ``epsilon`` and ``delta`` columns added, and ``unit``, ``model``
+    and ``label`` kept as written or, in a file without them (the registry as published),
+    filled: "unit not stated", the model its δ implies, and "Organization: Context".
 
     Refuses, naming the file, one that is empty, lacks a column, has no rows or an ε that is not
     a number > 0.
@@ -66,4 +77,15 @@ def load_registry(path: str | Path) -> pd.DataFrame:
         )
     out["epsilon"] = epsilon
     out["delta"] = [parse_delta(v) for v in table["Delta (δ)"]]
+    if "unit" not in out:
+        out["unit"] = UNIT_NOT_STATED
+    if "model" not in out:
+        out["model"] = [model_from_delta(v) for v in table["Delta (δ)"]]
+    if "label" not in out:
+        out["label"] = table["Organization"] + ": " + table["Context"]
+    for column in ("unit", "model", "label"):
+        blank = out[column].str.strip() == ""
+        if blank.any():
+            row = int(np.flatnonzero(blank)[0])
+            raise ValueError(f"{path}: column {column!r} is empty in row {row + 2}")
     return out

@@ -1,5 +1,7 @@
-"""Figure of the synthesis: every method's ε for the survey mean, on three separate ε axes (one
-mechanism from public inputs, Lee & Clifton's data-reading bound, and published deployments)."""
+"""Figure of the synthesis: every method's ε for the survey mean and the ε of published
+deployments, on one shared log axis: (a) one mechanism from public inputs, (b) Lee & Clifton's
+data-reading bound, (c) the deployments, each named, with its privacy model and unit. A grey band
+in every panel spans the ε the deployments use."""
 
 from __future__ import annotations
 
@@ -8,14 +10,22 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.patches import Patch, Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from ..figures import centred_text
+from .. import style
+from ..figures import Caption, centred_text
+from ..registry import UNIT_NOT_STATED
 from ..synthesis import COLUMNS, epsilon_text, has_epsilon
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
+# the columns of a deployment in the figure's data frame, after the methods' columns
+DEPLOYMENT_COLUMNS = ["organization", "context", "delta", "model", "unit"]
+# a deployment's marker tells its privacy definition; hollow when the noise is added on devices
+MODEL_MARKERS = {"ε-DP": "o", "(ε, δ)-DP": "s", "zCDP": "D", "not stated": "^"}
+BAND_COLOUR = "0.88"
+ROW_HEIGHT = 0.24  # inches per row of a panel
 
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
@@ -25,45 +35,62 @@ def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
 
 
 def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
-    """One row per method: ◁ (red) for an upper bound, ▷ (blue) for a lower one, on a log axis; a
-    method with no ε to mark (none meets it, or any does) says so in words on its row."""
+    """One row per method: ◁ (vermillion) for an upper bound, ▷ (blue) for a lower one; a method
+    with no ε to mark (none meets it, or any does) says so in words on its row."""
     marked = has_epsilon(rows.epsilon.to_numpy())
     at_left = blended_transform_factory(axis.transAxes, axis.transData)
     for i, (epsilon, bound) in enumerate(zip(rows.epsilon, rows["bounds ε from"])):
         if not marked[i]:
-            text = f"ε {epsilon_text(epsilon)} (see the table)"
-            axis.text(0.01, i, text, transform=at_left, va="center", fontsize=8, color="0.3")
+            style.note(axis, 0.01, i, f"ε {epsilon_text(epsilon)} (see the table)", va="center")
+            axis.texts[-1].set_transform(at_left)
             continue
         upper = bound.startswith("upper")
-        colour = "tab:red" if upper else "tab:blue"
+        colour = style.UPPER if upper else style.LOWER
         face = "none" if hollow else colour
         marker = "<" if upper else ">"
         axis.plot([epsilon], [i], marker=marker, ms=9, ls="none", color=colour, mfc=face, mew=1.8)
     axis.set_yticks(range(len(rows)), rows.method)
-    axis.set(ylabel="method", ylim=(-0.7, max(len(rows), 1) - 0.3))
-    if marked.any():
-        axis.set(xscale="log", xlabel="ε (log scale)")
-    else:
-        axis.set_xticks([])
-        if not len(rows):
-            centred_text(axis, "no method to draw: see the table")
+    axis.set(ylabel="method", ylim=(max(len(rows), 1) - 0.3, -0.7))
+    if not len(rows):
+        centred_text(axis, "no method to draw: see the table")
+
+
+def model_marker(model: str) -> tuple[str, bool]:
+    """The marker of a deployment's ``model`` ("ε-DP", "(ε, δ)-DP, local", ...) and whether it
+    is hollow (local differential privacy)."""
+    definition = model.removesuffix(", local").strip()
+    return MODEL_MARKERS.get(definition, "^"), model.endswith(", local")
+
+
+def ordered(deployments: pd.DataFrame) -> pd.DataFrame:
+    """The deployments from the smallest ε to the largest (ties by label), renumbered."""
+    return deployments.sort_values(["epsilon", "label"], kind="stable").reset_index(drop=True)
 
 
 def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
-    """The deployments' ε on a log axis, spread apart vertically, marked by whether δ is stated."""
-    with_delta = deployments.delta.notna()
-    jitter = np.linspace(-0.3, 0.3, len(deployments))
-    axis.plot(
-        deployments.epsilon[~with_delta], jitter[~with_delta], "o", label="ε-DP (no δ stated)"
-    )
-    axis.plot(deployments.epsilon[with_delta], jitter[with_delta], "s", label="(ε, δ)-DP")
-    axis.set(xscale="log", xlabel="ε (log scale)", yticks=[], ylabel="deployments\n(spread apart)")
-    axis.set_title(
-        "(c) published deployments, not comparable with (a) or (b)\n"
-        "other data, queries and privacy units (not stated)",
-        fontsize=9,
-    )
-    axis.legend(fontsize=8)
+    """One row per deployment, named by its label: its ε marked by its model's marker (hollow
+    when local), and its privacy unit written beside it (grey when the unit is not stated)."""
+    rows = ordered(deployments)
+    for i, row in rows.iterrows():
+        marker, local = model_marker(row.model)
+        colour = "black"
+        axis.plot(
+            [row.epsilon], [i], marker=marker, ms=6, ls="none", color=colour,
+            mfc="none" if local else colour, mew=1.2,
+        )  # fmt: skip
+        stated = row.unit != UNIT_NOT_STATED
+        style.note(
+            axis, row.epsilon * 1.25, i, row.unit, va="center", color="black" if stated else "0.5"
+        )
+    axis.set_yticks(range(len(rows)), rows.label)
+    axis.set(ylabel="deployment", ylim=(len(rows) - 0.4, -0.6))
+    for model, marker in MODEL_MARKERS.items():
+        if rows.model.str.startswith(model).any():
+            axis.plot([], [], marker=marker, ls="none", color="black", label=model)
+    if rows.model.str.endswith("local").any():
+        axis.plot([], [], marker="o", ls="none", color="black", mfc="none", label="local (hollow)")
+    # the smallest ε come first, so the top left corner is free whatever the registry
+    axis.legend(loc="upper left", title="privacy model", title_fontsize=style.FONT["legend"])
 
 
 def methods_and_deployments(
@@ -74,66 +101,118 @@ def methods_and_deployments(
     lee_mechanism: str,
     provenance: str | None = None,
 ) -> tuple[Figure, pd.DataFrame]:
-    """Every method's ε and the deployed ε: (a) the methods bounding the ε of ``mechanism`` from
-    public inputs, with the feasible ``interval`` shaded; (b) Lee & Clifton's, hollow on a hatched
-    ground because they read the private data; (c) the deployments. ``provenance``, a line under
-    the title, says what was read from a data file and what is public. The frame stacks the drawn
-    methods and the deployments."""
+    """Every method's ε and the deployed ε on one log axis: (a) the methods bounding the ε of
+    ``mechanism`` from public inputs, with the feasible ``interval`` shaded; (b) Lee & Clifton's,
+    hollow on a hatched ground because they read the private data; (c) the deployments, named,
+    with model and unit. A grey band in every panel spans the deployments' ε. ``provenance``, a
+    line under the title, says what was read from a data file and what is public. The frame
+    stacks the drawn methods and every deployment."""
     panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
-    n_shared = int((methods.panel == "(a)").sum())
-    ratios = [n_shared, 2.2, 3]
+    rows = [max(len(panels["(a)"]), 1), max(len(panels["(b)"]), 1), len(deployments)]
+    height = 2.6 + ROW_HEIGHT * sum(rows) + 0.9 * 3
     fig, (ax, ax_b, ax_r) = plt.subplots(
-        3, 1, figsize=(9, 10), gridspec_kw={"height_ratios": ratios}
+        3,
+        1,
+        figsize=(10, height),
+        sharex=True,
+        gridspec_kw={"height_ratios": [r + 3 for r in rows]},
     )
+    band = (float(deployments.epsilon.min()), float(deployments.epsilon.max()))
+    for axis in (ax, ax_b, ax_r):
+        axis.axvspan(*band, color=BAND_COLOUR, zorder=0, lw=0)
+        axis.tick_params(labelbottom=True)
     _bounds_panel(ax, panels["(a)"], hollow=False)
     _bounds_panel(ax_b, panels["(b)"], hollow=True)
+    _deployments_panel(ax_r, deployments)
     if interval is not None:
         label = "feasible: above every utility bound, below every privacy bound"
-        ax.axvspan(*interval, color="green", alpha=0.12, label=label)
-    ax.plot([], [], "<", color="tab:red", label="upper bound (privacy, budget)")
-    ax.plot([], [], ">", color="tab:blue", label="lower bound (utility)")
-    # where it hides the fewest markers, whatever the parameters
-    ax.legend(fontsize=8, loc="best")
-    verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
-    ax.set_title(f"(a) one mechanism, every input public{verdict}\n{mechanism}", fontsize=9)
-    hatch = Rectangle(
-        (0, 0),
-        1,
-        1,
-        transform=ax_b.transAxes,
-        hatch="///",
-        fill=False,
-        edgecolor="0.85",
-        zorder=0,
-        label="reads the private data",
+        ax.axvspan(*interval, color=style.FEASIBLE, alpha=0.25, label=label, lw=0)
+    ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
+    ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
+    handles, labels = ax.get_legend_handles_labels()
+    deployed = Patch(
+        facecolor=BAND_COLOUR,
+        edgecolor="0.5",
+        label=f"ε of the deployments in (c): {band[0]:g} to {band[1]:g}",
     )
+    # where it hides the fewest markers, whatever the parameters
+    ax.legend([*handles, deployed], [*labels, deployed.get_label()], loc="best")
+    verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
+    style.panel_title(ax, 0, f"one mechanism, every input public{verdict}\n{mechanism}")
+    hatch = Rectangle(
+        (0, 0), 1, 1, transform=ax_b.transAxes, hatch="///", fill=False, edgecolor="0.8",
+        zorder=0, label="reads the private data",
+    )  # fmt: skip
     ax_b.add_patch(hatch)
     ax_b.plot(
-        [],
-        [],
-        "<",
-        color="tab:red",
-        mfc="none",
-        mew=1.8,
-        label="upper bound (privacy) that reads every age",
-    )
-    ax_b.legend(fontsize=8, loc="best")
-    ax_b.set_title(
-        "(b) Lee & Clifton: reads the private data (its possible worlds are the survey)\n"
+        [], [], "<", color=style.UPPER, mfc="none", mew=1.8,
+        label="upper bound (privacy) that reads every value",
+    )  # fmt: skip
+    ax_b.legend(loc="best")
+    style.panel_title(
+        ax_b,
+        1,
+        "Lee & Clifton: reads the private data (its possible worlds are the survey)\n"
         f"{lee_mechanism}",
-        fontsize=9,
     )
-    _deployments_panel(ax_r, deployments)
-    fig.suptitle("Every method's ε for the survey mean, and ε in deployment")
-    if provenance is None:
-        fig.subplots_adjust(hspace=0.6, top=0.9)
-    else:
-        fig.text(0.5, 0.955, provenance, ha="center", va="top", fontsize=9, color="0.3")
-        fig.subplots_adjust(hspace=0.6, top=0.87)
+    style.panel_title(
+        ax_r,
+        2,
+        "published deployments: other data, queries and privacy units, not comparable with "
+        "(a) or (b)",
+    )
+    ax_r.set(xscale="log", xlabel="privacy parameter (ε, log scale)")
+    marked = np.concatenate(
+        [
+            methods.epsilon[has_epsilon(methods.epsilon)].to_numpy(),
+            deployments.epsilon.to_numpy(),
+        ]
+    )
+    ax_r.set_xlim(marked.min() / 2, marked.max() * 6)  # room for the units' words on the right
+    fig.suptitle("Every method's ε for the survey mean, and ε in deployment", y=1 - 0.2 / height)
+    top = 1 - 0.75 / height
+    if provenance is not None:
+        fig.text(0.5, 1 - 0.5 / height, provenance, ha="center", va="top", color="0.3",
+                 fontsize=style.FONT["note"])  # fmt: skip
+        top -= 0.25 / height
+    bottom, gap = 0.6 / height, 0.95  # inches between panels, for their two-line titles
+    axes_height = (height * (top - bottom) - 2 * gap) / 3
+    fig.subplots_adjust(top=top, bottom=bottom, left=0.33, right=0.97, hspace=gap / axes_height)
     drawn = pd.concat(panels.values(), ignore_index=True)[FRAME_COLUMNS].assign(kind="method")
     deployed = (
-        deployments[["Organization", "epsilon"]]
-        .rename(columns={"Organization": "method"})
+        ordered(deployments)
+        .rename(columns={"label": "method", "Organization": "organization", "Context": "context"})
+        [["method", "epsilon", *DEPLOYMENT_COLUMNS]]
         .assign(kind="deployment", panel="(c)", **{"uses the private data": "not stated"})
-    )
+    )  # fmt: skip
     return fig, pd.concat([drawn, deployed], ignore_index=True)
+
+
+def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFrame) -> Caption:
+    """The caption and alt text of ``methods_and_deployments``."""
+    low, high = deployments.epsilon.min(), deployments.epsilon.max()
+    stated = int((deployments.unit != UNIT_NOT_STATED).sum())
+    if interval is None:
+        verdict = "no ε meets every bound of panel (a)"
+    else:
+        low_a, high_a = interval
+        verdict = f"the ε that meet every bound of panel (a) lie in [{low_a:.3g}, {high_a:.3g}]"
+    text = (
+        f"For the mean of {n_people:,} survey values, {verdict}, shown beside the ε of "
+        f"{len(deployments)} published deployments ({low:g} to {high:g}, grey band), whose "
+        f"privacy unit is stated for {stated} of them."
+    )
+    alt = (
+        "Three panels share one logarithmic ε axis. Panel (a) marks each method's bound on ε "
+        "for the survey's mechanism, left-pointing for upper and right-pointing for lower "
+        + (
+            "bounds, with the feasible interval shaded green; "
+            if interval is not None
+            else "bounds; "
+        )
+        + "panel (b) marks Lee and Clifton's two hollow upper bounds on a hatched ground; panel "
+        f"(c) lists the {len(deployments)} deployments by name from the smallest ε to the "
+        "largest, each with a marker for its privacy model and its privacy unit written beside "
+        "it. A grey band in every panel spans the deployments' ε."
+    )
+    return Caption(caption=text, alt=alt)
