@@ -202,6 +202,10 @@ def test_laplace_intro_budget_beyond_the_releases(tmp_path):
     assert "too few for the normal approximation, not checked" in text
     status = _status(tmp_path)
     assert status["sliding_epsilon"] == "not applicable" and status["e_to_10"] == "reproduced"
+    # the captions are built from the run's parameters, not copied from the committed run
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    assert "ε = 0.001" in captions["output_perturbation"]["caption"]
+    assert "of 3 releases" in captions["averaging_attack"]["caption"]
 
 
 @pytest.mark.notebook
@@ -217,6 +221,10 @@ def test_laplace_intro_at_epsilon_high_1000(tmp_path):
         -1000.0
     )
     assert _status(tmp_path)["e_to_10"] == "not applicable"
+    # the caption gives the bound e^1000 as a power of ten, as the ratio panel's tick does
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    scenarios = captions["scenarios_epsilon_0.5_and_10"]["caption"]
+    assert "ε = 1000" in scenarios and f"{laplace.ratio_label(1000.0)} at ε = 1000" in scenarios
     _bounded(tmp_path)
 
 

@@ -1,5 +1,6 @@
 """The figures of notebooks/laplace_intro.ipynb: each returns a figure with labelled axes and the
-data frame it draws, thinned or binned past MAX_ROWS rows."""
+data frame it draws, thinned or binned past MAX_ROWS rows, keeps to the project's style at any
+parameters, and has a caption built from the same data that names the parameters it was drawn at."""
 
 import matplotlib
 
@@ -10,14 +11,16 @@ import pandas as pd
 import pytest
 from matplotlib import pyplot as plt
 
-from choosing_epsilon import laplace
+from choosing_epsilon import figures, laplace, style
 from choosing_epsilon.plots import laplace_intro as plots
 
 
 @pytest.fixture(autouse=True)
 def _close_figures():
-    yield
-    plt.close("all")
+    # the style the notebook applies (its font sizes and cycle), for this test only
+    with matplotlib.rc_context(style.RC):
+        yield
+        plt.close("all")
 
 
 def _releases(n, seed=1):
@@ -47,14 +50,14 @@ def test_scenarios_has_a_density_and_a_ratio_panel_per_epsilon():
     panels = [laplace.neighbour_densities(5, 12, 7, eps) for eps in (0.5, 10)]
     fig, frame = plots.scenarios(panels, 5, 12)
     assert len(fig.axes) == 4
-    titles = [ax.get_title() for ax in fig.axes]
+    titles = [ax.get_title("left") for ax in fig.axes]
     assert (
         titles[0] == "(a) output densities, ε = 0.5" and titles[1] == "(b) output densities, ε = 10"
     )
     assert titles[2].startswith("(c) their ratio") and titles[3].startswith("(d) their ratio")
     ratio = fig.axes[3]
     assert [t.get_text() for t in ratio.get_yticklabels()] == ["4.54×10⁻⁵", "1", "2.20×10⁴"]
-    assert ratio.get_ylabel() == "density ratio\n(p_D(a)/p_D′(a))"
+    assert ratio.get_ylabel() == "density ratio, log scale\n(p_D(a)/p_D′(a))"
     assert len(fig.axes[0].lines) == 2 and len(ratio.lines) == 1
     pd.testing.assert_frame_equal(frame, pd.concat(panels, ignore_index=True))
 
@@ -82,3 +85,85 @@ def test_privacy_loss_histogram_and_its_data():
     assert list(frame.columns) == ["release", "privacy_loss"] and len(frame) == 1000
     _, thin = plots.privacy_loss(releases, loss, 0.5, max_rows=100)
     assert list(thin.columns) == ["privacy_loss"] and len(thin) == 100
+
+
+# --- the style and the captions, at the notebook's defaults and at other parameters ---
+
+DEFAULT = {"center": 5.0, "sensitivity": 7.0, "epsilon": 0.5, "epsilon_high": 10.0, "n": 1000}
+OTHER = {"center": -3.0, "sensitivity": 2.0, "epsilon": 3.0, "epsilon_high": 1000.0, "n": 40}
+
+
+def _drawn(p, seed=2):
+    """Every figure of the notebook, with its caption, drawn from data computed at ``p``."""
+    center, sensitivity, epsilon = p["center"], p["sensitivity"], p["epsilon"]
+    neighbour = center + sensitivity
+    releases = laplace.release(
+        center, sensitivity, epsilon, np.random.default_rng(seed), size=p["n"]
+    )
+    scale = laplace.scale(sensitivity, epsilon)
+    panels = [
+        laplace.neighbour_densities(center, neighbour, sensitivity, eps)
+        for eps in (epsilon, p["epsilon_high"])
+    ]
+    k = np.arange(1, p["n"] + 1)
+    running, se = np.cumsum(releases) / k, np.sqrt(2) * scale / np.sqrt(k)
+    loss = laplace.log_density_ratio(releases, center, neighbour, sensitivity, epsilon)
+    return {
+        "output_perturbation": (
+            plots.output_perturbation(releases, center, scale)[0],
+            plots.output_perturbation_caption(releases, center, sensitivity, epsilon),
+        ),
+        "scenarios": (
+            plots.scenarios(panels, center, neighbour)[0],
+            plots.scenarios_caption(panels, center, neighbour, sensitivity),
+        ),
+        "averaging_attack": (
+            plots.averaging_attack(k, running, se, center)[0],
+            plots.averaging_attack_caption(k, running, se, center),
+        ),
+        "privacy_loss": (
+            plots.privacy_loss(releases, loss, epsilon)[0],
+            plots.privacy_loss_caption(loss, epsilon),
+        ),
+    }
+
+
+@pytest.mark.parametrize("params", [DEFAULT, OTHER], ids=["defaults", "other"])
+def test_every_figure_keeps_to_the_style(params):
+    for name, (fig, _) in _drawn(params).items():
+        figures._log_axes(fig)  # as save_figure does before its check
+        assert style.problems(fig) == [], name
+        plt.close(fig)
+
+
+def test_the_scenarios_panels_are_lettered_and_the_reference_lines_differ_in_dash():
+    drawn = _drawn(DEFAULT)
+    titles = [ax.get_title("left") for ax in drawn["scenarios"][0].axes]
+    assert [t[:4] for t in titles] == ["(a) ", "(b) ", "(c) ", "(d) "]
+    (ax,) = drawn["averaging_attack"][0].axes
+    mean, reference = ax.get_lines()
+    assert mean.get_linestyle() != reference.get_linestyle()
+
+
+def test_captions_are_valid_and_follow_the_parameters():
+    default, other = _drawn(DEFAULT), _drawn(OTHER)
+    for name in default:
+        caption, changed = default[name][1], other[name][1]
+        assert isinstance(caption, figures.Caption) and isinstance(changed, figures.Caption)
+        # the rules of a caption are checked again on the text as stored
+        figures.Caption(caption=changed.caption, alt=changed.alt)
+        assert caption.caption != changed.caption and caption.alt != changed.alt, name
+    assert "ε = 0.5" in default["output_perturbation"][1].caption
+    assert "ε = 3" in other["output_perturbation"][1].caption
+    assert "Δ(f) = 2" in other["output_perturbation"][1].caption
+    assert "40 releases" in other["averaging_attack"][1].caption
+    assert "ε = 1000" in other["scenarios"][1].caption
+    # e^1000 overflows a float: the bound is written as a power of ten
+    assert laplace.ratio_label(1000.0) in other["scenarios"][1].caption
+    assert "e^(−ε)/2 = 0.0249" in other["privacy_loss"][1].caption  # e^−3/2 = 0.02489...
+
+
+def test_the_privacy_loss_alt_text_counts_the_histogram_bins():
+    loss = np.array([0.5, 0.5, 0.5, -0.5, 0.0])
+    alt = plots.privacy_loss_caption(loss, 0.5).alt
+    assert "+ε holds 60.0%" in alt and "−ε 20.0%" in alt and "between them 20.0%" in alt

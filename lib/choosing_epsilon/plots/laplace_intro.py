@@ -1,8 +1,10 @@
 """Figures of the introduction to the Laplace mechanism (notebooks/laplace_intro.ipynb): each
-function takes the computed data and returns the figure with the data frame it draws."""
+function takes the computed data and returns the figure with the data frame it draws, and a
+``*_caption`` function beside it says in words what that figure shows, from the same data."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -11,9 +13,13 @@ from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
 from scipy import stats
 
-from .. import laplace
+from .. import figures, laplace, style
 
 MAX_ROWS = 10_000  # beyond this many rows, the data saved with a figure is thinned or binned
+RELEASES = style.PALETTE[0]  # the releases A(D) and what is computed from them
+NEIGHBOUR = style.PALETTE[1]  # the neighbour D′ and the density of A(D)
+LOSS = style.OKABE_ITO["black"]  # the privacy loss, a function of the output
+LOSS_BINS = 50  # bins of the privacy-loss histogram over [-ε, ε]
 
 
 def output_perturbation(
@@ -24,22 +30,56 @@ def output_perturbation(
     histogram."""
     fig, ax = plt.subplots()
     heights, edges, _ = ax.hist(
-        releases, bins=60, density=True, alpha=0.5, label=f"{len(releases)} releases A(D)"
+        releases,
+        bins=60,
+        density=True,
+        alpha=0.5,
+        color=RELEASES,
+        label=f"{len(releases)} releases A(D)",
     )
     x = np.linspace(center - 8 * noise_scale, center + 8 * noise_scale, 801)
     density = stats.laplace(loc=center, scale=noise_scale).pdf(x)
-    ax.plot(x, density, label=f"density of A(D): Laplace({center:g}, {noise_scale:g})")
-    ax.axvline(center, color="black", lw=1, label=f"f(D) = {center:g}")
+    ax.plot(
+        x,
+        density,
+        color=NEIGHBOUR,
+        linestyle="-",
+        label=f"density of A(D): Laplace({center:g}, {noise_scale:g})",
+    )
+    ax.axvline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
     ax.set(
         xlabel="released value (A(D))",
         ylabel="density",
         title="Output perturbation: A(D) = f(D) + η",
     )
-    ax.legend(fontsize=8)
+    ax.legend()
     if len(releases) <= max_rows:
         return fig, pd.DataFrame({"release": releases})
     bins = {"bin_left": edges[:-1], "bin_right": edges[1:], "density": np.asarray(heights)}
     return fig, pd.DataFrame(bins)
+
+
+def output_perturbation_caption(
+    releases: np.ndarray, center: float, sensitivity: float, epsilon: float
+) -> figures.Caption:
+    """Caption and alt text of ``output_perturbation`` for these releases of f(D) = ``center``."""
+    noise_scale = laplace.scale(sensitivity, epsilon)
+    low = min(float(np.min(releases)), center - 8 * noise_scale)
+    high = max(float(np.max(releases)), center + 8 * noise_scale)
+    return figures.Caption(
+        caption=(
+            f"Histogram of {len(releases)} releases A(D) = f(D) + η of the Laplace mechanism "
+            f"(f(D) = {center:g}, Δ(f) = {sensitivity:g}, ε = {epsilon:g}, noise scale "
+            f"Δ/ε = {noise_scale:.4g}) under the density of A(D): each release is random, yet "
+            "centred on the true answer f(D)."
+        ),
+        alt=(
+            f"Histogram of the released values (x axis, about {low:.3g} to {high:.3g}) as a "
+            f"density (y axis), under a solid orange curve, the Laplace({center:g}, "
+            f"{noise_scale:.4g}) density, peaked at f(D) = {center:g} and falling off "
+            f"exponentially on both sides; a grey dashed vertical line marks f(D) = {center:g}."
+        ),
+    )
 
 
 def scenarios(
@@ -51,34 +91,72 @@ def scenarios(
     fig, axes = plt.subplots(
         2,
         len(panels),
-        figsize=(11, 6),
+        figsize=(10, 6),
         sharex="col",
         gridspec_kw={"height_ratios": [2, 1]},
         layout="constrained",
         squeeze=False,
     )
-    letters = "abcdefghijklmnopqrstuvwxyz"
     for col, panel in enumerate(panels):
         eps = float(panel["epsilon"].iloc[0])
         top, bottom = axes[0, col], axes[1, col]
-        top.plot(panel["a"], panel["density_D"], color="green", label=f"A(D), f(D) = {center:g}")
         top.plot(
-            panel["a"], panel["density_D_prime"], "--", label=f"A(D′), f(D′) = {neighbour_center:g}"
+            panel["a"],
+            panel["density_D"],
+            color=RELEASES,
+            linestyle="-",
+            label=f"A(D), f(D) = {center:g}",
         )
-        top.set(ylabel="density", title=f"({letters[col]}) output densities, ε = {eps:g}")
-        top.legend(fontsize=8)
+        top.plot(
+            panel["a"],
+            panel["density_D_prime"],
+            color=NEIGHBOUR,
+            linestyle="--",
+            label=f"A(D′), f(D′) = {neighbour_center:g}",
+        )
+        top.set(ylabel="density")
+        style.panel_title(top, col, f"output densities, ε = {eps:g}")
+        top.legend()
         # the log of the ratio: a log axis for the ratio itself, drawable at any ε
-        bottom.plot(panel["a"], panel["ln_ratio"], color="purple")
+        bottom.plot(panel["a"], panel["ln_ratio"], color=LOSS, linestyle="-")
         bottom.set_yticks(
             [-eps, 0, eps], [laplace.ratio_label(-eps), "1", laplace.ratio_label(eps)]
         )
         bottom.set_ylim(-1.3 * eps, 1.3 * eps)
-        bottom.set(
-            xlabel="output (a)",
-            ylabel="density ratio\n(p_D(a)/p_D′(a))",
-            title=f"({letters[len(panels) + col]}) their ratio on a log scale, within e^(±ε)",
-        )
+        bottom.set(xlabel="output (a)", ylabel="density ratio, log scale\n(p_D(a)/p_D′(a))")
+        style.panel_title(bottom, len(panels) + col, "their ratio on a log scale, within e^(±ε)")
     return fig, pd.concat(list(panels), ignore_index=True)
+
+
+def scenarios_caption(
+    panels: Sequence[pd.DataFrame], center: float, neighbour_center: float, sensitivity: float
+) -> figures.Caption:
+    """Caption and alt text of ``scenarios`` for these frames of ``laplace.neighbour_densities``."""
+    epsilons = [float(panel["epsilon"].iloc[0]) for panel in panels]
+    at = _listed([f"ε = {eps:g}" for eps in epsilons])
+    bounds = _listed([f"{laplace.ratio_label(eps)} at ε = {eps:g}" for eps in epsilons])
+    spans = _listed(
+        [
+            f"{float(panel['a'].min()):.3g} to {float(panel['a'].max()):.3g} at ε = {eps:g}"
+            for eps, panel in zip(epsilons, panels, strict=True)
+        ]
+    )
+    return figures.Caption(
+        caption=(
+            f"Output densities of the Laplace mechanism for a dataset D (f(D) = {center:g}) and a "
+            f"neighbour D′ (f(D′) = {neighbour_center:g}) at {at}, with Δ(f) = {sensitivity:g}, "
+            "and below them their ratio, which never leaves [e^(−ε), e^ε]: the bound "
+            f"ε-differential privacy sets, {bounds}."
+        ),
+        alt=(
+            "Top row, one panel per ε: two peaked density curves over the output a, solid blue "
+            f"centred at {center:g} for D and dashed orange centred at {neighbour_center:g} for "
+            f"D′, each as wide as its noise scale Δ/ε, the x axis running from {spans}. Bottom "
+            "row: the ratio of the two densities on a log axis, flat at e^ε for outputs below "
+            f"{center:g}, falling in a straight line to e^(−ε) between {center:g} and "
+            f"{neighbour_center:g}, and flat again above."
+        ),
+    )
 
 
 def averaging_attack(
@@ -98,19 +176,43 @@ def averaging_attack(
         drawn = np.unique(np.geomspace(1, n, max_rows).round().astype(int)) - 1
     k, running_mean, standard_error = k[drawn], running_mean[drawn], standard_error[drawn]
     fig, ax = plt.subplots()
-    ax.plot(k, running_mean, label="mean of the first k releases")
+    ax.plot(k, running_mean, color=RELEASES, linestyle="-", label="mean of the first k releases")
     band = (center - 2 * standard_error, center + 2 * standard_error)
-    ax.fill_between(k, *band, alpha=0.2, label="f(D) ± 2 standard errors")
-    ax.axhline(center, color="black", lw=1, label=f"f(D) = {center:g}")
+    ax.fill_between(k, *band, color=RELEASES, alpha=0.2, label="f(D) ± 2 standard errors")
+    ax.axhline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
     ax.set(
         xscale="log",
         xlabel="number of releases (k)",
         ylabel="estimate of the true answer\n(mean of k releases)",
         title="The averaging attack",
     )
-    ax.legend(fontsize=8)
+    ax.legend()
     frame = pd.DataFrame({"k": k, "running_mean": running_mean, "standard_error": standard_error})
     return fig, frame
+
+
+def averaging_attack_caption(
+    k: np.ndarray, running_mean: np.ndarray, standard_error: np.ndarray, center: float
+) -> figures.Caption:
+    """Caption and alt text of ``averaging_attack`` for the same running mean and errors."""
+    n = int(k[-1])
+    error = abs(float(running_mean[-1]) - center)
+    return figures.Caption(
+        caption=(
+            f"The averaging attack on f(D) = {center:g}: the mean of the first k of {n} releases, "
+            f"whose standard error shrinks like 1/√k from {float(standard_error[0]):.4g} to "
+            f"{float(standard_error[-1]):.4g}, ends {error:.4g} from f(D), which is why repeated "
+            "releases must be capped by a privacy budget."
+        ),
+        alt=(
+            f"Log x axis: the number of releases k, from 1 to {n}; y axis: the estimate of the "
+            f"true answer. A solid blue curve, the running mean, starts at "
+            f"{float(running_mean[0]):.4g} and ends at {float(running_mean[-1]):.4g}, inside a "
+            f"light blue band f(D) ± 2 standard errors that narrows from "
+            f"±{2 * float(standard_error[0]):.4g} to ±{2 * float(standard_error[-1]):.4g}; a grey "
+            f"dashed horizontal line marks f(D) = {center:g}."
+        ),
+    )
 
 
 def privacy_loss(
@@ -120,7 +222,13 @@ def privacy_loss(
     data is every release with its loss, or beyond ``max_rows`` every n-th loss."""
     fig, ax = plt.subplots()
     # the loss lies in [-ε, ε] up to round-off (laplace.check_privacy_loss)
-    ax.hist(np.clip(loss, -epsilon, epsilon), bins=50, range=(-epsilon, epsilon), density=True)
+    ax.hist(
+        np.clip(loss, -epsilon, epsilon),
+        bins=LOSS_BINS,
+        range=(-epsilon, epsilon),
+        density=True,
+        color=RELEASES,
+    )
     ax.set(
         xlabel="privacy loss (ln p_D(a)/p_D′(a))",
         ylabel="density",
@@ -129,3 +237,32 @@ def privacy_loss(
     if len(loss) <= max_rows:
         return fig, pd.DataFrame({"release": releases, "privacy_loss": loss})
     return fig, pd.DataFrame({"privacy_loss": loss[:: max(1, len(loss) // max_rows)]})
+
+
+def privacy_loss_caption(loss: np.ndarray, epsilon: float) -> figures.Caption:
+    """Caption and alt text of ``privacy_loss`` for these losses at ``epsilon``."""
+    counts, _ = np.histogram(
+        np.clip(loss, -epsilon, epsilon), bins=LOSS_BINS, range=(-epsilon, epsilon)
+    )
+    shares = counts / len(loss)
+    return figures.Caption(
+        caption=(
+            f"The privacy loss ln(p_D(a)/p_D′(a)) of {len(loss)} releases a drawn from A(D) at "
+            f"ε = {epsilon:g}, with f(D′) a full sensitivity above f(D), never leaves [−ε, ε]: "
+            "it is +ε with probability 1/2 and −ε with probability e^(−ε)/2 = "
+            f"{math.exp(-epsilon) / 2:.3g}, "
+            f"and its mean is the Kullback–Leibler divergence ε + e^(−ε) − 1 = "
+            f"{epsilon + math.expm1(-epsilon):.3g}."
+        ),
+        alt=(
+            f"Histogram of the privacy loss, x axis from {-epsilon:g} to {epsilon:g} in "
+            f"{LOSS_BINS} bins, y axis its density: the bin at +ε holds {shares[-1]:.1%} of the "
+            f"losses, the bin at −ε {shares[0]:.1%}, and the {LOSS_BINS - 2} bins between them "
+            f"{shares[1:-1].sum():.1%}."
+        ),
+    )
+
+
+def _listed(items: Sequence[str]) -> str:
+    """``items`` as words: "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
