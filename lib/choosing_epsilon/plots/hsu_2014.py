@@ -1,20 +1,63 @@
 """Figures of Hsu et al. (2014): the feasible (ε, N) region, the smallest accurate study by the
 bound and by the exact failure probability, the exact failure probability against the true
-fraction p, and the largest feasible ε against the expected cost P and the budget B."""
+fraction p, and the largest feasible ε against the expected cost P and the budget B; each with
+the caption and alt text that describe it at the parameters it was drawn with.
+
+Colours keep the style's roles: the budget, which bounds N from above, is ``style.UPPER``; the
+accuracy condition, which bounds N from below, ``style.LOWER``; the feasible region
+``style.FEASIBLE``; the exact failure probability orange in every figure; reference lines (the
+slides' ε, p = 0.5, the notebook's P) ``style.REFERENCE``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import re
+from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .. import figures, style
 from ..economics import StudyDesign
 from ..figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
+EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure
+
+
+def _money(amount: float) -> str:
+    """An amount for a caption in words, "30,000 dollars" or "63.70 dollars": a dollar sign
+    would open TeX math in the Markdown that shows the caption."""
+    if amount != 0 and abs(amount) < 0.01:
+        return f"{amount:.3g} dollars"
+    text = f"{amount:,.2f}".removesuffix(".00")
+    return f"{text} dollar" if text == "1" else f"{text} dollars"
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``words`` joined as prose: "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _design_name(name: str) -> str:
+    """A design's name without the panel letter the notebook's table gives it."""
+    return re.sub(r"^\([a-z]\)\s*", "", name)
+
+
+def _reference(ax: Axes, x: float, label: str) -> None:
+    """A vertical reference line at ``x``: grey and dotted."""
+    ax.axvline(x, color=style.REFERENCE, lw=0.9, ls=":", label=label)
+
+
+def _top(n_floor: float, slide_n: float) -> float:
+    """The top of the region's N axis: four times the larger of the accuracy floor and the
+    slides' N, unless that point is far off (over ten times the floor), which would flatten the
+    curves; it is then left off the chart."""
+    return 4 * max(n_floor, slide_n) if slide_n <= 10 * n_floor else 4 * n_floor
 
 
 def feasible_region(
@@ -30,30 +73,88 @@ def feasible_region(
     eps, n_budget, n_accuracy = region.epsilon, region.n_max_budget, region.n_min_accuracy
     right = float(eps.iloc[-1])
     fig, ax = plt.subplots()
-    ax.plot(eps, n_budget, label=f"budget: N ≤ B / ((e^ε − 1)P), B = ${budget:,.0f}")
-    ax.plot(eps, n_accuracy, label=f"accuracy: A(ε, N) ≤ T = {failure_probability:g}")
+    budget_label = f"budget: N ≤ B / ((e^ε − 1)P), B = ${budget:,.0f}"
+    ax.plot(eps, n_budget, color=style.UPPER, ls="-", label=budget_label)
+    accuracy_label = f"accuracy: A(ε, N) ≤ T = {failure_probability:g}"
+    ax.plot(eps, n_accuracy, color=style.LOWER, ls="--", label=accuracy_label)
     inside = n_accuracy <= n_budget
-    ax.fill_between(eps, n_accuracy, n_budget, where=inside, alpha=0.25, label="feasible")
-    n_floor = n_accuracy.min()
+    ax.fill_between(
+        eps, n_accuracy, n_budget, where=inside, color=style.FEASIBLE, alpha=0.25, label="feasible"
+    )
     slide_epsilon, slide_n = slides
-    # a far-off slides' point would flatten the curves: it is then left off the chart
-    top = 4 * max(n_floor, slide_n) if slide_n <= 10 * n_floor else 4 * n_floor
+    top = _top(n_accuracy.min(), slide_n)
     off_chart = "" if slide_epsilon <= right and slide_n <= top else " (off the chart)"
     label = f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}{off_chart}"
-    ax.plot([slide_epsilon], [slide_n], "k*", ms=11, label=label)
+    ax.plot([slide_epsilon], [slide_n], ls="none", marker="*", color="black", ms=11, label=label)
     if best:
-        ax.plot([best.epsilon], [best.n], "ro", label=f"largest feasible ε = {best.epsilon:.4f}")
+        ax.plot(
+            [best.epsilon],
+            [best.n],
+            ls="none",
+            marker="o",
+            color=style.FEASIBLE,
+            mec="black",
+            label=f"largest feasible ε = {best.epsilon:.4f}",
+        )
     ax.set(
         xlabel="privacy parameter (ε)",
-        ylabel="study size (N), participants",
+        ylabel="study size (N, participants)",
         ylim=(0, top),
         xlim=(0, right),
         title="Feasible ε and N for accuracy level T and budget B",
     )
-    ax.legend(fontsize=8)
+    ax.legend()
     if not inside.any():
         centred_text(ax, "no feasible (ε, N) on this range")
     return fig, region
+
+
+def feasible_region_caption(
+    region: pd.DataFrame,
+    budget: float,
+    failure_probability: float,
+    slides: tuple[float, int],
+    best: StudyDesign | None,
+    *,
+    expected_cost: float,
+) -> figures.Caption:
+    """The caption and alt text of ``feasible_region`` drawn with the same arguments, at the
+    expected cost ``expected_cost`` (P) of the region's budget curve."""
+    slide_epsilon, slide_n = slides
+    eps, n_budget, n_accuracy = region.epsilon, region.n_max_budget, region.n_min_accuracy
+    right, n_floor = float(eps.iloc[-1]), float(n_accuracy.min())
+    top = _top(n_floor, slide_n)
+    terms = (
+        f"a budget of B = {_money(budget)} at an expected cost of P = {_money(expected_cost)} "
+        f"per participant and the accuracy level T = {failure_probability:g}"
+    )
+    slides_text = f"the slides' answer ε = {slide_epsilon:g}, N = {slide_n:,}"
+    if best is None:
+        caption = (
+            f"No study design (ε, N) meets both {terms}: the accuracy curve stays above the "
+            f"budget curve, so {slides_text} cannot be met either."
+        )
+    else:
+        caption = (
+            f"The study designs (ε, N) that meet both {terms} lie between the budget and accuracy "
+            f"curves, up to the largest feasible ε = {best.epsilon:.4f} at N = {best.n:,}, "
+            f"beside {slides_text}."
+        )
+    shaded = (
+        "the band where the accuracy curve lies below the budget curve is shaded as feasible"
+        if (n_accuracy <= n_budget).any()
+        else "nothing is shaded, since the accuracy curve lies above the budget curve throughout"
+    )
+    off = "" if slide_epsilon <= right and slide_n <= top else ", off the chart"
+    dot = "" if best is None else f", and a dot the largest feasible ε, {best.epsilon:.4f}"
+    alt = (
+        f"Line chart of the study size N, from 0 to {top:,.0f}, against the privacy parameter ε, "
+        f"from 0 to {right:.3g}: the budget's largest N (solid) falls as ε grows, to "
+        f"{float(n_budget.iloc[-1]):,.0f} at the right edge, and the accuracy's smallest N "
+        f"(dashed) falls steeply and levels off at {n_floor:,.0f}; {shaded}; a star marks the "
+        f"slides' point (ε = {slide_epsilon:g}, N = {slide_n:,}{off}){dot}."
+    )
+    return figures.Caption(caption=caption, alt=alt)
 
 
 def study_size_exact_vs_bound(
@@ -62,18 +163,62 @@ def study_size_exact_vs_bound(
     """The smallest accurate N against ε by the bound A(ε, N) ≤ T and by the exact failure
     probability (``economics.study_size_scan``), both axes logarithmic."""
     fig, ax = plt.subplots()
-    ax.plot(design.epsilon, design.n_bound, label="smallest N by the bound A(ε, N) ≤ T")
-    ax.plot(design.epsilon, design.n_exact, label="smallest N by the exact failure probability")
-    ax.axvline(slide_epsilon, color="grey", lw=0.8, ls=":", label=f"slides' ε = {slide_epsilon:g}")
+    ax.plot(
+        design.epsilon,
+        design.n_bound,
+        color=style.LOWER,
+        ls="--",
+        label="smallest N by the bound A(ε, N) ≤ T",
+    )
+    ax.plot(
+        design.epsilon,
+        design.n_exact,
+        color=EXACT,
+        ls="-",
+        label="smallest N by the exact failure probability",
+    )
+    _reference(ax, slide_epsilon, f"slides' ε = {slide_epsilon:g}")
     ax.set(
         xscale="log",
         yscale="log",
         xlabel="privacy parameter (ε)",
-        ylabel="smallest accurate study size (N), participants",
+        ylabel="smallest accurate study size (N, participants)",
         title="How large must the study be?",
     )
-    ax.legend(fontsize=8)
+    ax.legend()
     return fig, design
+
+
+def study_size_exact_vs_bound_caption(
+    design: pd.DataFrame,
+    slide_epsilon: float,
+    *,
+    failure_probability: float,
+    error: float,
+    true_fraction: float,
+) -> figures.Caption:
+    """The caption and alt text of ``study_size_exact_vs_bound`` drawn with the same arguments,
+    for the accuracy level ``failure_probability`` (T), the error ``error`` (d) and the true
+    fraction ``true_fraction`` (p) the scan used."""
+    ratio = design.n_bound / design.n_exact
+    low, high = f"{ratio.min():.3g}", f"{ratio.max():.3g}"
+    times = low if low == high else f"{low} to {high}"
+    eps_low, eps_high = float(design.epsilon.iloc[0]), float(design.epsilon.iloc[-1])
+    caption = (
+        f"To meet the accuracy level T = {failure_probability:g} with error d = {error:g}, the "
+        f"bound A(ε, N) ≤ T asks for {times} times as many participants as the exact failure "
+        f"probability at p = {true_fraction:g} does, over ε from {eps_low:.3g} to "
+        f"{eps_high:.3g}: what the analyst pays for designing with the bound."
+    )
+    first, last = design.iloc[0], design.iloc[-1]
+    alt = (
+        f"Line chart, both axes logarithmic, of the smallest accurate study size N against the "
+        f"privacy parameter ε from {eps_low:.3g} to {eps_high:.3g}: by the bound (dashed) N goes "
+        f"from {first.n_bound:,.0f} at the left to {last.n_bound:,.0f} at the right, by the "
+        f"exact failure probability (solid) from {first.n_exact:,.0f} to {last.n_exact:,.0f}; a "
+        f"dotted vertical line marks the slides' ε = {slide_epsilon:g}."
+    )
+    return figures.Caption(caption=caption, alt=alt)
 
 
 def failure_vs_true_fraction(
@@ -83,24 +228,85 @@ def failure_vs_true_fraction(
     largest value at p and 1 - p from ``economics.worst_case_table``; a missing second design
     is said so in its panel."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
-    for ax, (name, (eps, n)) in zip(axes, designs.items()):
+    for index, (ax, (name, (eps, n))) in enumerate(zip(axes, designs.items())):
         curve = curves[curves.design == name]
         if curve.failure_probability.notna().any():
-            ax.plot(curve.fraction, curve.failure_probability, label="exact failure probability")
+            ax.plot(
+                curve.fraction,
+                curve.failure_probability,
+                color=EXACT,
+                ls="-",
+                label="exact failure probability",
+            )
         else:  # the bound, which holds at every p, underflows: so does the exact value
             centred_text(ax, "below 1e-300 at every p")
         row = worst[worst.design == name].iloc[0]
         p_worst = row["worst fraction p"]
-        ax.axvline(0.5, color="grey", lw=0.8, ls=":", label="p = 0.5")
+        _reference(ax, 0.5, "p = 0.5")
         largest = [row["failure at worst p"]] * 2
-        ax.plot([p_worst, 1 - p_worst], largest, "ro", ms=5, label="largest (p and 1 − p)")
-        title = f"{name}: ε = {eps:.3g}, N = {n:,}"
-        ax.set(xlabel=P_AXIS, ylabel="failure probability", title=title)
-        ax.legend(fontsize=7)
+        ax.plot(
+            [p_worst, 1 - p_worst],
+            largest,
+            ls="none",
+            marker="o",
+            ms=5,
+            color="black",
+            label="largest (p and 1 − p)",
+        )
+        style.panel_title(ax, index, f"{_design_name(name)}: ε = {eps:.3g}, N = {n:,}")
+        ax.set(xlabel=P_AXIS, ylabel="failure probability")
+        ax.legend()
     if len(designs) == 1:
-        centred_text(axes[1], "(b) no exact-accuracy design on this budget")
-        axes[1].set(xlabel=P_AXIS, ylabel="failure probability", title="(b) exact-accuracy design")
+        centred_text(axes[1], "no exact-accuracy design on this budget")
+        style.panel_title(axes[1], 1, "exact-accuracy design")
+        axes[1].set(xlabel=P_AXIS, ylabel="failure probability")
     return fig, curves
+
+
+def failure_vs_true_fraction_caption(
+    curves: pd.DataFrame,
+    worst: pd.DataFrame,
+    designs: Mapping[str, tuple[float, int]],
+    *,
+    error: float,
+) -> figures.Caption:
+    """The caption and alt text of ``failure_vs_true_fraction`` drawn with the same arguments,
+    for the error ``error`` (d) the curves were computed at."""
+    found, panels = [], []
+    for index, (name, (eps, n)) in enumerate(designs.items()):
+        row = worst[worst.design == name].iloc[0]
+        p_worst, f_worst = float(row["worst fraction p"]), float(row["failure at worst p"])
+        design = f"at the {_design_name(name)} (ε = {eps:.3g}, N = {n:,})"
+        curve = curves[curves.design == name]
+        values = curve.failure_probability
+        letter = style.letter(index)
+        if not (f_worst > 0 and values.notna().any()):
+            found.append(f"{design} it lies below 1e-300 at every p")
+            panels.append(f"{letter} says it lies below 1e-300 at every p")
+            continue
+        centre = f"{p_worst:.4g}" == "0.5"  # to the search's precision
+        at = "p = 0.5" if centre else f"p = {p_worst:.4g} and {1 - p_worst:.4g}"
+        found.append(
+            f"{design} it is largest at {at} ({f_worst:.3g}){'' if centre else ', not at 0.5'}"
+        )
+        dots = "a dot" if centre else "dots"
+        panels.append(
+            f"{letter} over p from {curve.fraction.min():.3g} to {curve.fraction.max():.3g}, "
+            f"a curve from {values.min():.3g} to {values.max():.3g}, with {dots} at its largest "
+            f"value, {at}"
+        )
+    if len(designs) == 1:
+        found.append("no exact-accuracy design fits the budget")
+        panels.append("(b) says no exact-accuracy design fits the budget")
+    caption = (
+        "Whether p = 0.5 is the worst true fraction of smokers for the exact chance that the "
+        f"private estimate misses p by more than d = {error:g}: {'; '.join(found)}."
+    )
+    alt = (
+        "Two line charts of the exact failure probability against the true fraction of smokers "
+        f"p, with a dotted vertical line at p = 0.5: {'; '.join(panels)}."
+    )
+    return figures.Caption(caption=caption, alt=alt)
 
 
 def max_epsilon_vs_cost_and_budget(
@@ -111,14 +317,78 @@ def max_epsilon_vs_cost_and_budget(
     fig, ax = plt.subplots()
     for budget, curve in scan.groupby("budget", sort=False):
         ax.plot(curve.expected_cost, curve.max_feasible_epsilon, label=f"B = ${budget:,.0f}")
-    ax.axvline(expected_cost, color="grey", lw=0.8, ls=":", label=f"P = ${expected_cost:.2f}")
+    _reference(ax, expected_cost, f"P = ${expected_cost:.2f}")
     if np.isnan(scan.max_feasible_epsilon).all():
         centred_text(ax, "no study is feasible for any P and B shown")
     ax.set(
         xscale="log",
-        xlabel="expected cost of not participating (P), dollars",
+        xlabel="expected cost of not participating (P, dollars)",
         ylabel="largest feasible privacy parameter (ε)",
         title="The answer moves with P and B (missing: infeasible)",
     )
-    ax.legend(fontsize=8)
+    ax.legend()
     return fig, scan
+
+
+def max_epsilon_vs_cost_and_budget_caption(
+    scan: pd.DataFrame,
+    expected_cost: float,
+    *,
+    failure_probability: float,
+    error: float,
+) -> figures.Caption:
+    """The caption and alt text of ``max_epsilon_vs_cost_and_budget`` drawn with the same
+    arguments, for the accuracy level ``failure_probability`` (T) and error ``error`` (d)."""
+    # each budget with its curve, in the order drawn
+    groups = [(float(b), scan[scan.budget == b]) for b in dict.fromkeys(scan.budget.tolist())]
+    budgets = _listed([f"{b:,.0f}" for b, _ in groups]) + " dollars"
+    costs = scan.expected_cost
+    low, high = _money(float(costs.min())), _money(float(costs.max()))
+    setting = f"accuracy level T = {failure_probability:g}, error d = {error:g}"
+    if scan.max_feasible_epsilon.isna().all():
+        caption = (
+            f"No study is feasible for any expected cost P of not participating from {low} to "
+            f"{high} with a budget B of {budgets} ({setting})."
+        )
+    else:
+        at_p = [
+            curve.max_feasible_epsilon[np.isclose(curve.expected_cost, expected_cost, rtol=1e-9)]
+            for _, curve in groups
+        ]
+        values = (
+            ""
+            if any(v.empty for v in at_p)
+            else f"; at this study's P = {_money(expected_cost)} it is "
+            + _listed(["none" if math.isnan(v.iloc[0]) else f"{v.iloc[0]:#.3g}" for v in at_p])
+        )
+        gaps = (
+            ", a curve ending where no study is feasible"
+            if scan.max_feasible_epsilon.isna().any()
+            else ""
+        )
+        caption = (
+            "The largest feasible ε falls as the expected cost P of not participating rises and "
+            f"grows with the budget B of {budgets} ({setting}{gaps}){values}."
+        )
+    described = []
+    for budget, curve in groups:
+        shown = curve[curve.max_feasible_epsilon.notna()]
+        text = f"B = {budget:,.0f} dollars"  # as the legend rounds it
+        if shown.empty:
+            described.append(f"{text} has no point")
+            continue
+        described.append(
+            f"{text} goes from {shown.max_feasible_epsilon.iloc[0]:.3g} to "
+            f"{shown.max_feasible_epsilon.iloc[-1]:.3g}"
+            + (
+                f" and stops at P = {_money(float(shown.expected_cost.iloc[-1]))}"
+                if len(shown) < len(curve)
+                else ""
+            )
+        )
+    alt = (
+        "Line chart of the largest feasible privacy parameter ε against the expected cost P on a "
+        f"logarithmic axis from {low} to {high}, one curve per budget: {'; '.join(described)}; a "
+        f"dotted vertical line marks P = {_money(expected_cost)}."
+    )
+    return figures.Caption(caption=caption, alt=alt)
