@@ -20,7 +20,6 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import nbformat
 import numpy as np
 import pandas as pd
@@ -29,6 +28,7 @@ import pytest
 from choosing_epsilon import figures, reproduce
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
+from choosing_epsilon.plots import benchmarks as bench_plots
 
 # several measurements start kernels (conftest refuses that in a test not marked notebook)
 pytestmark = pytest.mark.notebook
@@ -325,23 +325,10 @@ def test_write_report():
     }
     (OUT / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
     figures.use_style()
-    fig, ax = plt.subplots()
-    ax.plot(
-        scaling.n, scaling.seconds, "o-", label=f"epsilon_for_risk (growth exponent {exponent:.2f})"
+    fig = bench_plots.scaling(scaling, exponent)
+    figures.save_figure(
+        fig, "scaling", scaling, OUT, bench_plots.scaling_caption(scaling, exponent)
     )
-    ax.plot(scaling.n, scaling.sort_seconds, "s--", label="one numpy.sort")
-    if "brute_force_seconds" in scaling:
-        brute = scaling.dropna(subset=["brute_force_seconds"])
-        ax.plot(brute.n, brute.brute_force_seconds, "^:", label="brute force, O(n²) per ε")
-    ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="rows n",
-        ylabel="seconds",
-        title="Lee & Clifton's exact ε: time against database size",
-    )
-    ax.legend(fontsize=8)
-    figures.save_figure(fig, "scaling", scaling, OUT)
     print(json.dumps(summary, indent=2))
 
 

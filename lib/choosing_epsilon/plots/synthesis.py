@@ -71,17 +71,15 @@ def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
     """One row per deployment, named by its label: its ε marked by its model's marker (hollow
     when local), and its privacy unit written beside it (grey when the unit is not stated)."""
     rows = ordered(deployments)
-    for i, row in rows.iterrows():
-        marker, local = model_marker(row.model)
-        colour = "black"
+    columns = zip(rows.epsilon.astype(float), rows.model.astype(str), rows.unit.astype(str))
+    for i, (epsilon, model, unit) in enumerate(columns):
+        marker, local = model_marker(model)
         axis.plot(
-            [row.epsilon], [i], marker=marker, ms=6, ls="none", color=colour,
-            mfc="none" if local else colour, mew=1.2,
+            [epsilon], [i], marker=marker, ms=6, ls="none", color="black",
+            mfc="none" if local else "black", mew=1.2,
         )  # fmt: skip
-        stated = row.unit != UNIT_NOT_STATED
-        style.note(
-            axis, row.epsilon * 1.25, i, row.unit, va="center", color="black" if stated else "0.5"
-        )
+        grey = "black" if unit != UNIT_NOT_STATED else "0.5"
+        style.note(axis, epsilon * 1.25, i, unit, va="center", color=grey)
     axis.set_yticks(range(len(rows)), rows.label)
     axis.set(ylabel="deployment", ylim=(len(rows) - 0.4, -0.6))
     for model, marker in MODEL_MARKERS.items():
@@ -130,13 +128,13 @@ def methods_and_deployments(
     ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
     ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
     handles, labels = ax.get_legend_handles_labels()
-    deployed = Patch(
+    band_key = Patch(
         facecolor=BAND_COLOUR,
         edgecolor="0.5",
         label=f"ε of the deployments in (c): {band[0]:g} to {band[1]:g}",
     )
     # where it hides the fewest markers, whatever the parameters
-    ax.legend([*handles, deployed], [*labels, deployed.get_label()], loc="best")
+    ax.legend([*handles, band_key], [*labels, band_key.get_label()], loc="best")
     verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
     style.panel_title(ax, 0, f"one mechanism, every input public{verdict}\n{mechanism}")
     hatch = Rectangle(
