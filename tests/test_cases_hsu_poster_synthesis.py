@@ -244,6 +244,13 @@ def test_hsu_tiny_budget_says_no_study_in_words(tmp_path):
     assert (
         "does not exceed the cost floor" in text and "no ε ≥ 0.0001 with the exact accuracy" in text
     )
+    # the captions say it too, at this run's budget
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    assert captions["feasible_region"]["caption"].startswith(
+        "No study design (ε, N) meets both a budget of B = 1 dollar"
+    )
+    failure = captions["failure_vs_true_fraction"]["caption"]
+    assert "no exact-accuracy design fits the budget" in failure
 
 
 @pytest.mark.notebook
@@ -272,6 +279,8 @@ def test_hsu_tiny_error_runs_to_the_end(tmp_path):
 def test_hsu_tiny_cost_prints_amounts_below_a_cent(tmp_path):
     text, _ = run("hsu_2014", {"bad_event_cost": 0.01}, tmp_path)
     assert "$0.0005" in text and "= $0.00\n" not in text
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    assert "P = 0.0005 dollars per participant" in captions["feasible_region"]["caption"]
 
 
 @pytest.mark.notebook
