@@ -13,7 +13,7 @@ import pytest
 from scipy import optimize, stats
 
 from choosing_epsilon import economics as econ
-from choosing_epsilon import parameters, scrubbers
+from choosing_epsilon import parameters, scrubbers, style
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.paths import FIGURES
@@ -204,3 +204,21 @@ def test_bad_input_is_refused_in_one_line(call, message):
     with pytest.raises(ValueError) as error:
         call()
     assert message in str(error.value) and "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("name", sorted(scrubbers.SCRUBBERS))
+def test_each_scrubber_keeps_to_the_project_style(name):
+    animation = scrubbers.SCRUBBERS[name].build(2)
+    assert style.problems(animation.figure) == []
+
+
+def test_a_scrubber_that_breaks_the_style_is_refused():
+    @scrubbers._styled(frames=2)
+    def bad(count):
+        fig, (ax,) = scrubbers._new_figure(4, 3)
+        (line,) = ax.plot([0, 1], [0, 1], color="tab:red", label="a line")
+        ax.set(xlabel="privacy parameter (ε)", ylabel="probability")
+        return scrubbers.ScrubAnimation(fig, lambda i: None, [0.0, 1.0], 0, {"line": line})
+
+    with pytest.raises(ValueError, match="colour 'tab:red' is not in the palette"):
+        bad()

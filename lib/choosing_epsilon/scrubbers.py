@@ -29,7 +29,7 @@ from matplotlib.lines import Line2D
 
 from . import confidence as cf
 from . import economics as econ
-from . import figures, parameters
+from . import parameters, style
 from . import possible_worlds as pw
 from . import relative_error as rel
 from . import sensitivity as sens
@@ -101,7 +101,7 @@ class Builder(Protocol):
 def _style(extra: Mapping[str, Any] | None = None) -> contextlib.AbstractContextManager[None]:
     """The project's matplotlib style (and ``extra``) within a block, the global one untouched."""
     # rc_context's keys are typed as literals
-    return matplotlib.rc_context(figures.STYLE | dict(extra or {}))  # type: ignore[arg-type]
+    return matplotlib.rc_context(style.RC | dict(extra or {}))  # type: ignore[arg-type]
 
 
 def _check_count(count: int) -> int:
@@ -140,7 +140,9 @@ def _styled(frames: int) -> Callable[[Callable[[int], ScrubAnimation]], Builder]
         @functools.wraps(builder)
         def build(count: int | None = None) -> ScrubAnimation:
             with _style():
-                return builder(_check_count(frames if count is None else count))
+                animation = builder(_check_count(frames if count is None else count))
+                style.check(animation.figure)  # its first frame, as drawn
+                return animation
 
         return build
 
@@ -174,17 +176,23 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
     marks: dict[str, Line2D] = {}
     for letter, ax, a in zip("ab", axes, panels):
         beta, upper = curves[a]
-        ax.plot(fine, beta, color="tab:blue", alpha=0.2)
-        ax.plot(fine, upper, "--", color="tab:orange", alpha=0.2)
-        (trace,) = ax.plot([], [], color="tab:blue", label="worst-case posterior β(ω1), Eq. (3)")
-        (trace_bound,) = ax.plot([], [], "--", color="tab:orange", label="upper bound, Eq. (5)")
-        (dot,) = ax.plot([], [], "o", color="tab:blue", ms=7)
-        (dot_bound,) = ax.plot([], [], "o", color="tab:orange", ms=5)
+        ax.plot(fine, beta, color=style.PALETTE[0], alpha=0.2)
+        ax.plot(fine, upper, "--", color=style.PALETTE[1], alpha=0.2)
+        (trace,) = ax.plot(
+            [], [], "-", color=style.PALETTE[0], label="worst-case posterior β(ω1), Eq. (3)"
+        )
+        (trace_bound,) = ax.plot([], [], "--", color=style.PALETTE[1], label="upper bound, Eq. (5)")
+        (dot,) = ax.plot([], [], "o", color=style.PALETTE[0], ms=7)
+        (dot_bound,) = ax.plot([], [], "o", color=style.PALETTE[1], ms=5)
         cursor = ax.axvline(0, color="black", lw=0.8)
-        ax.axhline(rho, color="grey", lw=0.8, label=f"threshold ρ = {rho:.4g}")
+        ax.axhline(rho, color="grey", lw=0.8, ls=":", label=f"threshold ρ = {rho:.4g}")
         if exact[a] <= end:
             ax.axvline(
-                exact[a], color="red", ls="-.", lw=0.8, label=f"β crosses ρ at ε = {exact[a]:.4f}"
+                exact[a],
+                color=style.UPPER,
+                ls="-.",
+                lw=0.8,
+                label=f"β crosses ρ at ε = {exact[a]:.4f}",
             )
         else:
             crossing = "never" if math.isinf(exact[a]) else f"at ε = {exact[a]:.4g}"
@@ -195,10 +203,10 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             xlim=(0, end),
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
-        ax.legend(fontsize=7, loc="lower right")
+        ax.legend(loc="lower right")
         moving[a] = (trace, trace_bound, dot, dot_bound, cursor)
         marks[f"posterior {a}"], marks[f"bound {a}"] = dot, dot_bound
-        ax.set_title(f"({letter}) mean of {a}", fontsize=9)
+        ax.set_title(f"({letter}) mean of {a}", loc="left")
 
     def draw(i: int) -> None:
         epsilon = values[i]
@@ -212,11 +220,11 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             trace.set_data(np.append(fine[seen], epsilon), np.append(beta[seen], beta_now))
             trace_bound.set_data(np.append(fine[seen], epsilon), np.append(upper[seen], upper_now))
             dot.set_data([epsilon], [beta_now])
-            dot.set_color("tab:red" if beta_now > rho else "tab:blue")
+            dot.set_color(style.UPPER if beta_now > rho else style.PALETTE[0])
             dot_bound.set_data([epsilon], [upper_now])
             cursor.set_xdata([epsilon, epsilon])
             side = "above" if beta_now > rho else "within"
-            ax.set_title(f"({letter}) mean of {a}: β(ω1) = {beta_now:.3f}, {side} ρ", fontsize=9)
+            ax.set_title(f"({letter}) mean of {a}: β(ω1) = {beta_now:.3f}, {side} ρ", loc="left")
         fig.suptitle(f"ε = {epsilon:.2f}: the adversary's worst-case posterior on who is absent")
 
     draw(0)
@@ -251,7 +259,7 @@ def shoaran_2012(count: int) -> ScrubAnimation:
         alpha=0.5,
         label="Fig. 1's ε = " + ", ".join(f"{e:g}" for e in shown),
     )
-    (curve,) = ax.plot([], [], color="tab:blue", lw=2, label="z at the current ε")
+    (curve,) = ax.plot([], [], "-", color=style.PALETTE[0], lw=2, label="z at the current ε")
     (points,) = ax.plot([], [], "ko", label="exceeded 50% and 30% of the time")
     top = rel.noise_at_probability(pr_grid[0], sensitivity, float(values.min()))
     ax.set(
@@ -260,7 +268,7 @@ def shoaran_2012(count: int) -> ScrubAnimation:
         xlim=(0, 100),
         ylim=(0, 1.05 * top),
     )
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(loc="upper right")
 
     def draw(i: int) -> None:
         epsilon = values[i]
@@ -271,7 +279,6 @@ def shoaran_2012(count: int) -> ScrubAnimation:
         ax.set_title(
             f"ε = {epsilon:.3g}: |noise| ≥ {z50:.0f} half the time, ≥ {z30:.0f} 30% of the time "
             f"(Δ(q) = {sensitivity:g})",
-            fontsize=9,
         )
 
     draw(0)
@@ -319,20 +326,20 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         ylabel="privacy loss the theorem asks for (ε)",
         xlim=(0.5, 1),
     )
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(loc="upper left")
     ratio = cf.ratio(fine)
     ax_ratio.plot(fine, ratio, label="ε₂ / ε₃ (Laplace)")
     ax_ratio.axhline(1, color="grey", lw=0.8)
     ax_ratio.axvline(
         threshold, color="black", ls=":", lw=0.8, label=f"ratio = 1 at p = {threshold:.4f}"
     )
-    (ratio_dot,) = ax_ratio.plot([], [], "o", color="tab:red", ms=7)
+    (ratio_dot,) = ax_ratio.plot([], [], "o", color=style.UPPER, ms=7)
     ax_ratio.set(
         xlabel="required confidence (p)",
-        ylabel="Theorem 2's ε over Theorem 3's (ε₂ / ε₃)",
+        ylabel="ratio of Theorem 2's to Theorem 3's privacy loss (ε₂/ε₃)",
         xlim=(0.5, 1),
     )
-    ax_ratio.legend(fontsize=7, loc="upper left")
+    ax_ratio.legend(loc="upper left")
     cursors = [axis.axvline(p0, color="black", lw=0.8) for axis in (ax, ax_ratio)]
 
     def draw(i: int) -> None:
@@ -344,13 +351,13 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         ratio_dot.set_data([p], [r])
         for cursor in cursors:
             cursor.set_xdata([p, p])
-        ax.set_title(f"ε₁ = {now[0]:.3g}, ε₂ = {now[1]:.3g}, ε₃ = {now[2]:.3g}", fontsize=9)
+        ax.set_title(f"(a) ε₁ = {now[0]:.3g}, ε₂ = {now[1]:.3g}, ε₃ = {now[2]:.3g}", loc="left")
         verdict = (
             "ε₃ is below the exact ε₂: Theorem 3 under-delivers"
             if r > 1
             else "ε₃ ≥ ε₂: Theorem 3 delivers p"
         )
-        ax_ratio.set_title(f"ε₂/ε₃ = {r:.3f}: {verdict}", fontsize=9)
+        ax_ratio.set_title(f"(b) ε₂/ε₃ = {r:.3f}: {verdict}", loc="left")
         fig.suptitle(
             f"p = {p:.3f}: the ε each theorem asks for (Laplace noise, Δ = {sensitivity:g})"
         )
@@ -402,15 +409,15 @@ def hsu_2014(count: int) -> ScrubAnimation:
         ms=11,
         label=f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}",
     )
-    (best_dot,) = ax.plot([], [], "ro", label="largest feasible ε")
-    ax.fill_between([], [], [], alpha=0.25, color="tab:green", label="feasible")
+    (best_dot,) = ax.plot([], [], "o", color=style.UPPER, label="largest feasible ε")
+    ax.fill_between([], [], [], alpha=0.25, color=style.FEASIBLE, label="feasible")
     ax.set(
         xlabel="privacy parameter (ε)",
         ylabel="study size (N), participants",
         xlim=(0, right),
         ylim=(0, top),
     )
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(loc="upper right")
     shading: list[Any] = []
 
     def draw(i: int) -> None:
@@ -421,7 +428,9 @@ def hsu_2014(count: int) -> ScrubAnimation:
             patch.remove()
         inside = n_accuracy <= n_budget
         shading[:] = [
-            ax.fill_between(eps, n_accuracy, n_budget, where=inside, alpha=0.25, color="tab:green")
+            ax.fill_between(
+                eps, n_accuracy, n_budget, where=inside, alpha=0.25, color=style.FEASIBLE
+            )
         ]
         best = designs[i]
         if best is None:
@@ -430,7 +439,7 @@ def hsu_2014(count: int) -> ScrubAnimation:
         else:
             best_dot.set_data([best.epsilon], [best.n])
             text = f"largest feasible ε = {best.epsilon:.4f} at N = {best.n:,}"
-        ax.set_title(f"budget B = {dollars(budget)}: {text}", fontsize=9)
+        ax.set_title(f"budget B = {dollars(budget)}: {text}")
 
     draw(0)
     fig.tight_layout()
@@ -469,25 +478,32 @@ def synthesis(count: int) -> ScrubAnimation:
     notes = {}
     for row, method in enumerate(methods):
         upper = first["bounds ε from"].iloc[row].startswith("upper")
-        colour = "tab:red" if upper else "tab:blue"
+        colour = style.UPPER if upper else style.LOWER
         face = "none" if first.panel.iloc[row] == "(b)" else colour
         (markers[method],) = ax.plot(
             [], [], "<" if upper else ">", ms=9, color=colour, mfc=face, mew=1.8
         )
-        notes[method] = ax.text(high, row, "", ha="right", va="center", fontsize=8)
-    ax.plot([], [], "<", color="tab:red", label="upper bound (privacy, budget)")
-    ax.plot([], [], ">", color="tab:blue", label="lower bound (utility)")
+        notes[method] = style.note(ax, high, row, "", ha="right", va="center", color="black")
+    ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
+    ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
     ax.plot(
-        [], [], "<", color="tab:red", mfc="none", mew=1.8, label="Lee & Clifton: reads every age"
+        [],
+        [],
+        "<",
+        color=style.UPPER,
+        mfc="none",
+        mew=1.8,
+        label="Lee & Clifton: reads every value",
     )
-    ax.set_yticks(range(len(methods)), methods, fontsize=8)
+    ax.set_yticks(range(len(methods)), methods)
     ax.set(
         xscale="log",
         xlim=(low, high),
         ylim=(len(methods) - 0.5, -0.5),
+        ylabel="method",
         xlabel="privacy parameter (ε, log scale)",
     )
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(loc="upper left")
     shading: list[Any] = []
 
     def draw(i: int) -> None:
@@ -503,7 +519,9 @@ def synthesis(count: int) -> ScrubAnimation:
         shading.clear()
         if window.interval is not None:
             lo, hi = window.interval
-            shading.append(ax.axvspan(max(lo, low), min(hi, high), color="green", alpha=0.12))
+            shading.append(
+                ax.axvspan(max(lo, low), min(hi, high), color=style.FEASIBLE, alpha=0.25)
+            )
             text = f"feasible ε of panel (a) in [{lo:.3g}, {hi:.3g}]"
         elif window.unmet:
             # the methods' authors, each once: "Lee & Clifton, exact" → "Lee & Clifton"
@@ -511,7 +529,7 @@ def synthesis(count: int) -> ScrubAnimation:
             text = f"no feasible ε: no ε meets the requirement of {' or '.join(authors)}"
         else:
             text = "no feasible ε: the utility bounds exceed the privacy and budget bounds"
-        fig.suptitle(f"n = {values[i]:,} people: {text}", fontsize=10)
+        fig.suptitle(f"n = {values[i]:,} people: {text}")
 
     draw(0)
     fig.tight_layout()
