@@ -13,7 +13,7 @@ from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import parameters, registry, reproduce
+from choosing_epsilon import figures, parameters, registry, reproduce
 from choosing_epsilon import synthesis as synth
 from tests.notebook_text import outputs_text
 
@@ -291,6 +291,12 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
     assert (
         f"ranges from 1 - {math.exp(-eps1):.3g} (at ε1/10) to 1 - (less than 1e-300)" in text
     )  # not 1.0000 to 1.0000
+    # the captions are written from the run's values, and keep the rules of a Caption
+    captions = json.loads((tmp_path / "c" / "captions.json").read_text(encoding="utf-8"))
+    assert set(captions) == {"fig1_ratio", "coverage_minus_p", "slips_lemma1_theorem3"}
+    for entry in captions.values():
+        figures.Caption(caption=entry["caption"], alt=entry["alt"])
+    assert "c = 1e+09 and w·q(D) = 10" in captions["coverage_minus_p"]["caption"]
     run("mugunthan_poster", {"p_grid": [1e-9, 0.999999999]}, tmp_path / "grid")
 
 

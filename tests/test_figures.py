@@ -1,4 +1,5 @@
 import contextlib
+import json
 
 import matplotlib
 
@@ -9,14 +10,16 @@ import pandas as pd
 import pytest
 from PIL import Image as PILImage
 
-from choosing_epsilon import figures
+from choosing_epsilon import figures, style
+
+CAPTION = figures.Caption("Time against size on log axes.", "One rising line on log-log axes.")
 
 
 def log_figure():
     figures.use_style()
     fig, ax = plt.subplots()
     ax.plot([1e-3, 1e4], [2, 3e5], label="line")
-    ax.set(xscale="log", yscale="log", xlabel="x", ylabel="y")
+    ax.set(xscale="log", yscale="log", xlabel="database size (n, rows)", ylabel="time (seconds)")
     ax.legend()
     return fig
 
@@ -35,10 +38,16 @@ def test_plain_log_labels_keep_mathtext_for_anything_else():
 
 def test_save_figure_writes_deterministic_files_with_plain_log_labels(tmp_path):
     data = pd.DataFrame({"x": [1e-3, 1e4], "y": [2.0, 3e5]})
-    first = [p.read_bytes() for p in figures.save_figure(log_figure(), "f", data, tmp_path / "a")]
-    second = [p.read_bytes() for p in figures.save_figure(log_figure(), "f", data, tmp_path / "b")]
+    first = [
+        p.read_bytes()
+        for p in figures.save_figure(log_figure(), "f", data, tmp_path / "a", CAPTION)
+    ]
+    second = [
+        p.read_bytes()
+        for p in figures.save_figure(log_figure(), "f", data, tmp_path / "b", CAPTION)
+    ]
     assert first == second
-    png, svg, _csv = first
+    png, svg, _csv, _captions = first
     assert png.startswith(b"\x89PNG") and b"Software" not in png
     text = svg.decode()
     assert "10⁴" in text and "mathdefault" not in text and "<dc:date>" not in text
@@ -50,10 +59,12 @@ def test_save_and_show_closes_the_figure_and_shows_the_saved_png(tmp_path, monke
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
     fig = log_figure()
-    figures.save_and_show(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)
+    figures.save_and_show(fig, "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)
     assert not plt.fignum_exists(fig.number)
-    (image,) = shown
+    image, caption = shown
     assert image.data == (tmp_path / "f.png").read_bytes()
+    assert image.alt == CAPTION.alt  # the alt text goes with the image
+    assert caption.data == f"*{CAPTION.caption}*"  # and the caption under it
     with PILImage.open(
         tmp_path / "f.png"
     ) as png:  # shown at screen resolution, as the inline backend would
@@ -74,7 +85,7 @@ def test_save_and_show_closes_the_figure_and_shows_the_saved_png(tmp_path, monke
 def test_save_figure_rejects_bad_input(tmp_path, name, data, message):
     fig = log_figure()
     with pytest.raises(ValueError, match=message):
-        figures.save_figure(fig, name, data, tmp_path)
+        figures.save_figure(fig, name, data, tmp_path, CAPTION)
     assert not any(tmp_path.iterdir())
     plt.close(fig)
 
@@ -84,9 +95,10 @@ def test_log_axes_get_minor_ticks_at_2_and_5_when_they_span_two_decades(tmp_path
     fig, (wide, narrow) = plt.subplots(1, 2, figsize=(11, 4))
     wide.plot([1, 1e3], [1, 2])
     narrow.plot([1, 50], [1, 2])
-    wide.set(xscale="log")
-    narrow.set(xscale="log")
-    figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)
+    for index, panel in enumerate((wide, narrow)):
+        panel.set(xscale="log", xlabel="size (n)", ylabel="time (seconds)")
+        style.panel_title(panel, index)
+    figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)
 
     def mantissas(axis):
         locs = axis.get_minorticklocs()
@@ -136,7 +148,7 @@ def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
             fig.axes[0].legend(loc="center left", bbox_to_anchor=(1.4, 0.5))
         return fig
 
-    ours = figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+    ours = figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)[0]
     for name, box in (("whole", None), ("tight", "tight")):
         reference = build()
         figures._log_axes(reference)
@@ -159,7 +171,7 @@ def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside):
 def test_png_keeps_its_alpha_channel_when_the_figure_is_transparent(tmp_path):
     fig = log_figure()
     fig.patch.set_alpha(0.0)
-    png = figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+    png = figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)[0]
     with PILImage.open(png) as image:
         assert image.mode == "RGBA" and image.getextrema()[3][0] == 0
     plt.close(fig)
@@ -175,7 +187,7 @@ def test_png_keeps_its_alpha_channel_when_the_figure_is_transparent(tmp_path):
 def test_png_background_follows_the_savefig_style(tmp_path, style, mode, corner):
     """A savefig.* background other than the figure's own is painted as savefig paints it."""
     with matplotlib.rc_context(style):
-        png = figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path)[0]
+        png = figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)[0]
     with PILImage.open(png) as image:
         assert image.mode == mode and image.getpixel((0, 0)) == corner
     plt.close("all")
@@ -190,15 +202,19 @@ def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_pa
         fig, (left, right) = plt.subplots(1, 2)
         left.plot([0, 1], [1e7, 2e7])
         left.xaxis.tick_top()
-        left.set_title("moved up")
+        left.set_title("(a) moved up")
         right.plot([0, 1], [0, 1])
-        right.set_title("in place", y=1.05)  # placed by hand: never moved
+        right.set_title("(b) in place", y=1.05)  # placed by hand: never moved
+        for panel in (left, right):
+            panel.set(xlabel="share (p)", ylabel="count (n)")
         return fig
 
     fig = build()
     kept = [
         p.read_bytes()
-        for p in figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path / "kept")[:2]
+        for p in figures.save_figure(
+            fig, "f", pd.DataFrame({"x": [1]}), tmp_path / "kept", CAPTION
+        )[:2]
     ]
     assert [ax._autotitlepos for ax in fig.axes] == [True, False]  # restored afterwards
     assert (
@@ -207,9 +223,9 @@ def test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing(tmp_pa
     monkeypatch.setattr(figures, "_titles_kept", lambda fig: contextlib.nullcontext())
     placed = [
         p.read_bytes()
-        for p in figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path / "placed")[
-            :2
-        ]
+        for p in figures.save_figure(
+            build(), "f", pd.DataFrame({"x": [1]}), tmp_path / "placed", CAPTION
+        )[:2]
     ]
     assert kept == placed
     plt.close("all")
@@ -223,3 +239,26 @@ def test_centred_text_sits_in_the_middle_of_the_panel():
     assert text.get_transform() is ax.transAxes
     assert (text.get_horizontalalignment(), text.get_verticalalignment()) == ("center", "center")
     plt.close(fig)
+
+
+def test_save_figure_records_the_caption_beside_the_figure(tmp_path):
+    paths = figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)
+    assert paths[-1] == tmp_path / figures.CAPTIONS
+    entries = json.loads(paths[-1].read_text(encoding="utf-8"))
+    assert entries == {"f": {"caption": CAPTION.caption, "alt": CAPTION.alt}}
+    plt.close("all")
+
+
+def test_save_figure_refuses_a_figure_out_of_style_and_writes_nothing(tmp_path):
+    fig = log_figure()
+    fig.axes[0].plot([1, 10], [1, 10], color="tab:red")
+    with pytest.raises(ValueError, match=r"figure style: .*'tab:red' is not in the palette"):
+        figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)
+    assert not tmp_path.exists() or not any(tmp_path.iterdir())
+    plt.close(fig)
+
+
+def test_save_figure_needs_a_caption(tmp_path):
+    with pytest.raises(ValueError, match=r"caption: a figures\.Caption"):
+        figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path, "a caption")
+    plt.close("all")

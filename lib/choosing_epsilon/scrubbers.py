@@ -34,6 +34,7 @@ from . import possible_worlds as pw
 from . import relative_error as rel
 from . import sensitivity as sens
 from . import synthesis as synth
+from .plots import mugunthan_poster as poster_plots
 
 FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
 FPS = 4  # frames per second when played
@@ -323,7 +324,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
     ax.set(
         yscale="log",
         xlabel="required confidence (p)",
-        ylabel="privacy loss the theorem asks for (ε)",
+        ylabel="privacy parameter the theorem asks for (ε)",
         xlim=(0.5, 1),
     )
     ax.legend(loc="upper left")
@@ -336,7 +337,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
     (ratio_dot,) = ax_ratio.plot([], [], "o", color=style.UPPER, ms=7)
     ax_ratio.set(
         xlabel="required confidence (p)",
-        ylabel="ratio of Theorem 2's to Theorem 3's privacy loss (ε₂/ε₃)",
+        ylabel=poster_plots.RATIO_LABEL,
         xlim=(0.5, 1),
     )
     ax_ratio.legend(loc="upper left")
@@ -413,7 +414,7 @@ def hsu_2014(count: int) -> ScrubAnimation:
     ax.fill_between([], [], [], alpha=0.25, color=style.FEASIBLE, label="feasible")
     ax.set(
         xlabel="privacy parameter (ε)",
-        ylabel="study size (N), participants",
+        ylabel="study size (N, participants)",
         xlim=(0, right),
         ylim=(0, top),
     )
