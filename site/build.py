@@ -202,6 +202,7 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
     for csv in csvs:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
+    give_images_their_alt_text(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     if fragment is not None:
         scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
@@ -247,10 +248,28 @@ def fold_cells(nb: nbformat.NotebookNode) -> None:
             )
 
 
+def give_images_their_alt_text(nb: nbformat.NotebookNode) -> None:
+    """Give each figure on the page the alt text its notebook output carries (saved beside it in
+    captions.json; ``figures.save_and_show`` puts it in the output's metadata): myst-nb reads an
+    image's alt from the cell, not from the output."""
+    for cell in nb.cells:
+        alts = {
+            out.get("metadata", {}).get("image/png", {}).get("alt")
+            for out in cell.get("outputs", [])
+            if "image/png" in out.get("data", {})
+        } - {None}
+        if len(alts) > 1:
+            raise SystemExit(
+                f"site/build.py: one cell shows figures with different alt texts {alts}"
+            )
+        if alts:
+            cell.metadata.setdefault("mystnb", {})["image"] = {"alt": alts.pop()}
+
+
 def fold(cell: nbformat.NotebookNode, tag: str, show: str, hide: str) -> None:
     """Tag ``cell`` to fold (myst-nb), with its toggle's words."""
     cell.metadata["tags"] = [*cell.metadata.get("tags", []), tag]
-    cell.metadata["mystnb"] = {"code_prompt_show": show, "code_prompt_hide": hide}
+    cell.metadata.setdefault("mystnb", {}).update(code_prompt_show=show, code_prompt_hide=hide)
 
 
 def download_bar(name: str, csvs: list[Path]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import re
 import shutil
@@ -202,6 +203,25 @@ def test_every_image_is_shown(visits, name):
     if name in NOTEBOOK_NAMES:
         pngs = [c for c in notebook(name).cells if any(shows_png(o) for o in outputs(c))]
         assert len(images) >= len(pngs), f"{name}: {len(images)} images for {len(pngs)} figures"
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_every_figure_has_its_alt_text_and_its_caption_under_it(visits, name):
+    """Each figure of captions.json is on the page: an image with its alt text, and its caption
+    in the text right after it; every other image (a scrubber's frame) has an alt text too."""
+    page = visits(name).page
+    entries = json.loads((FIGURES / name / "captions.json").read_text(encoding="utf-8"))
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('.cell_output img')].map(i => [i.alt, "
+        "(i.closest('.cell_output').innerText || '').replace(/\\s+/g, ' ')])"
+    )
+    everywhere = page.evaluate("() => [...document.images].map(i => i.alt)")
+    assert all(alt.strip() for alt in everywhere), f"{name}: an image without alt text"
+    alts = dict(shown)
+    for figure, entry in entries.items():
+        assert entry["alt"] in alts, f"{name}: {figure} is not shown with its alt text"
+        caption = re.sub(r"\s+", " ", entry["caption"])
+        assert caption in alts[entry["alt"]], f"{name}: {figure}'s caption is not under it"
 
 
 @pytest.mark.parametrize("name", PAGES)

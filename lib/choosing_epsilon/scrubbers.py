@@ -16,6 +16,7 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -641,6 +642,13 @@ def _fixed(text: str, name: str, start: int) -> str:
         raise RuntimeError("HTMLWriter's fragment has no _anim_img<uuid> element to rename")
     ident = element_id(name)
     text = text.replace(found.group(1), ident)
+    # the frame's alt text: what the reader would see move
+    tag = f'<img id="_anim_img{ident}"'
+    if tag not in text:
+        raise RuntimeError("HTMLWriter's fragment has no <img> frame to describe")
+    alt = escape(f"Animated figure, one frame per value of the {SCRUBBERS[name].parameter}: "
+                 + SCRUBBERS[name].label, quote=True)  # fmt: skip
+    text = text.replace(tag, f'<img alt="{alt}" id="_anim_img{ident}"')
     text = text.replace(
         f'id="_anim_slider{ident}" type="range" class="anim-slider"\n'
         '           name="points" min="0" max="1" step="1" value="0"',
