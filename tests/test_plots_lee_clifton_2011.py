@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
+from choosing_epsilon import figures, style
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.plots import lee_clifton_2011 as plots
 
@@ -54,10 +55,14 @@ def test_fig1_draws_one_laplace_density_per_world():
         assert peak == pytest.approx(centre) and data[label].max() == pytest.approx(1 / (2 * SCALE))
 
 
-def test_worlds_that_share_an_answer_are_drawn_in_other_styles():
+def test_every_world_has_its_own_dash_and_a_shared_answer_is_drawn_thinner_over_the_first():
     _, ax = matplotlib.pyplot.subplots()
-    plots.density_panel(ax, np.array([2.0, 2.0, 3.0, 3.0]), 2.0, ["a", "b", "c", "d"], "(b)")
-    assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-", "--"]
+    plots.density_panel(ax, np.array([2.0, 2.0, 3.0, 3.0]), 2.0, ["a", "b", "c", "d"])
+    lines = ax.get_lines()
+    assert [line.get_linestyle() for line in lines] == ["-", "--", "-.", ":"]
+    assert len({line.get_color() for line in lines}) == 4
+    widths = [line.get_linewidth() for line in lines]
+    assert widths[1] < widths[0] and widths[3] < widths[2] and widths[0] == widths[2]
 
 
 def test_domain_label_lists_small_domains_and_summarises_large_ones():
@@ -83,7 +88,7 @@ def fig2(exact_year=1.2, exact_absence=0.4):
 
 def test_fig2_has_a_panel_per_attribute_with_both_curves_and_the_admissible_epsilons():
     _, curves, (fig, data) = fig2()
-    assert [ax.get_title() for ax in fig.axes] == [
+    assert [ax.get_title("left") for ax in fig.axes] == [
         "(a) school_year: dom(X) = {1, 2, 3, 4}",
         "(b) absence_days: dom(X) = {1, 2, 3, 10}",
     ]
@@ -114,7 +119,7 @@ def test_fig3_draws_mean_and_median_panels():
     medians = np.array([2.0, 2.0, 3.0, 3.0])
     median = (medians, 2.0, plots.density_labels(medians, np.arange(4)))
     fig, data = plots.fig3_mean_vs_median(mean, median, 2)
-    assert [ax.get_title() for ax in fig.axes] == ["(a) mean, ε = 2", "(b) median, ε = 2"]
+    assert [ax.get_title("left") for ax in fig.axes] == ["(a) mean, ε = 2", "(b) median, ε = 2"]
     assert set(data.panel) == {"a_mean", "b_median"}
     assert len(fig.axes[1].get_lines()) == 4
 
@@ -151,7 +156,7 @@ def test_monte_carlo_figure_shows_simulation_and_exact_curves():
     assert legend == [
         "Pr(right guess), exact",
         "worst-case posterior, Eq. (3)",
-        "mean posterior of ω1 (MC)",
+        "mean posterior of ω1 (Monte Carlo)",
         "prior 1/n",
         "Monte Carlo, 500 responses",
     ]
@@ -168,6 +173,135 @@ def test_astronaut_figure_marks_the_astronaut_on_log_axes():
         assert panel.get_xscale() == panel.get_yscale() == "log"
         assert panel.get_xlabel() == "distance beyond the farthest other alumnus (km)"
         assert "the astronaut, 400,000 km" in labels_of(panel)
-    assert ax.get_ylabel() == "admissible ε at ρ = 0.01"
+    assert ax.get_ylabel() == "admissible privacy parameter (ε at ρ = 0.01)"
     assert labels_of(ax)[:2] == ["exact ε", "Eq. (7) ε"]
-    assert ax_noise.get_ylabel() == "noise scale Δf/ε (km)"
+    assert ax_noise.get_ylabel() == "noise scale (Δf/ε, km)"
+
+
+# --- the project's style and the captions, at the paper's parameters and at others ---------------
+
+YEARS = np.array([2.0, 2.5, 2.75, 3.0])  # the world means of school year (Sec. 5.2)
+MEDIANS = np.array([2.0, 2.0, 3.0, 3.0])  # the world medians of absence days (Table 4)
+PAPER = {"epsilon": 2.0, "rho": 1 / 3, "n_trials": 500, "alumni_rho": 0.01, "outlier_km": 4e5}
+# a smaller ε, a laxer threshold, more trials, another alumni threshold, an outlier in the crowd
+OTHER = {"epsilon": 0.5, "rho": 0.5, "n_trials": 800, "alumni_rho": 0.05, "outlier_km": 15000.0}
+
+
+def drawn(epsilon, rho, n_trials, alumni_rho, outlier_km):
+    """Every figure of the notebook with its caption, {name: (figure, caption)}."""
+    shown = np.arange(4)
+    scale = 17 / 6 / epsilon
+    labels = plots.density_labels(ANSWERS, shown)
+    fig1 = plots.fig1_response_distributions(ANSWERS, scale, labels, "Fig. 1")[0]
+    grid = np.linspace(0, 5, 101)
+    worlds = {"school_year": (YEARS, 5 / 6, 1.0), "absence_days": (ANSWERS, 17 / 6, 3.0)}
+    curves = {a: pw.risk_curves(x, df, dv, grid) for a, (x, df, dv) in worlds.items()}
+    bounds = {a: pw.epsilon_upper_bound(4, dv, df, rho) for a, (_, df, dv) in worlds.items()}
+    exacts = {a: pw.exact_epsilon(x, df, rho) for a, (x, df, _) in worlds.items()}
+    domains = {"school_year": "{1, 2, 3, 4}", "absence_days": "{1, 2, 3, 10}"}
+    fig2 = plots.fig2_risk_upper_bound(grid, curves, domains, bounds, exacts, rho, 0.25)[0]
+    mean, median = (ANSWERS, scale), (MEDIANS, 4 / epsilon)
+    medians = (MEDIANS, 4 / epsilon, plots.density_labels(MEDIANS, shown))
+    fig3 = plots.fig3_mean_vs_median((ANSWERS, scale, labels), medians, epsilon)[0]
+    rng = np.random.default_rng(3)
+    eps = [0.1, epsilon, 5]
+    simulated = pd.DataFrame([pw.adversary_summary(ANSWERS, 17 / 6, e, n_trials, rng) for e in eps])
+    fine = np.geomspace(0.05, 10, 30)
+    exact = pd.DataFrame(
+        {
+            "ε": fine,
+            "guess right (exact)": [
+                pw.guess_success_probability(ANSWERS, 0, 17 / 6, e) for e in fine
+            ],
+            "worst case, Eq. (3)": [pw.worst_case_risk(ANSWERS, 17 / 6, e) for e in fine],
+        }
+    )
+    mc = (simulated, exact, 0.25, n_trials, "absence_days")
+    crowd = np.random.default_rng(2).uniform(100, 20000, size=199)
+    edge = crowd.max()
+    sweep = pw.outlier_sweep(crowd, np.geomspace(1, 4e6, 12), alumni_rho)
+    astronaut = pw.epsilon_for_risk(np.append(crowd, outlier_km), alumni_rho, "mean").exact
+    outlier = (sweep, edge, outlier_km, alumni_rho, 200)
+    return {
+        "fig1": (fig1, plots.fig1_caption("absence_days", epsilon, ANSWERS, scale, shown)),
+        "fig2": (fig2, plots.fig2_caption(grid, curves, bounds, exacts, rho, 0.25)),
+        "fig3": (fig3, plots.fig3_caption("absence_days", epsilon, mean, median, shown)),
+        "monte_carlo": (plots.monte_carlo_figure(*mc)[0], plots.monte_carlo_caption(*mc)),
+        "astronaut": (
+            plots.astronaut_figure(*outlier)[0],
+            plots.astronaut_caption(*outlier, astronaut),
+        ),
+    }
+
+
+@pytest.mark.parametrize("setting", [PAPER, OTHER], ids=["paper", "other"])
+def test_every_figure_keeps_to_the_style(setting):
+    for name, (fig, _) in drawn(**setting).items():
+        figures._log_axes(fig)  # as save_figure does before its check
+        assert style.problems(fig) == [], name
+
+
+def test_a_figure_of_one_attribute_has_no_panel_letter_and_keeps_to_the_style():
+    grid = np.linspace(0, 5, 51)
+    curves = {"school_year": pw.risk_curves(YEARS, 5 / 6, 1.0, grid)}
+    fig, _ = plots.fig2_risk_upper_bound(
+        grid,
+        curves,
+        {"school_year": "{1, 2, 3, 4}"},
+        {"school_year": 0.34},
+        {"school_year": 0.53},
+        1 / 3,
+        0.25,
+    )
+    assert fig.axes[0].get_title() == "school_year: dom(X) = {1, 2, 3, 4}"
+    assert style.problems(fig) == []
+
+
+def test_every_caption_is_valid_and_follows_the_parameters():
+    paper, other = drawn(**PAPER), drawn(**OTHER)
+    for name in paper:
+        for caption in (paper[name][1], other[name][1]):
+            assert isinstance(caption, figures.Caption), name
+            # the rules save_figure and tests/test_captions.py apply
+            assert figures.sentence_problem(caption.caption) is None, name
+            assert len(caption.caption) <= 400 and 40 <= len(caption.alt) <= 1000, name
+            assert "$" not in caption.caption + caption.alt and "inf" not in caption.caption
+        assert paper[name][1] != other[name][1], f"{name}: the caption ignores the parameters"
+    # each names the parameter that changed
+    assert "at ε = 0.5 (noise scale Δf/ε = 5.667)" in other["fig1"][1].caption
+    assert "within ρ = 0.5 is" in other["fig2"][1].caption
+    assert "of absence_days at ε = 0.5:" in other["fig3"][1].caption
+    assert "(800 responses per ε)" in other["monte_carlo"][1].caption
+    astronaut = other["astronaut"][1].caption
+    assert "at ρ = 0.05 (exact)" in astronaut and "at 15,000 km lies within the crowd" in astronaut
+    assert "for the astronaut at 400,000 km" in paper["astronaut"][1].caption
+
+
+def test_captions_give_the_drawn_numbers():
+    paper = drawn(**PAPER)
+    # Fig. 2: the admissible ε of each attribute by the bound (Eq. 7) and exactly
+    bound = pw.epsilon_upper_bound(4, 3.0, 17 / 6, 1 / 3)
+    exact = pw.exact_epsilon(ANSWERS, 17 / 6, 1 / 3)
+    assert f"{bound:.4f} against {exact:.4f} for absence_days" in paper["fig2"][1].caption
+    # Fig. 1: ω1 at 2 lies (13/3 - 2) / (17/12) noise scales from the nearest other answer
+    assert f"lies {(13 / 3 - 2) / (17 / 12):.3g} noise scales" in paper["fig1"][1].caption
+    # Fig. 3: the medians span 1 / 2 noise scales, the means 3 / (17/12)
+    caption = paper["fig3"][1].caption
+    assert f"span {3 / (17 / 12):.3g} noise scales under the mean and 0.5 under" in caption
+    assert "share 2 distinct medians, so a response separates the worlds less" in caption
+
+
+def test_fig3_caption_says_so_where_the_median_needs_no_noise():
+    caption = plots.fig3_caption(
+        "absence_days", 2, (ANSWERS, 17 / 12), (np.full(4, 3.0), 0.0), np.arange(4)
+    )
+    assert "every world's median is 3, so the median needs no noise" in caption.caption
+    assert "no curve but a sentence" in caption.alt
+
+
+def test_an_infinite_exact_epsilon_is_written_out_in_the_caption():
+    grid, curves, _ = fig2(exact_year=math.inf)
+    bounds = {"school_year": 0.3379, "absence_days": 0.3829}
+    exacts = {"school_year": math.inf, "absence_days": 0.4}
+    caption = plots.fig2_caption(grid, curves, bounds, exacts, 1 / 3, 0.25).caption
+    assert "0.3379 against ∞ for school_year" in caption
