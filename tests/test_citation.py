@@ -97,7 +97,7 @@ def test_citation_cff_references_are_the_bib_sources():
     bib = {plain(entry["title"]): entry for entry in load_bib().values()}
     for reference in load_cff()["references"]:
         entry = bib.get(plain(reference["title"]))
-        assert entry is not None, f"CITATION.cff cites {reference['title']!r}, not in references.bib"
+        assert entry is not None, f"CITATION.cff cites {reference['title']!r}: not in the .bib"
         if "year" in reference:
             assert str(reference["year"]) == entry["year"]
         cff_names = [plain(a["family-names"]) for a in reference["authors"] if "family-names" in a]
@@ -109,7 +109,7 @@ def test_citation_cff_references_are_the_bib_sources():
 
 def test_references_bib_parses_with_a_title_for_every_entry():
     entries = load_bib()
-    assert set(key for keys in SOURCES.values() for key in keys) <= set(entries)
+    assert {key for keys in SOURCES.values() for key in keys} <= set(entries)
     for key, entry in entries.items():
         assert entry.get("title"), f"{key} has no title"
 
