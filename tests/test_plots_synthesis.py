@@ -165,3 +165,20 @@ def test_a_line_under_the_title_says_what_was_read_from_a_file(deployments):
     assert fig._suptitle.get_text() == title
     assert [t.get_text() for t in fig.texts if t is not fig._suptitle] == [line]
     assert len(frame) == len(draw(methods, deployments, interval)[1])
+
+
+def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
+    """300 deployments: panel (c) keeps a readable height, one row per model, every ε marked."""
+    many = pd.concat([deployments] * 12, ignore_index=True)[:300]
+    many = many.assign(label=[f"deployment {i}" for i in range(300)])
+    fig, frame = draw(default_table(), many, committed_results()["feasible_interval"])
+    ax_r = fig.axes[2]
+    assert style.problems(fig) == []
+    assert fig.get_size_inches()[1] < 12
+    models = sorted(many.model.unique())
+    assert [t.get_text() for t in ax_r.get_yticklabels()] == models
+    marked = sum(len(line.get_xdata()) for line in ax_r.get_lines())
+    assert marked == 300 and "too many to name" in ax_r.get_title("left")
+    assert (frame.kind == "deployment").sum() == 300
+    words = plot.caption(20000, None, many)
+    assert "one row per privacy model" in words.alt

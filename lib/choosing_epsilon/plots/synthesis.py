@@ -26,6 +26,7 @@ DEPLOYMENT_COLUMNS = ["organization", "context", "delta", "model", "unit"]
 MODEL_MARKERS = {"ε-DP": "o", "(ε, δ)-DP": "s", "zCDP": "D", "not stated": "^"}
 BAND_COLOUR = "0.88"
 ROW_HEIGHT = 0.24  # inches per row of a panel
+MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
 
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
@@ -67,9 +68,26 @@ def ordered(deployments: pd.DataFrame) -> pd.DataFrame:
     return deployments.sort_values(["epsilon", "label"], kind="stable").reset_index(drop=True)
 
 
+def _models_panel(axis: Axes, deployments: pd.DataFrame) -> None:
+    """Too many deployments to name: one row per model, a marker per deployment at its ε."""
+    models = sorted(deployments.model.unique())
+    for i, model in enumerate(models):
+        marker, local = model_marker(model)
+        epsilons = deployments.epsilon[deployments.model == model].to_numpy(float)
+        axis.plot(
+            epsilons, np.full(len(epsilons), i), marker=marker, ms=5, ls="none", color="black",
+            mfc="none" if local else "black", alpha=0.5,
+        )  # fmt: skip
+    axis.set_yticks(range(len(models)), models)
+    axis.set(ylabel="privacy model", ylim=(len(models) - 0.4, -0.6))
+
+
 def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
     """One row per deployment, named by its label: its ε marked by its model's marker (hollow
     when local), and its privacy unit written beside it (grey when the unit is not stated)."""
+    if len(deployments) > MAX_NAMED:
+        _models_panel(axis, deployments)
+        return
     rows = ordered(deployments)
     columns = zip(rows.epsilon.astype(float), rows.model.astype(str), rows.unit.astype(str))
     for i, (epsilon, model, unit) in enumerate(columns):
@@ -106,7 +124,12 @@ def methods_and_deployments(
     line under the title, says what was read from a data file and what is public. The frame
     stacks the drawn methods and every deployment."""
     panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
-    rows = [max(len(panels["(a)"]), 1), max(len(panels["(b)"]), 1), len(deployments)]
+    named = len(deployments) <= MAX_NAMED
+    rows = [
+        max(len(panels["(a)"]), 1),
+        max(len(panels["(b)"]), 1),
+        len(deployments) if named else deployments.model.nunique(),
+    ]
     height = 2.6 + ROW_HEIGHT * sum(rows) + 0.9 * 3
     fig, (ax, ax_b, ax_r) = plt.subplots(
         3,
@@ -157,7 +180,8 @@ def methods_and_deployments(
         ax_r,
         2,
         "published deployments: other data, queries and privacy units, not comparable with "
-        "(a) or (b)",
+        "(a) or (b)"
+        + ("" if named else f"\n{len(deployments)} deployments, too many to name: see the table"),
     )
     ax_r.set(xscale="log", xlabel="privacy parameter (ε, log scale)")
     marked = np.concatenate(
@@ -209,8 +233,13 @@ def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFra
             else "bounds; "
         )
         + "panel (b) marks Lee and Clifton's two hollow upper bounds on a hatched ground; panel "
-        f"(c) lists the {len(deployments)} deployments by name from the smallest ε to the "
-        "largest, each with a marker for its privacy model and its privacy unit written beside "
-        "it. A grey band in every panel spans the deployments' ε."
+        + (
+            f"(c) lists the {len(deployments)} deployments by name from the smallest ε to the "
+            "largest, each with a marker for its privacy model and its privacy unit written "
+            "beside it."
+            if len(deployments) <= MAX_NAMED
+            else f"(c) marks the {len(deployments)} deployments' ε on one row per privacy model."
+        )
+        + " A grey band in every panel spans the deployments' ε."
     )
     return Caption(caption=text, alt=alt)
