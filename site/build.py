@@ -203,6 +203,8 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
     give_images_their_alt_text(nb)
+    written.add(write_if_changed(SRC / "downloads" / BIB, (ROOT / BIB).read_bytes()))
+    link_repository_files(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     if fragment is not None:
         scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
@@ -246,6 +248,25 @@ def fold_cells(nb: nbformat.NotebookNode) -> None:
                 '<details class="solution">\n<summary>Show the explanation</summary>\n\n'
                 f"{cell.source}\n\n</details>"
             )
+
+
+BIB = "references.bib"
+REPOSITORY_LINK = re.compile(r"\[([^\]]+)\]\(\.\./([^)\s#]+)\)")
+
+
+def link_repository_files(nb: nbformat.NotebookNode) -> None:
+    """Point the notebooks' links to repository files (``../references.bib``), which are not
+    pages of the site: references.bib to its copy among the downloads, any other to GitHub."""
+
+    def target(match: re.Match[str]) -> str:
+        text, path = match.groups()
+        if path == BIB:
+            return f"{{download}}`{BIB} <downloads/{BIB}>`"
+        return f"[{text}]({REPOSITORY}/blob/main/{path})"
+
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = REPOSITORY_LINK.sub(target, cell.source)
 
 
 def give_images_their_alt_text(nb: nbformat.NotebookNode) -> None:

@@ -280,7 +280,7 @@ def test_hsu_tiny_cost_prints_amounts_below_a_cent(tmp_path):
     text, _ = run("hsu_2014", {"bad_event_cost": 0.01}, tmp_path)
     assert "$0.0005" in text and "= $0.00\n" not in text
     captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
-    assert "P = 0.0005 dollars per participant" in captions["feasible_region"]["caption"]
+    assert "P = 0.0005 dollars to each person" in captions["feasible_region"]["caption"]
 
 
 @pytest.mark.notebook

@@ -94,17 +94,19 @@ def test_citation_cff_agrees_with_pyproject():
 
 
 def test_citation_cff_references_are_the_bib_sources():
-    bib = {plain(entry["title"]): entry for entry in load_bib().values()}
+    entries = list(load_bib().values())
     for reference in load_cff()["references"]:
-        entry = bib.get(plain(reference["title"]))
-        assert entry is not None, f"CITATION.cff cites {reference['title']!r}: not in the .bib"
-        if "year" in reference:
-            assert str(reference["year"]) == entry["year"]
+        # the .bib entries of the same title (the Hsu et al. paper and its slides share one)
+        same = [e for e in entries if plain(e["title"]) == plain(reference["title"])]
+        assert same, f"CITATION.cff cites {reference['title']!r}: not in the .bib"
         cff_names = [plain(a["family-names"]) for a in reference["authors"] if "family-names" in a]
-        assert cff_names == surnames(entry)[: len(cff_names)] and len(cff_names) in (
-            0,
-            len(surnames(entry)),
-        )
+        agree = [
+            e
+            for e in same
+            if str(reference.get("year", "")) == e.get("year", "")
+            and cff_names in ([], surnames(e))
+        ]
+        assert agree, f"{reference['title']!r}: year or authors differ from references.bib"
 
 
 def test_references_bib_parses_with_a_title_for_every_entry():

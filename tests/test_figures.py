@@ -1,5 +1,7 @@
 import contextlib
 import json
+import re
+from html import unescape
 
 import matplotlib
 
@@ -262,3 +264,21 @@ def test_save_figure_needs_a_caption(tmp_path):
     with pytest.raises(ValueError, match=r"caption: a figures\.Caption"):
         figures.save_figure(log_figure(), "f", pd.DataFrame({"x": [1]}), tmp_path, "a caption")
     plt.close("all")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The tail exceeds the bound beyond t* = 1.799 (p = 0.92).",
+        "A budget of $30,000 and $182 for N_min, with [a] <b> and a `tick` \\ slash.",
+    ],
+)
+def test_a_caption_reads_as_written_under_the_figure(text):
+    """The caption shown under a figure is Markdown in italics: rendered, it is the caption's own
+    words, whatever characters they hold."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").render(f"*{figures.markdown_escaped(text)}*")
+    inner = re.fullmatch(r"<p><em>(.*)</em></p>\n", html, flags=re.DOTALL)
+    assert inner is not None, html
+    assert unescape(inner.group(1)) == text

@@ -66,7 +66,7 @@ def test_study_size_draws_both_measures_on_log_axes():
     assert ax.get_ylabel() == "smallest accurate study size (N, participants)"
     assert labels(ax) == [
         "smallest N by the bound A(ε, N) ≤ T",
-        "smallest N by the exact failure probability",
+        "smallest N by the exact failure probability at p = 0.5",
         "slides' ε = 0.03",
     ]
     assert np.array_equal(ax.get_lines()[1].get_ydata(), scan.n_exact)

@@ -172,8 +172,8 @@ def test_astronaut_figure_marks_the_astronaut_on_log_axes():
     for panel in (ax, ax_noise):
         assert panel.get_xscale() == panel.get_yscale() == "log"
         assert panel.get_xlabel() == "distance beyond the farthest other alumnus (km)"
-        assert "the astronaut, 400,000 km" in labels_of(panel)
-    assert ax.get_ylabel() == "admissible privacy parameter (ε at ρ = 0.01)"
+        assert "the astronaut (400,000 km from campus)" in labels_of(panel)
+    assert ax.get_ylabel() == "largest admissible privacy parameter (ε, for ρ = 0.01)"
     assert labels_of(ax)[:2] == ["exact ε", "Eq. (7) ε"]
     assert ax_noise.get_ylabel() == "noise scale (Δf/ε, km)"
 

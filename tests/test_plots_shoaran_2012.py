@@ -155,5 +155,7 @@ def test_the_other_setting_changes_every_parameter_a_caption_names():
     assert all(paper[key] != other[key] for key in paper)
     one = plot.fig1_caption(*_figure_1(paper))
     assert one != plot.fig1_caption(*_figure_1(other))
-    assert "ε = 0.01, 0.02 and 0.05 at Δ(q) = 1," in one.caption
+    assert "ε = 0.01, 0.02 and 0.05 at Δ(q) = 1 (the paper's text names only ε = 0.01)" in (
+        one.caption
+    )
     assert "the dots mark the magnitudes, 69 and 120, exceeded" in one.caption

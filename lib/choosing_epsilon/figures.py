@@ -256,6 +256,15 @@ def save_figure(
     return [*paths, save_table(data, name, out), write_caption(name, caption, out)]
 
 
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]$<>])")
+
+
+def markdown_escaped(text: str) -> str:
+    """``text`` with Markdown's special characters escaped, so that it reads as written (a "t*"
+    or a "$" in a caption starts no emphasis and no math)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
 def save_and_show(
     fig: plt.Figure, name: str, data: pd.DataFrame, output_dir: str | Path, caption: Caption
 ) -> None:
@@ -270,7 +279,7 @@ def save_and_show(
     with PILImage.open(png) as image:
         width = round(image.width * STYLE["figure.dpi"] / STYLE["savefig.dpi"])
     display(Image(filename=png, width=width, alt=caption.alt))
-    display(Markdown(f"*{caption.caption}*"))
+    display(Markdown(f"*{markdown_escaped(caption.caption)}*"))
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:

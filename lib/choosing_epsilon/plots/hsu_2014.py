@@ -125,8 +125,9 @@ def feasible_region_caption(
     right, n_floor = float(eps.iloc[-1]), float(n_accuracy.min())
     top = _top(n_floor, slide_n)
     terms = (
-        f"a budget of B = {_money(budget)} at an expected cost of P = {_money(expected_cost)} "
-        f"per participant and the accuracy level T = {failure_probability:g}"
+        f"a budget of B = {_money(budget)}, an expected cost of P = {_money(expected_cost)} "
+        f"to each person who does not take part, and the accuracy level T = "
+        f"{failure_probability:g}"
     )
     slides_text = f"the slides' answer ε = {slide_epsilon:g}, N = {slide_n:,}"
     if best is None:
@@ -175,7 +176,7 @@ def study_size_exact_vs_bound(
         design.n_exact,
         color=EXACT,
         ls="-",
-        label="smallest N by the exact failure probability",
+        label="smallest N by the exact failure probability at p = 0.5",
     )
     _reference(ax, slide_epsilon, f"slides' ε = {slide_epsilon:g}")
     ax.set(

@@ -167,9 +167,9 @@ def fig2_risk_upper_bound(
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
         _title(ax, index, len(panels), f"{a}: dom(X) = {domains[a]}")
-        # below the curves' right ends, on white where the line at ρ passes behind it
+        # below the curves' right ends, on a half-white ground the line at ρ shows through
         ax.legend(
-            loc="lower right", frameon=True, facecolor="white", edgecolor="none", framealpha=1
+            loc="lower right", frameon=True, facecolor="white", edgecolor="none", framealpha=0.6
         )
         curve = {"epsilon": epsilons, "beta_true_world": beta1, "upper_bound_eq5": upper}
         frames.append(pd.DataFrame({"attribute": a} | curve))
@@ -353,10 +353,11 @@ def monte_carlo_caption(
     top = simulated.iloc[int(np.argmax(simulated["ε"].to_numpy()))]
     caption = (
         f"A simulated adversary against the noisy mean of {attribute} ({n_trials:,} responses per "
-        f"ε) beside the exact chance of a right guess and the worst-case posterior (Eq. 3): at "
-        f"ε = {top['ε']:g} the best guess is right in {top['guess right (MC)']:.1%} of the "
-        f"responses while the true world's posterior averages {top['mean posterior of ω1']:.3f}, "
-        f"against a worst case of {top['worst case, Eq. (3)']:.3f} and a prior of {prior:.4g}."
+        f"ε): at ε = {top['ε']:g} its best guess is right in {top['guess right (MC)']:.1%} of the "
+        f"responses and the true world's posterior averages {top['mean posterior of ω1']:.3f}, "
+        f"against a worst case (Eq. 3) of {top['worst case, Eq. (3)']:.3f} and a prior of "
+        f"{prior:.4g}, while at the smallest ε drawn, {exact['ε'].iloc[0]:.3g}, the best guess is "
+        f"still right with probability {exact['guess right (exact)'].iloc[0]:.3f}."
     )
     first, last = exact.iloc[0], exact.iloc[-1]
     right = exact["guess right (exact)"]
@@ -387,14 +388,14 @@ def astronaut_figure(
     ax_noise.plot(excess, sweep.noise_scale_km, color=style.LOWER, ls="-", label=noise)
     for panel in (ax, ax_noise):
         if outlier_km > edge:
-            astronaut = f"the astronaut, {outlier_km:,.0f} km"
+            astronaut = f"the astronaut ({outlier_km:,.0f} km from campus)"
             panel.axvline(outlier_km - edge, color=style.REFERENCE, ls=":", label=astronaut)
         xlabel = "distance beyond the farthest other alumnus (km)"
         panel.set(xscale="log", yscale="log", xlabel=xlabel)
         panel.legend()
     fig.suptitle(f"One outlier among {alumni_n:,} alumni (the others within {edge:,.0f} km)")
     style.panel_title(ax, 0, "the largest admissible ε")
-    ax.set(ylabel=f"admissible privacy parameter (ε at ρ = {rho:g})")
+    ax.set(ylabel=f"largest admissible privacy parameter (ε, for ρ = {rho:g})")
     style.panel_title(ax_noise, 1, "the noise it forces on the released mean")
     ax_noise.set(ylabel="noise scale (Δf/ε, km)")
     return fig, sweep

@@ -99,8 +99,8 @@ def fig1_caption(
     return figures.Caption(
         caption=(
             f"Equation (4)'s Laplace noise magnitude z, exceeded with probability pr, drawn for "
-            f"ε = {listed} at Δ(q) = {sensitivity:g}, depends on ε and Δ(q) but not on the true "
-            f"answer, so a small count receives as much noise as a large one; the dots mark the "
+            f"ε = {listed} at Δ(q) = {sensitivity:g} (the paper's text names only ε = 0.01), "
+            f"depends on ε and Δ(q) but not on the true answer; the dots mark the "
             f"magnitudes, {_amount(z50)} and {_amount(z30)}, exceeded half and 30% of the time at "
             f"ε = {epsilon:g}."
         ),
@@ -187,8 +187,9 @@ def fig2_caption(
         caption=(
             f"Equation (6)'s minimum true answer (MTA), the smallest answer a release keeps "
             f"within relative error re with probability 1 − pr, for pr = {listed} at "
-            f"Δ(q) = {sensitivity:g}, falls like 1/ε at re = {_percent(re)} (a) and like 1/re "
-            f"at ε = {reading_epsilon:g} (b): ε and re trade one for one, and the dot is "
+            f"Δ(q) = {sensitivity:g} (the paper's text names only pr = 10%), falls like 1/ε at "
+            f"re = {_percent(re)} (a) and like 1/re at ε = {reading_epsilon:g} (b), since it is "
+            f"proportional to 1/(ε re), and the dot is "
             f"Example 1 (ε = {example[0]:g}, pr = {_percent(example_pr)})."
         ),
         alt=(

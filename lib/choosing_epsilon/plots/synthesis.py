@@ -102,11 +102,13 @@ def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
     axis.set(ylabel="deployment", ylim=(len(rows) - 0.4, -0.6))
     for model, marker in MODEL_MARKERS.items():
         if rows.model.str.startswith(model).any():
-            axis.plot([], [], marker=marker, ls="none", color="black", label=model)
+            label = "zCDP (drawn at its (ε, δ))" if model == "zCDP" else model
+            axis.plot([], [], marker=marker, ls="none", color="black", label=label)
     if rows.model.str.endswith("local").any():
-        axis.plot([], [], marker="o", ls="none", color="black", mfc="none", label="local (hollow)")
-    # the smallest ε come first, so the top left corner is free whatever the registry
-    axis.legend(loc="upper left", title="privacy model", title_fontsize=style.FONT["legend"])
+        on_devices = "local: noise added on devices (hollow),\nwhere the cited document says so"
+        axis.plot([], [], marker="o", ls="none", color="black", mfc="none", label=on_devices)
+    # the largest ε come last, so the bottom left corner is free whatever the registry
+    axis.legend(loc="lower left", title="privacy model", title_fontsize=style.FONT["legend"])
 
 
 def methods_and_deployments(
@@ -154,7 +156,7 @@ def methods_and_deployments(
     band_key = Patch(
         facecolor=BAND_COLOUR,
         edgecolor="0.5",
-        label=f"ε of the deployments in (c): {band[0]:g} to {band[1]:g}",
+        label=f"ε of the deployments in (c), not comparable: {band[0]:g} to {band[1]:g}",
     )
     # where it hides the fewest markers, whatever the parameters
     ax.legend([*handles, band_key], [*labels, band_key.get_label()], loc="best")
@@ -220,9 +222,10 @@ def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFra
         low_a, high_a = interval
         verdict = f"the ε that meet every bound of panel (a) lie in [{low_a:.3g}, {high_a:.3g}]"
     text = (
-        f"For the mean of {n_people:,} survey values, {verdict}, shown beside the ε of "
-        f"{len(deployments)} published deployments ({low:g} to {high:g}, grey band), whose "
-        f"privacy unit is stated for {stated} of them."
+        f"For the mean of {n_people:,} survey values, {verdict}, drawn on one axis with the ε "
+        f"of {len(deployments)} published deployments ({low:g} to {high:g}, grey band), which "
+        f"protect other data, queries and privacy units and are not comparable with it; the "
+        f"privacy unit was found stated in the cited documents of {stated} of them."
     )
     alt = (
         "Three panels share one logarithmic ε axis. Panel (a) marks each method's bound on ε "
