@@ -111,10 +111,11 @@ def test_the_caption_follows_the_interval_and_the_registry(deployments):
     words = plot.caption(20000, interval, deployments)
     assert f"[{interval[0]:.3g}, {interval[1]:.3g}]" in words.caption
     assert "27 published deployments (0.2 to 49.95" in words.caption
-    assert "found stated in the cited documents of 5 of them" in words.caption
+    assert "the registry gives the privacy unit of 5 of them." in words.caption
     assert "not comparable" in words.caption
     none = plot.caption(200, None, deployments.head(3))
     assert "no ε meets every bound" in none.caption and "3 published" in none.caption
+    assert "the privacy unit of none of them." in none.caption  # the first three state none
     assert "shaded green" not in none.alt and "shaded green" in words.alt
 
 

@@ -224,8 +224,12 @@ def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFra
     text = (
         f"For the mean of {n_people:,} survey values, {verdict}, drawn on one axis with the ε "
         f"of {len(deployments)} published deployments ({low:g} to {high:g}, grey band), which "
-        f"protect other data, queries and privacy units and are not comparable with it; the "
-        f"privacy unit was found stated in the cited documents of {stated} of them."
+        f"protect other data, queries and privacy units and are not comparable with it; "
+        + (
+            f"the registry gives the privacy unit of {stated} of them."
+            if stated
+            else "the registry gives the privacy unit of none of them."
+        )
     )
     alt = (
         "Three panels share one logarithmic ε axis. Panel (a) marks each method's bound on ε "
