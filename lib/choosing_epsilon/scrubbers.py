@@ -35,6 +35,8 @@ from . import possible_worlds as pw
 from . import relative_error as rel
 from . import sensitivity as sens
 from . import synthesis as synth
+from .plots import hsu_2014 as hsu_plots
+from .plots import lee_clifton_2011 as lee_plots
 from .plots import mugunthan_poster as poster_plots
 
 FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
@@ -178,20 +180,24 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
     marks: dict[str, Line2D] = {}
     for letter, ax, a in zip("ab", axes, panels):
         beta, upper = curves[a]
-        ax.plot(fine, beta, color=style.PALETTE[0], alpha=0.2)
-        ax.plot(fine, upper, "--", color=style.PALETTE[1], alpha=0.2)
+        # the notebook's Fig. 2 roles: the exact worst case blue, the bound of Eq. (5) vermillion
+        ax.plot(fine, beta, color=style.LOWER, alpha=0.2)
+        ax.plot(fine, upper, "--", color=style.UPPER, alpha=0.2)
         (trace,) = ax.plot(
-            [], [], "-", color=style.PALETTE[0], label="worst-case posterior β(ω1), Eq. (3)"
+            [], [], "-", color=style.LOWER, label="worst-case posterior β(ω1), Eq. (3)"
         )
-        (trace_bound,) = ax.plot([], [], "--", color=style.PALETTE[1], label="upper bound, Eq. (5)")
-        (dot,) = ax.plot([], [], "o", color=style.PALETTE[0], ms=7)
-        (dot_bound,) = ax.plot([], [], "o", color=style.PALETTE[1], ms=5)
+        (trace_bound,) = ax.plot([], [], "--", color=style.UPPER, label="upper bound, Eq. (5)")
+        (dot,) = ax.plot([], [], "o", color=style.LOWER, ms=7)
+        (dot_bound,) = ax.plot([], [], "o", color=style.UPPER, ms=5)
         cursor = ax.axvline(0, color="black", lw=0.8)
-        ax.axhline(rho, color="grey", lw=0.8, ls=":", label=f"threshold ρ = {rho:.4g}")
+        ax.axhline(
+            rho, color=style.REFERENCE, lw=0.8, ls=lee_plots.REFERENCE_DASH,
+            label=f"threshold ρ = {rho:.4g}",
+        )  # fmt: skip
         if exact[a] <= end:
             ax.axvline(
                 exact[a],
-                color=style.UPPER,
+                color=style.LOWER,
                 ls="-.",
                 lw=0.8,
                 label=f"β crosses ρ at ε = {exact[a]:.4f}",
@@ -222,7 +228,7 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             trace.set_data(np.append(fine[seen], epsilon), np.append(beta[seen], beta_now))
             trace_bound.set_data(np.append(fine[seen], epsilon), np.append(upper[seen], upper_now))
             dot.set_data([epsilon], [beta_now])
-            dot.set_color(style.UPPER if beta_now > rho else style.PALETTE[0])
+            dot.set_color(style.UPPER if beta_now > rho else style.LOWER)
             dot_bound.set_data([epsilon], [upper_now])
             cursor.set_xdata([epsilon, epsilon])
             side = "above" if beta_now > rho else "within"
@@ -252,11 +258,11 @@ def shoaran_2012(count: int) -> ScrubAnimation:
     fig, (ax,) = _new_figure(6.4, 4.2)
     references = rel.noise_curves(pr_grid, sensitivity, shown)
     for e in shown:
-        ax.plot(100 * pr_grid, references[f"z_eps_{e:g}"], color="grey", lw=0.8, alpha=0.5)
+        ax.plot(100 * pr_grid, references[f"z_eps_{e:g}"], color=style.REFERENCE, lw=0.8, alpha=0.5)
     ax.plot(
         [],
         [],
-        color="grey",
+        color=style.REFERENCE,
         lw=0.8,
         alpha=0.5,
         label="Fig. 1's ε = " + ", ".join(f"{e:g}" for e in shown),
@@ -331,9 +337,9 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
     ax.legend(loc="upper left")
     ratio = cf.ratio(fine)
     ax_ratio.plot(fine, ratio, label="ε₂ / ε₃ (Laplace)")
-    ax_ratio.axhline(1, color="grey", lw=0.8)
+    ax_ratio.axhline(1, color=style.REFERENCE, lw=0.8)
     ax_ratio.axvline(
-        threshold, color="black", ls=":", lw=0.8, label=f"ratio = 1 at p = {threshold:.4f}"
+        threshold, color=style.REFERENCE, ls=":", lw=0.8, label=f"ratio = 1 at p = {threshold:.4f}"
     )
     (ratio_dot,) = ax_ratio.plot([], [], "o", color=style.UPPER, ms=7)
     ax_ratio.set(
@@ -399,11 +405,14 @@ def hsu_2014(count: int) -> ScrubAnimation:
     region = econ.feasible_region_curves(cost, budget0, error, alpha, constants, right)
     eps, n_accuracy = region.epsilon.to_numpy(), region.n_min_accuracy.to_numpy()
     n_floor = float(n_accuracy.min())
-    top = 4 * max(n_floor, slide_n) if slide_n <= 10 * n_floor else 4 * n_floor
+    top = hsu_plots.region_top(n_floor, slide_n)
     floor = econ.cost_floor(cost, error, alpha, constants)
     fig, (ax,) = _new_figure(6.4, 4.2)
-    (budget_line,) = ax.plot([], [], label="budget: N ≤ B / ((e^ε − 1)P)")
-    ax.plot(eps, n_accuracy, label=f"accuracy: A(ε, N) ≤ T = {alpha:g}")
+    # the notebook's roles: the budget curve vermillion, the accuracy curve blue and dashed
+    (budget_line,) = ax.plot(
+        [], [], color=style.UPPER, ls="-", label="budget: N ≤ B / ((e^ε − 1)P)"
+    )
+    ax.plot(eps, n_accuracy, color=style.LOWER, ls="--", label=f"accuracy: A(ε, N) ≤ T = {alpha:g}")
     ax.plot(
         [slide_epsilon],
         [slide_n],
@@ -411,7 +420,9 @@ def hsu_2014(count: int) -> ScrubAnimation:
         ms=11,
         label=f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}",
     )
-    (best_dot,) = ax.plot([], [], "o", color=style.UPPER, label="largest feasible ε")
+    (best_dot,) = ax.plot(
+        [], [], "o", color=style.FEASIBLE, mec="black", label="largest feasible ε"
+    )
     ax.fill_between([], [], [], alpha=0.25, color=style.FEASIBLE, label="feasible")
     ax.set(
         xlabel="privacy parameter (ε)",

@@ -53,7 +53,7 @@ def _reference(ax: Axes, x: float, label: str) -> None:
     ax.axvline(x, color=style.REFERENCE, lw=0.9, ls=":", label=label)
 
 
-def _top(n_floor: float, slide_n: float) -> float:
+def region_top(n_floor: float, slide_n: float) -> float:
     """The top of the region's N axis: four times the larger of the accuracy floor and the
     slides' N, unless that point is far off (over ten times the floor), which would flatten the
     curves; it is then left off the chart."""
@@ -82,7 +82,7 @@ def feasible_region(
         eps, n_accuracy, n_budget, where=inside, color=style.FEASIBLE, alpha=0.25, label="feasible"
     )
     slide_epsilon, slide_n = slides
-    top = _top(n_accuracy.min(), slide_n)
+    top = region_top(n_accuracy.min(), slide_n)
     off_chart = "" if slide_epsilon <= right and slide_n <= top else " (off the chart)"
     label = f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}{off_chart}"
     ax.plot([slide_epsilon], [slide_n], ls="none", marker="*", color="black", ms=11, label=label)
@@ -123,7 +123,7 @@ def feasible_region_caption(
     slide_epsilon, slide_n = slides
     eps, n_budget, n_accuracy = region.epsilon, region.n_max_budget, region.n_min_accuracy
     right, n_floor = float(eps.iloc[-1]), float(n_accuracy.min())
-    top = _top(n_floor, slide_n)
+    top = region_top(n_floor, slide_n)
     terms = (
         f"a budget of B = {_money(budget)}, an expected cost of P = {_money(expected_cost)} "
         f"to each person who does not take part, and the accuracy level T = "
