@@ -84,7 +84,8 @@ def main() -> int:
     start = time.perf_counter()
     with no_network():
         install_mathjax()
-        written: set[Path] = set()
+        # the references every notebook's header cites, one download for all pages
+        written = {write_if_changed(SRC / "downloads" / BIB, (ROOT / BIB).read_bytes())}
         fragments = scrubber_fragments()
         names = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
         for name in names:
@@ -203,7 +204,6 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
     give_images_their_alt_text(nb)
-    written.add(write_if_changed(SRC / "downloads" / BIB, (ROOT / BIB).read_bytes()))
     link_repository_files(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     if fragment is not None:
