@@ -1,7 +1,8 @@
 """Test configuration, for every pytest run in the repository (also `pytest notebooks/x.ipynb`,
 which loads no conftest under tests/): nothing a test runs may write into the working tree.
 
-- Property tests check values, not speed (speed is measured by `make bench`).
+- Property tests check values, not speed (speed is measured by `make bench`), and draw the same
+  examples on every run (hypothesis derandomized); ``make test-explore`` draws new ones.
 - ``CHOOSING_EPSILON_OUTPUT_ROOT`` is set before any kernel starts, so a notebook run at its
   default ``output_dir`` (nbval, the determinism tests) writes under a temporary directory
   instead of the committed figures/ (see ``choosing_epsilon.outputs``).
@@ -42,8 +43,15 @@ from nbval import plugin as nbval_plugin
 from choosing_epsilon import compare, outputs, style
 from choosing_epsilon.paths import FIGURES, ROOT
 
-settings.register_profile("project", deadline=None)
-settings.load_profile("project")
+# The suite's verdict never depends on chance: every property test draws the same examples on every
+# run (derandomized, from a hash of the test; no example database replaying earlier failures).
+# ``make test-explore`` draws new ones, many more, for developers; a failure found there is added to
+# its test as an ``@example``.
+settings.register_profile(
+    "project", deadline=None, derandomize=True, database=None, print_blob=True
+)
+settings.register_profile("explore", deadline=None, max_examples=2000, print_blob=True)
+settings.load_profile(os.environ.get("CHOOSING_EPSILON_HYPOTHESIS", "project"))
 
 OUTPUT_ROOT = tempfile.mkdtemp(prefix="choosing-epsilon-tests-")
 os.environ[outputs.REDIRECT] = OUTPUT_ROOT  # inherited by every kernel nbval and papermill start

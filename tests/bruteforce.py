@@ -8,6 +8,8 @@ responses that includes every world answer, and the exact ε is found by bisecti
 from __future__ import annotations
 
 import math
+from decimal import Decimal, localcontext
+from fractions import Fraction
 
 import numpy as np
 
@@ -122,3 +124,52 @@ def worst_log_ratio(answers, sensitivities, index, epsilon, width, proportional=
             )
         best = max(best, total)
     return best
+
+
+# --- Lee & Clifton's exact ε in exact arithmetic: no rounding but the 60 digits of the last step
+
+
+def rational_exact_epsilon(values, rho: float, name: str) -> Decimal:
+    """The largest ε with every world's posterior at its worst response ≤ ρ (Eq. 3), in exact
+    arithmetic: world answers and Δf as fractions of the float inputs, the posterior's sums as
+    60-digit decimals, the root by bisection to 200 halvings. Decimal('Infinity') when no ε
+    exceeds ρ."""
+    x = sorted(Fraction(float(v)) for v in values)
+    if name == "mean":
+        f = lambda w: sum(w) / len(w)  # noqa: E731
+    else:
+        f = lambda w: (w[(len(w) - 1) // 2] + w[len(w) // 2]) / 2  # noqa: E731  (w sorted)
+    answers, local = {}, []
+    for v in sorted(set(x)):
+        j = x.index(v)
+        world = x[:j] + x[j + 1 :]
+        answers[v] = f(world)
+        local.append(
+            max(abs(answers[v] - f(world[:t] + world[t + 1 :])) for t in range(len(world)))
+        )
+    sens = max(local)
+    shared: dict[Fraction, int] = {}
+    for v in x:
+        shared[answers[v]] = shared.get(answers[v], 0) + 1
+    classes = sorted(shared)
+    r = Fraction(rho)
+    if sens == 0 or r * min(shared.values()) >= 1:
+        return Decimal("Infinity")
+    with localcontext() as context:
+        context.prec = 60
+        as_decimal = lambda q: Decimal(q.numerator) / Decimal(q.denominator)  # noqa: E731
+        distance = [[as_decimal(abs(a - b) / sens) for b in classes] for a in classes]
+
+        def admissible(eps: Decimal) -> bool:  # every world's Σ_k e^{-ε |f_i - f_k|/Δf} >= 1/ρ
+            return all(
+                sum(shared[b] * (-eps * d).exp() for b, d in zip(classes, row)) >= 1 / as_decimal(r)
+                for row in distance
+            )
+
+        lo, hi = Decimal(0), Decimal(1)
+        while admissible(hi):
+            lo, hi = hi, 2 * hi
+        for _ in range(200):
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if admissible(mid) else (lo, mid)
+        return lo

@@ -7,11 +7,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
+from tests import bruteforce
 
 FIELDS = ("n", "sensitivity", "delta_v", "upper_bound", "exact")
 
@@ -30,8 +31,16 @@ def close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-9 * abs(b)
 
 
+# A column on which the two paths once parted by 1.2e-9 at ε ~ 1e6: the world missing the one 0 and
+# the worlds missing a 0.02 give means 0.02/34 apart, near values of 12345.5, and that gap sets ε.
+# Taken as the difference of two rounded means it carried the rounding of their sum (the expanded
+# path was 1.2e-9 off, the counts path 5e-11); taken from the values' own gap, both are exact.
+PARTED = {0.0: 1, 0.02: 17, 12345.5: 17}
+
+
 @pytest.mark.parametrize("query", ["mean", "median"])
 @given(column=columns, position=st.floats(0, 0.999))
+@example(column=PARTED, position=0.5)  # found by a random run: 1.2e-9 apart before the gaps' fix
 def test_counts_give_the_expanded_columns_result(query, column, position):
     values, counts = np.array(list(column)), np.array(list(column.values()))
     expanded = np.repeat(values, counts)
@@ -42,6 +51,50 @@ def test_counts_give_the_expanded_columns_result(query, column, position):
     assert got.n == want.n == n and got.query == query
     for field in FIELDS[1:]:
         assert close(getattr(got, field), getattr(want, field)), (field, got, want)
+
+
+def test_the_column_that_parted_the_paths_gives_the_exact_epsilon_both_ways():
+    values, counts = np.array(list(PARTED)), np.array(list(PARTED.values()))
+    expanded = np.repeat(values, counts)
+    rho = 1 / 35 + 0.5 * (1 - 1 / 35)
+    got = pw.epsilon_for_risk(values, rho, "mean", counts=counts)
+    want = pw.epsilon_for_risk(expanded, rho, "mean")
+    assert got.exact > 9e5 and close(got.exact, want.exact)
+    exact = float(bruteforce.rational_exact_epsilon(expanded, rho, "mean"))
+    assert got.exact == pytest.approx(exact, rel=1e-12)
+    assert want.exact == pytest.approx(exact, rel=1e-12)
+
+
+# small columns whose worlds can be enumerated in exact arithmetic: ties, near ties and outliers
+small = st.dictionaries(
+    st.sampled_from([0.0, 1e-9, 0.02, 1.0, 5.0, 5.000000001, 7.0, 12345.5, -350.0]),
+    st.integers(1, 4),
+    min_size=2,
+    max_size=5,
+).filter(lambda d: 3 <= sum(d.values()) <= 12)
+
+
+@pytest.mark.parametrize("query", ["mean", "median"])
+@settings(max_examples=30)
+# ρ at least 1e-6 above 1/n: at ρ = 1/n itself the answer (0, or ∞ where all worlds tie) turns on
+# the last bit of the float ρ, which exact arithmetic reads literally
+@given(column=small, position=st.floats(1e-6, 0.999))
+def test_both_paths_give_the_epsilon_of_exact_arithmetic(query, column, position):
+    values, counts = np.array(list(column)), np.array(list(column.values()))
+    expanded = np.repeat(values, counts)
+    rho = 1 / expanded.size + position * (1 - 1 / expanded.size)
+    exact = float(bruteforce.rational_exact_epsilon(expanded, rho, query))
+    for result in (
+        pw.epsilon_for_risk(values, rho, query, counts=counts),
+        pw.epsilon_for_risk(expanded, rho, query),
+    ):
+        if math.isinf(exact):
+            assert math.isinf(result.exact)
+        else:
+            # brentq stops at 1e-13 relative; near ε = 0 (ρ within rounding of 1/n) the risk's own
+            # rounding moves ε by ~1e-16 of its natural unit Δf/Δv (Eq. 7)
+            unit = result.sensitivity / result.delta_v
+            assert result.exact == pytest.approx(exact, rel=1e-12, abs=1e-12 * unit)
 
 
 @pytest.mark.parametrize("query", ["mean", "median"])

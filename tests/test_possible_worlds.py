@@ -101,6 +101,19 @@ def test_tied_worlds_never_exceed_rho():
     assert math.isfinite(pw.epsilon_for_risk(ABSENCE, 0.49, "median").exact)
 
 
+def test_a_risk_that_reaches_rho_only_in_the_limit_does_not_set_epsilon():
+    # sorted 0, 5, 5 + 1e-9, 6, 7: the medians of the worlds are 5.5 + 5e-10 (two worlds), 5.5
+    # (one) and 5 + 5e-10 (two), Δf = 1/2. At ρ = 1/2 the pairs' posterior tends to 1/2, and equals
+    # it in floating point from ε ~ 40 on; the lone world's posterior 1/(1 + 2 e^{-ε d/Δf} + ...),
+    # d its gap to the upper pair, passes 1/2 only near ε = ln(2) Δf/d ~ 6.9e8: the answer.
+    values = [5.0, 5.0 + 1e-9, 6.0, 7.0, 0.0]
+    exact = float(bruteforce.rational_exact_epsilon(values, 0.5, "median"))
+    assert exact > 6e8
+    assert pw.epsilon_for_risk(values, 0.5, "median").exact == pytest.approx(exact, rel=1e-12)
+    counted = pw.epsilon_for_risk(sorted(values), 0.5, "median", counts=[1] * 5)
+    assert counted.exact == pytest.approx(exact, rel=1e-12)
+
+
 def test_paper_binary_search_range_is_a_slip():
     a = sens.world_answers(ABSENCE, "mean")
     bound = pw.epsilon_upper_bound(4, 3, 17 / 6, 1 / 3)

@@ -166,23 +166,22 @@ def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) 
     return positive("sensitivity", sensitivity) / dv * max(log_odds, 0.0)
 
 
-def _risk_gap(
-    answers: np.ndarray,
-    sensitivity: float,
-    rho: float,
-    distinct: tuple[np.ndarray, np.ndarray] | None = None,
-):
-    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible (distinct answers once)."""
+def _risk_gap(gaps: np.ndarray, counts: np.ndarray, sensitivity: float, rho: float):
+    """g(ε) = log Γ_worst(ε) - log ρ, negative where ε is admissible, for distinct answers given
+    by their successive gaps (ascending) and how many worlds share each.
+
+    Only the answers shared by fewer than 1/ρ worlds can push the worst case above ρ: an answer
+    that c >= 1/ρ worlds share has posterior at most 1/c <= ρ at every ε. Those are left out of the
+    minimum, so that their posterior, which tends to 1/c = ρ as ε grows and equals it in floating
+    point long before, cannot make g vanish on a plateau far below the root.
+    """
     log_rho = math.log(rho)
-    values, counts = _distinct(answers) if distinct is None else distinct
-    gaps = np.diff(values)
-    decay, total = np.empty((2, values.size))  # work arrays, allocated once for every evaluation
+    exceedable = 1.0 / counts > rho
+    decay, total = np.empty((2, counts.size))  # work arrays, allocated once for every evaluation
 
     def g(epsilon: float) -> float:
-        return (
-            -math.log(_kernel_sums(gaps, counts, epsilon / sensitivity, decay, total).min())
-            - log_rho
-        )
+        sums = _kernel_sums(gaps, counts, epsilon / sensitivity, decay, total)
+        return -math.log(sums[exceedable].min()) - log_rho
 
     return g
 
@@ -198,7 +197,8 @@ def exact_epsilon(
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
     values, counts = _distinct(a) if distinct is None else distinct
-    return _exact_epsilon_distinct(a.size, values, counts, sens, rho)
+    spread = float(values[-1] - values[0])
+    return _exact_epsilon_gaps(a.size, np.diff(values), counts, spread, sens, rho)
 
 
 @dataclass(frozen=True)
@@ -250,17 +250,21 @@ class EpsilonForRisk:
     exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
 
 
-def _exact_epsilon_distinct(
-    n: int, values: np.ndarray, counts: np.ndarray, sensitivity: float, rho: float
+def _exact_epsilon_gaps(
+    n: int, gaps: np.ndarray, counts: np.ndarray, spread: float, sensitivity: float, rho: float
 ) -> float:
-    """``exact_epsilon`` given the n worlds' distinct answers (ascending) and how many share each:
-    the same bracket and root search, with n and Δv taken from them."""
+    """``exact_epsilon`` given the n worlds' distinct answers as their successive gaps (ascending),
+    how many worlds share each answer and Δv = ``spread``: the same bracket and root search.
+
+    ε depends on the answers only through their differences over Δf, so a caller that knows the
+    gaps more precisely than the difference of two rounded answers (the mean's, from the data's
+    own gaps) passes them here.
+    """
     if rho >= 1.0 / counts.min():  # the limit of the worst case as ε grows
         return math.inf
-    g = _risk_gap(values, sensitivity, rho, (values, counts))
+    g = _risk_gap(gaps, counts, sensitivity, rho)
     if g(0.0) >= 0:
         return 0.0
-    spread = float(values[-1] - values[0])
     lo = epsilon_upper_bound(n, spread, sensitivity, rho)  # Eq. (5) bounds the risk: safe
     if g(lo) >= 0:  # Eq. (5) is tight here: the root is lo, up to rounding
         lo, hi = 0.0, lo
@@ -273,6 +277,54 @@ def _exact_epsilon_distinct(
     return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))
 
 
+def _answer_classes(
+    query: Query, t: np.ndarray, counts: np.ndarray, answers: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The worlds' distinct answers as (gaps, counts, Δv), ascending, from the column's sorted
+    distinct values ``t`` (exact, rescaled), their counts and the classes' answers (non-increasing).
+
+    The mean of the world missing t_i is (S - t_i)/(n-1), so two worlds' answers differ by
+    (t_j - t_i)/(n-1): the gaps are taken from the values' own gaps, rounded once. The difference
+    of two rounded answers would carry the rounding of S (for a gap of 1e-6 beside values near 1,
+    1e-9 of it), which moved ε by as much at large ε. The median's answers are values of the
+    column near its centre (or midpoints of two), taken as they are, ties merged.
+    """
+    n = int(np.sum(counts))
+    if query == "mean":
+        gaps = np.diff(t)[::-1] / (n - 1)
+        return gaps, counts[::-1].astype(float), float(t[-1] - t[0]) / (n - 1)
+    values, weights = answers[::-1], counts[::-1].astype(float)
+    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
+    distinct = values[starts]
+    return np.diff(distinct), np.add.reduceat(weights, starts), float(distinct[-1] - distinct[0])
+
+
+def _epsilon_from_classes(
+    query: Query,
+    rho: float,
+    t: np.ndarray,
+    counts: np.ndarray,
+    answers: np.ndarray,
+    sensitivity: float,
+    scale: float,
+) -> EpsilonForRisk:
+    """``EpsilonForRisk`` of a column given by its sorted distinct rescaled values, their counts,
+    the classes' answers and Δf, all in units of ``scale``."""
+    n = int(np.sum(counts))
+    if sensitivity == 0:  # every world gives the same answer: nothing to hide
+        return EpsilonForRisk(query, rho, n, 0.0, 0.0, math.inf, math.inf)
+    gaps, weights, dv = _answer_classes(query, t, counts, answers)
+    return EpsilonForRisk(
+        query=query,
+        rho=rho,
+        n=n,
+        sensitivity=sensitivity * scale,
+        delta_v=dv * scale,
+        upper_bound=epsilon_upper_bound(n, dv, sensitivity, rho),
+        exact=_exact_epsilon_gaps(n, gaps, weights, dv, sensitivity, rho),
+    )
+
+
 def _epsilon_for_counts(
     values: Sequence[float] | np.ndarray,
     counts: Sequence[int] | np.ndarray,
@@ -283,29 +335,13 @@ def _epsilon_for_counts(
     computed on the k distinct values (every world missing a copy of v_i is one class)."""
     v, c = check_counts(values, counts)
     check_query(query)
-    n = int(np.sum(c))
-    rho = check_rho(rho, n)
+    rho = check_rho(rho, int(np.sum(c)))
     u, _, scale = standardised_counts(v, np.cumsum(c))
     # the answers less a common offset (the mean of the column, for the mean): ε depends only on
     # their differences, which the offset keeps exact at any n (``standard_counted_world_answers``)
     answers, offset = standard_counted_world_answers(u, c, query)
     sens = float(np.max(standard_counted_local_sensitivities(u, c, query, (answers, offset))))
-    dv = float(answers[0] - answers[-1])
-    if sens == 0:
-        return EpsilonForRisk(query, rho, n, 0.0, 0.0, math.inf, math.inf)
-    # ascending, ties merged: worlds of different values may share an answer (the median's)
-    ascending, weights = answers[::-1], c[::-1].astype(float)
-    starts = np.flatnonzero(np.concatenate(([True], ascending[1:] != ascending[:-1])))
-    distinct = ascending[starts], np.add.reduceat(weights, starts)
-    return EpsilonForRisk(
-        query=query,
-        rho=rho,
-        n=n,
-        sensitivity=sens * scale,
-        delta_v=dv * scale,
-        upper_bound=epsilon_upper_bound(n, dv, sens, rho),
-        exact=_exact_epsilon_distinct(n, *distinct, sens, rho),
-    )
+    return _epsilon_from_classes(query, rho, v / scale, c, answers, sens, scale)
 
 
 def epsilon_for_risk(
@@ -329,23 +365,13 @@ def epsilon_for_risk(
     # on the values rescaled to moderate size (``standardised``): ε depends only on the ratios of
     # answer differences to Δf, which rescaling keeps, and large values (1e18) keep their
     # differences.
-    u, _, scale = standardised(np.sort(x))
-    # non-increasing: the distinct values follow without sorting
-    answers = standard_world_answers(u, query)
+    s = np.sort(x)
+    u, _, scale = standardised(s)
+    answers = standard_world_answers(u, query)  # non-increasing
     sens = float(np.max(standard_local_sensitivities(u, query)))
-    dv = float(answers[0] - answers[-1])
-    if sens == 0:  # every value equal: every world gives the same answer, nothing to hide
-        return EpsilonForRisk(query, rho, x.size, 0.0, 0.0, math.inf, math.inf)
-    ascending = answers[::-1]
-    return EpsilonForRisk(
-        query=query,
-        rho=rho,
-        n=x.size,
-        sensitivity=sens * scale,
-        delta_v=dv * scale,
-        upper_bound=epsilon_upper_bound(x.size, dv, sens, rho),
-        exact=exact_epsilon(ascending, sens, rho, _distinct_sorted(ascending)),
-    )
+    t, counts_ = _distinct_sorted(s / scale)  # one class per distinct value, as with counts
+    starts = np.concatenate(([0], np.cumsum(counts_)[:-1])).astype(int)
+    return _epsilon_from_classes(query, rho, t, counts_, answers[starts], sens, scale)
 
 
 def guess_success_probability(
