@@ -29,7 +29,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: reproduce test test-cases test-fast test-site site assignments lint bench lab lock hooks clean
+.PHONY: reproduce test test-cases test-fast test-explore test-site site assignments lint bench lab lock hooks clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -n "$(INTERPRETER)" || { echo "make: needs CPython 3.11, 3.12 or 3.13; none of [$(CANDIDATES)] is one: set PYTHON=/path/to/python3.12" >&2; exit 2; }
@@ -54,6 +54,9 @@ test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would tr
 
 test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site" tests
+
+test-explore: $(STAMP)  ## property tests drawing new random examples, 2,000 per test that sets no count (never in CI; a failure found becomes an @example)
+	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site" tests
 
 site: $(STAMP)  ## the static site, from the committed notebooks (no kernel): site/_build/html/index.html
 	$(BIN)/python site/build.py

@@ -128,7 +128,9 @@ def test_a_run_is_staged_and_moved_into_place_only_on_success(tmp_path, monkeypa
 
 def test_outputs_refuse_figures_for_other_parameters_and_a_file(tmp_path, monkeypatch):
     monkeypatch.delenv(outputs.REDIRECT, raising=False)
-    with pytest.raises(ValueError, match=r"output_dir: .* is inside figures/.*\(seed\)"):
+    with pytest.raises(
+        ValueError, match=r"output_dir \(-o\): .* holds the committed run .*\(seed\)"
+    ):
         outputs.start(FIGURES / "laplace_intro", "laplace_intro", {"seed": 1})
     (tmp_path / "file").write_text("")
     with pytest.raises(ValueError, match="is a file, not a directory"):
@@ -172,11 +174,11 @@ def test_runner_refuses_in_one_line_before_a_kernel_starts(tmp_path, capsys, mon
     cases = [
         (
             ["lee_clifton_2011", "-p", "rho", "0.3", "-o", "a_file"],
-            "output_dir: '" + str(tmp_path / "a_file") + "' is a file",
+            "output_dir (-o): '" + str(tmp_path / "a_file") + "' is a file",
         ),
         (
             ["lee_clifton_2011", "-p", "rho", "0.3", "-o", str(FIGURES / "mine")],
-            "is inside figures/",
+            "lies in figures/",
         ),
         (["lee_clifton_2011", "-p", "rho", "0.3"], "output_dir (-o) is required"),
         (

@@ -8,7 +8,12 @@ the tolerances of ``compare``, so rerunning the default parameters on any CPU le
 committed ``figures/`` untouched, and removes files an earlier run wrote that this one did not.
 
 The committed ``figures/<notebook>`` holds the run at the notebook's default parameters; a run
-with any other parameter is refused there. Tests and benchmarks set the environment variable
+with any other parameter is refused there, and every run is refused in the repository's root and
+in every folder it tracks (``paths.TRACKED_FOLDERS``): inside a checkout, runs go to ``runs/``,
+which git ignores. Under the runner (``choosing_epsilon.reproduce``), ``finish`` leaves the staged
+files where they are and names them in the file ``$CHOOSING_EPSILON_HANDOFF``: the runner moves them
+with the notebook once the whole run has succeeded, so an interrupted run changes nothing.
+Tests and benchmarks set the environment variable
 ``CHOOSING_EPSILON_OUTPUT_ROOT``: the default ``output_dir`` then goes to
 ``$CHOOSING_EPSILON_OUTPUT_ROOT/<notebook>`` instead, and the working tree is never written.
 """
@@ -24,11 +29,13 @@ from pathlib import Path
 
 from . import compare
 from . import parameters as params
-from .paths import FIGURES
+from .paths import FIGURES, ROOT, RUNS, TRACKED_FOLDERS
 
 REDIRECT = "CHOOSING_EPSILON_OUTPUT_ROOT"
 # where staging directories go (the runner removes it after each run)
 STAGE_ROOT = "CHOOSING_EPSILON_STAGE_ROOT"
+# the file in which ``finish`` tells the runner where a successful run's files are staged
+HANDOFF = "CHOOSING_EPSILON_HANDOFF"
 # the files the last run wrote to a directory outside figures/
 MANIFEST = ".choosing-epsilon-run.json"
 _STAGES: dict[Path, Path] = {}
@@ -49,18 +56,42 @@ def target_dir(output_dir: str | Path, notebook: str) -> Path:
     return target
 
 
+def _shown(path: Path) -> str:
+    """``path`` as a reader would type it: relative to the working directory inside the
+    repository, else as given."""
+    inside = Path.cwd().resolve().is_relative_to(Path(os.path.realpath(ROOT)))
+    return os.path.relpath(path) if inside else str(path)
+
+
 def check_target(target: Path, notebook: str, changed: list[str]) -> None:
-    """Refuse a file as output directory, and figures/ for a run whose parameters are not the
-    defaults."""
+    """Refuse a file as output directory, the repository's root and its tracked folders (but
+    figures/<notebook> at the committed parameters), each in one line that names output_dir (-o)."""
     if target.exists() and not target.is_dir():
-        raise ValueError(f"output_dir: {str(target)!r} is a file, not a directory")
-    if changed and target.is_relative_to(FIGURES):
+        raise ValueError(f"output_dir (-o): {str(target)!r} is a file, not a directory")
+    real, root = Path(os.path.realpath(target)), Path(os.path.realpath(ROOT))
+    instead = (
+        "choose a directory outside the repository's folders, e.g. "
+        f"-o {_shown(RUNS / notebook)} (ignored by git)"
+    )
+    if real == Path(os.path.realpath(committed(notebook))):
+        if changed:
+            raise ValueError(
+                f"output_dir (-o): {_shown(target)!r} holds the committed run at the default "
+                f"parameters, and these differ ({', '.join(changed)}): {instead}"
+            )
+        return
+    if real == root:
         raise ValueError(
-            f"output_dir: {str(target)!r} is inside figures/, which holds the committed run at the "
-            "default "
-            f"parameters, and these differ ({', '.join(changed)}): choose an output_dir outside "
-            "figures/"
+            f"output_dir (-o): {_shown(target)!r} is the repository's root, whose files are "
+            f"tracked: {instead}"
         )
+    for folder in (*TRACKED_FOLDERS, ".git"):
+        if real.is_relative_to(root / folder):
+            raise ValueError(
+                f"output_dir (-o): {_shown(target)!r} lies in {folder}/, one of the repository's "
+                f"own folders (a run writes there only to figures/{notebook} at the committed "
+                f"parameters): {instead}"
+            )
 
 
 def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -> Path:
@@ -79,8 +110,18 @@ def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -
 
 def finish(stage: Path) -> list[str]:
     """Move a successful run's files from ``stage`` into its output directory; return the names
-    written or removed."""
+    written or removed (none under the runner, which moves them itself: ``HANDOFF``)."""
     target = _STAGES.pop(Path(stage))
+    handoff = os.environ.get(HANDOFF)
+    if handoff:
+        Path(handoff).write_text(json.dumps({"stage": str(stage), "target": str(target)}))
+        return []
+    return deliver(Path(stage), target)
+
+
+def deliver(stage: Path, target: Path) -> list[str]:
+    """Move the files of ``stage`` into ``target``, rewriting only those whose content changed and
+    removing those an earlier run wrote there but this one did not; return the names changed."""
     manifest = target / MANIFEST
     inside_figures = target.is_relative_to(FIGURES)
     stale: set[str] | None = None

@@ -10,3 +10,19 @@ DATA = ROOT / "data"
 PUBLISHED = DATA / "published"
 FIGURES = ROOT / "figures"
 README = ROOT / "README.md"
+RUNS = ROOT / "runs"  # where runs at other parameters go inside a checkout (ignored by git)
+# the folders of the repository's top level that it tracks (tests/test_reproduce.py checks this
+# against git): a run never writes inside them, but for figures/<notebook> at the committed
+# parameters
+TRACKED_FOLDERS = (
+    ".binder",
+    ".ci",
+    ".github",
+    "data",
+    "figures",
+    "lib",
+    "notebooks",
+    "site",
+    "tests",
+    "tools",
+)

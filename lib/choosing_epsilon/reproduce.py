@@ -1,32 +1,46 @@
 """The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
 
     python -m choosing_epsilon.reproduce             # every notebook, in place, paper parameters
-    python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o /tmp/run
+    python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho
 
 A default run executes each notebook into a temporary file and, if the run succeeds, replaces the
 committed notebook and its figures/ only where their content changed beyond the tolerances of
 ``compare`` (papermill's timings removed), so a rerun on any CPU leaves ``git status`` clean. A
-run with other parameters needs ``--output-dir`` outside figures/ (several notebooks get a
-subdirectory each); relative paths are taken from the directory the runner starts in. Parameter
-names, types and ranges, input files and the output directory are checked before a kernel starts.
+run with other parameters needs ``--output-dir`` (or ``-p output_dir``), which may not be the
+repository's root or lie in a folder it tracks (``runs/``, ignored by git, is the place inside a
+checkout); several notebooks get a subdirectory each; relative paths are taken from the directory
+the runner starts in. Parameter names, types and ranges, input files and the output directory are
+checked before a kernel starts. Ctrl-C or SIGTERM stops a run at once: its kernel is shut down,
+its staging directory removed, and its output directory left as it was.
 """
 
 from __future__ import annotations
 
+from .interruption import Interrupted, signals_deferred, stop_on_signals
+
+if __name__ == "__main__":  # from the first line on, Ctrl-C or SIGTERM stops the runner quietly
+    stop_on_signals()
+
 import argparse
+import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import re
+import signal
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
 import pandas as pd
 import papermill
+from jupyter_client.manager import AsyncKernelManager
+from jupyter_core.utils import run_sync
 
 from . import claims, compare, inputs, outputs
 from . import parameters as params
@@ -94,6 +108,34 @@ def normalise(path: Path, name: str) -> None:
     nbformat.write(nb, path)
 
 
+def _merged_output_dir(
+    given: dict[str, object], output_dir: str | Path | None
+) -> str | Path | None:
+    """The output directory given as ``-o`` or as ``-p output_dir`` (taken out of ``given``)."""
+    if "output_dir" not in given:
+        return output_dir
+    named = given.pop("output_dir")
+    if output_dir is not None and params.as_path(output_dir) != params.as_path(named):
+        raise ValueError(
+            f"output_dir: given twice, as -o {str(output_dir)!r} and as -p output_dir {named!r}: "
+            "give one"
+        )
+    return str(named)
+
+
+def _output_dir(
+    name: str, given: dict[str, object], output_dir: str | Path | None
+) -> str | Path | None:
+    """The run's output directory (``_merged_output_dir``); None for a run in place, which a run
+    into ``figures/<name>`` itself also is."""
+    output_dir = _merged_output_dir(given, output_dir)
+    if output_dir is not None and os.path.realpath(params.as_path(output_dir)) == os.path.realpath(
+        outputs.committed(name)
+    ):
+        return None
+    return output_dir
+
+
 def check_request(name: str, given: Mapping[str, object], output_dir: str | Path | None) -> Path:
     """Refuse an unknown notebook, bad parameters, bad input files or output directory before a
     kernel starts; return its path."""
@@ -105,6 +147,7 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     if unknown:
         raise ValueError(f"unknown parameter(s) {unknown} for {name}; declared: {sorted(declared)}")
     given = _resolved(name, given)
+    output_dir = _merged_output_dir(given := dict(given), output_dir)
     if name in params.SPECS:
         params.check_names(name, given)
     changed = params.differ_from_defaults(name, given) if name in params.SPECS else sorted(given)
@@ -112,7 +155,7 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
         raise ValueError(
             "output_dir (-o) is required when parameters differ from the committed run "
             f"({', '.join(changed)}): "
-            "figures/ holds the run at the default parameters"
+            f"figures/ holds the run at the default parameters; try -o runs/{name}"
         )
     if output_dir is not None:
         outputs.check_target(Path(os.path.abspath(output_dir)), name, changed)
@@ -121,40 +164,88 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     return source
 
 
+@contextlib.contextmanager
+def _environment(values: Mapping[str, str]) -> Iterator[None]:
+    """Set environment variables for the kernels started inside, and restore them after."""
+    previous = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in previous.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+HANDOFF_FILE = "handoff.json"
+# as nbclient starts a kernel: its IPython history in memory, not in the user's profile
+NO_HISTORY = ["--HistoryManager.hist_file=:memory:"]
+
+
 def execute(
     source: Path,
     target: Path,
     parameters: Mapping[str, object] | None = None,
     progress: bool | dict = False,
+    workdir: Path | None = None,
 ) -> None:
     """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook
     written once at the end.
+
+    The kernel stages its files in a temporary directory (see ``outputs.start``), removed however
+    the run ends. With ``workdir`` it stages them there instead and, rather than moving them into
+    its output directory, leaves them for the caller, named in ``workdir/handoff.json``.
 
     papermill by default rewrites the whole output notebook when every cell starts and ends; for
     a notebook of forty cells and a megabyte of figures that costs over a second of CPU, and
     nobody reads the partial file here (a failed run is discarded anyway).
     """
-    with tempfile.TemporaryDirectory(prefix="choosing-epsilon-stage-") as stages:
-        # the kernel stages its files under ``stages`` (see ``outputs.start``): a failed run leaves
-        # nothing behind
-        previous = os.environ.get(outputs.STAGE_ROOT)
-        os.environ[outputs.STAGE_ROOT] = stages
-        try:
-            papermill.execute_notebook(
-                str(source),
-                str(target),
-                parameters=dict(parameters) if parameters else None,
-                cwd=str(NOTEBOOKS),
-                kernel_name="python3",
-                progress_bar=progress,
-                request_save_on_cell_execute=False,
-                shutdown_kernel="immediate",
-            )
-        finally:
-            if previous is None:
-                os.environ.pop(outputs.STAGE_ROOT, None)
-            else:
-                os.environ[outputs.STAGE_ROOT] = previous
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            stages = stack.enter_context(tempfile.TemporaryDirectory(prefix="choosing-epsilon-"))
+            stack.enter_context(_environment({outputs.STAGE_ROOT: stages, outputs.HANDOFF: ""}))
+        else:
+            handoff = {
+                outputs.STAGE_ROOT: str(workdir),
+                outputs.HANDOFF: str(workdir / HANDOFF_FILE),
+            }
+            stack.enter_context(_environment(handoff))
+        # the runner starts and owns the kernel, so that it is shut down however the run ends: a
+        # signal while it starts waits until it is up (nbclient would start it where a signal could
+        # leave it, or its connection file, behind)
+        kernel = AsyncKernelManager(kernel_name="python3")
+        stack.callback(_shut_down, kernel)
+        with signals_deferred():
+            run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=NO_HISTORY)
+        papermill.execute_notebook(
+            str(source),
+            str(target),
+            parameters=dict(parameters) if parameters else None,
+            cwd=str(NOTEBOOKS),
+            kernel_name="python3",
+            progress_bar=progress,
+            request_save_on_cell_execute=False,
+            km=kernel,
+        )
+
+
+def _shut_down(kernel: AsyncKernelManager) -> None:
+    """Kill a run's kernel at once if it still runs, and remove its connection file."""
+
+    async def shut_down() -> None:
+        # the tasks of a run cut short by a signal are cancelled first: none may wake to find its
+        # kernel gone and log it
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        if kernel.has_kernel:
+            await kernel.shutdown_kernel(now=True)
+        kernel.cleanup_connection_file()
+
+    run_sync(shut_down)()
 
 
 def run_notebook(
@@ -168,22 +259,31 @@ def run_notebook(
 
     In place, the notebook and its figures/ are rewritten only where their content changed beyond
     the tolerances of ``compare``: a rerun on another CPU leaves the committed files as they are.
+    Nothing reaches the output directory (or figures/) before the whole run has succeeded, and
+    then the files and the notebook are moved there together, signals held back meanwhile.
     """
     given = _resolved(name, dict(parameters or {}))
     source = check_request(name, given, output_dir)
+    output_dir = _output_dir(name, given, output_dir)
     if output_dir is not None:
         out = Path(os.path.abspath(output_dir))
-        out.mkdir(parents=True, exist_ok=True)
         given["output_dir"] = str(out)
         target = out / f"{name}.ipynb"
     else:
         given = {}  # in place means the defaults: no injected cell in the committed notebook
         target = source
-    with tempfile.TemporaryDirectory(prefix=f"{name}-") as tmp:
-        scratch = Path(tmp) / f"{name}.ipynb"
-        execute(source, scratch, given, progress)
+    with tempfile.TemporaryDirectory(prefix=f"choosing-epsilon-{name}-") as tmp:
+        work = Path(tmp)
+        scratch = work / f"{name}.ipynb"
+        execute(source, scratch, given, progress, workdir=work)
         normalise(scratch, name)
-        compare.replace_if_changed(scratch, target)
+        handoff = work / HANDOFF_FILE
+        if not handoff.is_file():
+            raise RuntimeError(f"{name}: the notebook ended without calling outputs.finish")
+        staged = json.loads(handoff.read_text())
+        with signals_deferred():
+            outputs.deliver(Path(staged["stage"]), Path(staged["target"]))
+            compare.replace_if_changed(scratch, target)
     return target
 
 
@@ -211,6 +311,10 @@ def notebook_output_dir(
     return str(Path(output_dir) / name) if len(names) > 1 else str(output_dir)
 
 
+# how long the workers of an interrupted run may take to shut their kernels down
+STOP_SECONDS = 10.0
+
+
 def run_all(
     names: Sequence[str],
     parameters: Mapping[str, object] | None = None,
@@ -219,7 +323,7 @@ def run_all(
     progress: bool = False,
 ) -> list[tuple[str, Path, float]]:
     """Run notebooks in parallel worker processes (one per core by default); each raises as
-    ``run_notebook`` does."""
+    ``run_notebook`` does, and a signal stops them all (``interruption``)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
     given = dict(parameters or {})
     out = [notebook_output_dir(output_dir, name, names) for name in names]
@@ -227,11 +331,36 @@ def run_all(
         return [_run_timed(name, given, out[i], i, progress) for i, name in enumerate(names)]
     # the longest first: fewer idle cores at the end
     longest_first = sorted(range(len(names)), key=lambda i: -_code_lines(names[i]))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {
-            i: pool.submit(_run_timed, names[i], given, out[i], i, progress) for i in longest_first
-        }
-        return [futures[i].result() for i in range(len(names))]
+    done: dict[int, Future] = {}
+    with ProcessPoolExecutor(max_workers=jobs, initializer=stop_on_signals) as pool:
+        running: set[Future] = set()
+        try:
+            for i in longest_first:
+                # a notebook is handed over only when a worker is free: none waits in the pool's
+                # queue, where a signal could no longer cancel it
+                while len(running) == jobs:
+                    _, running = wait(running, return_when=FIRST_COMPLETED)
+                done[i] = pool.submit(_run_timed, names[i], given, out[i], i, progress)
+                running.add(done[i])
+            wait(running)
+        except Interrupted:
+            _stop_workers(running)
+            raise
+    return [done[i].result() for i in range(len(names))]
+
+
+def _stop_workers(running: set[Future]) -> None:
+    """Pass the signal on to every worker (each stops its notebook, as ``run_notebook`` does) and
+    wait for them; kill those that take longer than ``STOP_SECONDS``."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        with contextlib.suppress(OSError):
+            os.kill(worker.pid or 0, signal.SIGTERM)
+    wait(running, timeout=STOP_SECONDS)
+    for worker in workers:
+        worker.join(timeout=0.5)
+        if worker.is_alive():
+            worker.kill()
 
 
 def _code_lines(name: str) -> int:
@@ -369,6 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
+        args.output_dir = _merged_output_dir(given, args.output_dir)  # -p output_dir is -o
         for (
             name
         ) in names:  # refuse bad names, parameters, files and directories before any kernel starts
@@ -382,6 +512,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as error:  # the notebook refused: its one-line reason, not a traceback
         print(f"error: {error.ename}: {error.evalue}", file=sys.stderr)
         return 2
+    except Interrupted as stop:
+        print(
+            f"stopped by {stop.name}: every kernel shut down; a notebook that had not finished "
+            "wrote nothing",
+            file=sys.stderr,
+        )
+        return int(stop.code)  # type: ignore[arg-type]
     for name, target, seconds in done:
         print(
             f"{name}: {target.relative_to(ROOT) if target.is_relative_to(ROOT) else target} "

@@ -1,0 +1,178 @@
+"""A run never writes into the repository's own folders, and Ctrl-C or SIGTERM stops it cleanly.
+
+Refusals come before a kernel starts, in one line naming output_dir (-o), for every folder the
+repository tracks, whether the directory is given as -o or as -p output_dir. An interrupted run
+shuts its kernel down, removes its staging directory and leaves -o as it was.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from choosing_epsilon import outputs, reproduce
+from choosing_epsilon.paths import ROOT, TRACKED_FOLDERS
+
+
+def git(*args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_the_tracked_folders_are_those_git_tracks():
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = {line.split("/")[0] for line in git("ls-files").splitlines() if "/" in line}
+    assert set(TRACKED_FOLDERS) == tracked
+
+
+def run_main(capsys, *argv):
+    code = reproduce.main(list(argv))
+    return code, capsys.readouterr().err.strip()
+
+
+# every top-level folder, the root, folders deep inside, figures/ itself and another notebook's
+PLACES = [
+    *TRACKED_FOLDERS,
+    ".",
+    ".git",
+    "lib/choosing_epsilon",
+    "notebooks/new",
+    "figures",
+    "figures/hsu_2014",
+    "figures/laplace_intro/sub",
+]
+
+
+@pytest.mark.parametrize("place", PLACES)
+@pytest.mark.parametrize("how", ["-o", "-p output_dir"])
+@pytest.mark.parametrize("params", [[], ["-p", "epsilon", "1.0"]], ids=["defaults", "epsilon 1"])
+def test_no_run_writes_into_a_folder_the_repository_tracks(capsys, monkeypatch, place, how, params):
+    monkeypatch.chdir(ROOT)
+    before = git("status", "--porcelain", "--untracked-files=all")
+    where = ["-o", place] if how == "-o" else ["-p", "output_dir", place]
+    code, err = run_main(capsys, "laplace_intro", *params, *where)
+    assert code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("error: output_dir (-o): ") and "runs/laplace_intro" in err, err
+    assert git("status", "--porcelain", "--untracked-files=all") == before
+
+
+@pytest.mark.parametrize("how", ["-o", "-p output_dir"])
+def test_a_run_at_other_parameters_is_refused_in_its_notebooks_figures(capsys, monkeypatch, how):
+    monkeypatch.chdir(ROOT / "notebooks")  # relative to where the command is typed
+    where = (
+        ["-o", "../figures/laplace_intro"]
+        if how == "-o"
+        else ["-p", "output_dir", "../figures/laplace_intro"]
+    )
+    code, err = run_main(capsys, "laplace_intro", "-p", "epsilon", "1.0", *where)
+    assert code == 2 and "holds the committed run at the default parameters" in err
+    assert "(epsilon)" in err and "-o ../runs/laplace_intro" in err, err
+
+
+def test_figures_of_the_notebook_at_its_defaults_is_the_run_in_place():
+    assert reproduce._output_dir("laplace_intro", {}, ROOT / "figures" / "laplace_intro") is None
+    given = {"output_dir": "figures/laplace_intro"}
+    assert reproduce._output_dir("laplace_intro", given, None) is None and given == {}
+
+
+def test_the_output_directory_is_given_once(capsys, tmp_path):
+    code, err = run_main(
+        capsys, "laplace_intro", "-o", str(tmp_path / "a"), "-p", "output_dir", str(tmp_path / "b")
+    )
+    assert code == 2 and "output_dir: given twice" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_outside_the_repository_and_under_runs_a_run_is_allowed(tmp_path):
+    for place in (tmp_path / "mine", ROOT / "runs" / "laplace_intro", ROOT / "other"):
+        outputs.check_target(place, "laplace_intro", ["epsilon"])  # no error
+
+
+# --- interrupting a run
+
+
+def _kernels(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _start(tmp_path, argv):
+    """The runner in a process group of its own (as a terminal runs it), its temporary files
+    under tmp_path/tmp; returns the process once the notebook's kernel has begun its cells."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "choosing_epsilon.reproduce", *argv],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    # the kernel stages its files in a directory inside the runner's: it is running its cells
+    while not list(temporary.glob("choosing-epsilon-*/choosing-epsilon-*")):
+        assert runner.poll() is None, runner.communicate()
+        assert time.monotonic() < deadline, "the notebook never started"
+        time.sleep(0.05)
+    return runner, temporary
+
+
+def _ended(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_an_interrupted_run_stops_and_leaves_nothing_behind(tmp_path, sig):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "earlier.json").write_text('{"an earlier run": 1}')
+    runner, temporary = _start(tmp_path, ["laplace_intro", "-p", "epsilon", "1.0", "-o", str(out)])
+    kernels = _kernels(runner.pid)
+    assert kernels, "no kernel is running"
+    os.killpg(runner.pid, sig)  # what Ctrl-C does (SIGINT to the foreground group), or a kill
+    _, err = runner.communicate(timeout=60)
+    # stopped, not finished: a run that went on would end with 0 and its files in out
+    assert runner.returncode == 128 + sig, err
+    assert err.strip().splitlines()[-1].startswith(f"stopped by {sig.name}: every kernel shut down")
+    psutil.wait_procs(kernels, timeout=10)
+    assert all(_ended(k) for k in kernels)
+    assert sorted(p.name for p in out.iterdir()) == ["earlier.json"]
+    assert (out / "earlier.json").read_text() == '{"an earlier run": 1}'
+    assert not list(temporary.iterdir())  # no staging directory, no kernel connection file
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
+def test_sigterm_to_the_runner_alone_stops_every_worker(tmp_path):
+    # two notebooks in two worker processes; the signal reaches the runner only, which passes it on
+    names = ["laplace_intro", "mugunthan_poster"]
+    runner, temporary = _start(
+        tmp_path, [*names, "-j", "2", "-p", "seed", "3", "-o", str(tmp_path / "out")]
+    )
+    kernels = _kernels(runner.pid)
+    runner.send_signal(signal.SIGTERM)
+    _, err = runner.communicate(timeout=60)
+    assert runner.returncode == 128 + signal.SIGTERM, err
+    psutil.wait_procs(kernels, timeout=10)
+    assert all(_ended(k) for k in kernels)
+    finished = [n for n in names if (tmp_path / "out" / n / f"{n}.ipynb").exists()]
+    for name in set(names) - set(finished):  # a notebook that had not finished wrote nothing
+        assert not (tmp_path / "out" / name).exists()
+    assert not list(temporary.iterdir())
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
