@@ -11,8 +11,8 @@ PUBLISHED = DATA / "published"
 FIGURES = ROOT / "figures"
 README = ROOT / "README.md"
 RUNS = ROOT / "runs"  # where runs at other parameters go inside a checkout (ignored by git)
-# the folders of the repository's top level that it tracks (tests/test_reproduce.py checks this
-# against git): a run never writes inside them, but for figures/<notebook> at the committed
+# the folders of the repository's top level that it tracks (tests/test_runner_safety.py checks
+# them against git): a run never writes inside them, but to figures/<notebook> at the committed
 # parameters
 TRACKED_FOLDERS = (
     ".binder",
