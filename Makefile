@@ -29,7 +29,10 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: reproduce test test-cases test-fast test-explore test-site site assignments lint bench lab lock hooks clean
+.PHONY: help reproduce test test-cases test-fast test-explore test-site site assignments lint bench lab lock hooks clean
+
+help:  ## this list: every target and what it does
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 $(STAMP): requirements.lock pyproject.toml
 	@test -n "$(INTERPRETER)" || { echo "make: needs CPython 3.11, 3.12 or 3.13; none of [$(CANDIDATES)] is one: set PYTHON=/path/to/python3.12" >&2; exit 2; }

@@ -130,6 +130,42 @@ def test_binder_installs_the_package_after_the_copy():
     assert badge in readme and "mybinder.org/badge_logo.svg" in readme
 
 
+def test_binder_has_a_link_for_students_that_opens_the_student_copies():
+    # postBuild writes the copies (tests/test_assignments.py checks a student copy holds no
+    # solution, hidden test or printed answer); the second badge and TEACHING.md open them
+    assert (
+        "python -m choosing_epsilon.assignments write"
+        in (ROOT / ".binder" / "postBuild").read_text()
+    )
+    student = f"https://mybinder.org/v2/gh/{REPOSITORY}/HEAD?urlpath=lab/tree/assignments/student"
+    assert student in (ROOT / "README.md").read_text()
+    assert student in (ROOT / "TEACHING.md").read_text()
+    import inspect
+
+    from choosing_epsilon import assignments
+
+    # where write() puts them by default, and the student copies' folder under it
+    assert inspect.signature(assignments.write).parameters["out"].default == ROOT / "assignments"
+    assert "student" in inspect.getsource(assignments.write)
+
+
+def test_make_help_lists_every_target():
+    makefile = (ROOT / "Makefile").read_text()
+    phony = next(line for line in makefile.splitlines() if line.startswith(".PHONY:")).split()[1:]
+    listed = subprocess.run(["make", "-s", "help"], cwd=ROOT, capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    shown = {line.split()[1] for line in listed.stdout.splitlines() if line.startswith("  make ")}
+    assert shown == set(phony)
+
+
+def test_ci_runs_on_every_push_and_pull_request():
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text())
+    triggers = workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert "push" in triggers and "pull_request" in triggers
+    steps = [step.get("run") for job in workflow["jobs"].values() for step in job["steps"]]
+    assert "bash .ci/run" in steps
+
+
 def test_supported_pythons_are_stated_alike():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert Version("3.10.0") not in SpecifierSet(project["requires-python"])
