@@ -105,6 +105,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
         _positive_list,
         paper=[5, 2, 1, 0.5, 0.1, 0.01],
     ),
+    "fig1_response": Param("float", "any finite number", paper=1),
     "response": Param("float", "any finite number", paper=2.2013),
     "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
     "example_noise": Param("float", "any finite number", paper=1.1677),
