@@ -199,6 +199,14 @@ LAPLACE_INTRO: dict[str, Param] = {
     "age_range": Param(
         "list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]
     ),
+    "netflix_ratings": Param("int", "[1, 10**12]", lambda v: 1 <= v <= 10**12, paper=10_000_000),
+    "netflix_customers": Param("int", "[1, 10**12]", lambda v: 1 <= v <= 10**12, paper=500_000),
+    "netflix_ratings_each": Param(
+        "list[int]",
+        "[fewest, most] with 1 <= fewest <= most",
+        lambda v: len(v) == 2 and 1 <= v[0] <= v[1],
+        paper=[2, 8],
+    ),
     "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, default=1000),
     "n_runs": _default(N_TRIALS, 1000),
     "budget": Param("float", "(0, inf)", _positive, default=2.0),
