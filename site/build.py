@@ -67,7 +67,7 @@ VERDICTS = {
     "reproduced": ("✔", "reproduced", "the computation lands within the printed precision"),
     "fitted": ("≈", "fitted", "reproduced after fitting a value the source does not print"),
     "discrepancy": ("✘", "discrepancy (explained)", "a mismatch the notebook explains"),
-    "note": ("✎", "slip in the wording", "a statement without a number, shown wrong"),
+    "note": ("✎", "slip in the wording", "a statement with no one number to check, shown wrong"),
     "not applicable": ("–", "not applicable", "the run's parameters are not the source's"),
 }
 
@@ -339,8 +339,9 @@ def claims_legend() -> str:
     """The one-line legend above a claims table."""
     parts = [f"{symbol} *{words}*: {meaning}" for symbol, words, meaning in VERDICTS.values()]
     return (
-        "Each row is one number or statement of the source, as `claims.csv` records it; "
-        "*published* is the source's value, *reproduced* ours. " + "; ".join(parts) + "."
+        "Each row is one number or statement, as `claims.csv` records it; *published* is the "
+        "value of the row's kind of source (the source, a secondary document, or our own "
+        "default evaluation), *reproduced* ours. " + "; ".join(parts) + "."
     )
 
 
