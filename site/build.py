@@ -67,7 +67,7 @@ VERDICTS = {
     "reproduced": ("✔", "reproduced", "the computation lands within the printed precision"),
     "fitted": ("≈", "fitted", "reproduced after fitting a value the source does not print"),
     "discrepancy": ("✘", "discrepancy (explained)", "a mismatch the notebook explains"),
-    "note": ("✎", "slip in the wording", "a statement without a number, shown wrong"),
+    "note": ("✎", "slip in the wording", "a statement with no one number to check, shown wrong"),
     "not applicable": ("–", "not applicable", "the run's parameters are not the source's"),
 }
 
@@ -339,8 +339,9 @@ def claims_legend() -> str:
     """The one-line legend above a claims table."""
     parts = [f"{symbol} *{words}*: {meaning}" for symbol, words, meaning in VERDICTS.values()]
     return (
-        "Each row is one number or statement of the source, as `claims.csv` records it; "
-        "*published* is the source's value, *reproduced* ours. " + "; ".join(parts) + "."
+        "Each row is one number or statement, as `claims.csv` records it; *published* is the "
+        "value of the row's kind of source (the source, a secondary document, or our own "
+        "default evaluation), *reproduced* ours. " + "; ".join(parts) + "."
     )
 
 
@@ -469,10 +470,11 @@ A differentially private release guarantees that, for any two databases $D$ and 
 differ in one person, and every set $S$ of outputs,
 $\\Pr[M(D) \\in S] \\le e^{{\\varepsilon}} \\, \\Pr[M(D') \\in S]$; the guarantee is only as good
 as $\\varepsilon$, and the papers disagree on how to choose it. This site shows a repository of
-Jupyter notebooks, one per source, that reproduce every table, figure and printed number of
-each source from a thin shared Python package, check each number against the published value
-in a claims ledger, and go a step further: exact answers where a paper used a bound, Monte
-Carlo checks of analytic claims, and the slips found and explained. The pages show the
+Jupyter notebooks, one per source, that recompute the printed numbers and tables of each
+source from a thin shared Python package, check each against the published value in a claims
+ledger, redraw the sources' figures from their formulas (no copy of a printed figure was
+available to compare them with), and go a step further: exact answers where a paper used a
+bound, Monte Carlo checks of analytic claims, and the slips found and explained. The pages show the
 notebooks' committed outputs; run them yourself from [the repository]({REPOSITORY}).
 
 ## Where to start
@@ -484,11 +486,12 @@ solutions and autograded checks.
 
 ## Reproduction status
 
-Every number a source gives is checked by its notebook; *reproduced* means the computation
-lands within the printed precision, *fitted* that it does so after fitting a value the source
-does not print, *discrepancy* a mismatch the notebook explains. Sources other than the paper and
-values at the notebook's own defaults are counted apart (agreeing rows in parentheses). Each
-notebook's page ends with the table of all its claims.
+Every result a source prints is checked by its notebook (the inputs it fixes are the notebook's
+parameters); *reproduced* means the computation lands within the printed precision, *fitted*
+that it does so after fitting a value the source does not print, *discrepancy* a mismatch the
+notebook explains. Sources other than the paper and values at the notebook's own defaults are
+counted apart (agreeing rows in parentheses): a secondary row that agrees checks that document,
+not the source. Each notebook's page ends with the table of all its claims.
 
 {status}
 

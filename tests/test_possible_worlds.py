@@ -360,6 +360,35 @@ def test_fitted_columns_give_the_committed_recovery_and_table_2_checks(tmp_path)
     assert all(math.isnan(c.value) and c.fitted is None for c in unfitted.values())
 
 
+def test_table_3_is_fitted_at_the_flat_tail_of_the_exact_means():
+    """Every Table 3 column is matched, with the exact means, by every response below f(ω1) = 2;
+    its cells are the posterior there, recorded as fitted with the note the ledger keeps."""
+    fits = paper_fits()
+    claims = committed_claims()
+    t3 = {e: fit for (t, e), fit in fits.items() if t == 3}
+    assert all(fit.exact_fit.lower == -math.inf for fit in t3.values())
+    checks = pw.tail_checks(t3, MEANS, 17 / 6, claims.published, 3, EPSILONS)
+    assert len(checks) == 24
+    for claim, check in checks.items():
+        row = claims.loc[claim]
+        e = float(claim.split("_")[1][3:])
+        k = int(claim[-1]) - 1
+        assert check.value == pytest.approx(pw.posterior(MEANS, 2.0, 17 / 6, e)[k], abs=1e-15)
+        assert check.value == pytest.approx(row.reproduced, abs=1e-15)
+        assert abs(check.value - row.published) <= 5e-5 * (1 + 1e-9)
+        assert row.status == "fitted" and check.slip is None and check.explanation is None
+        assert row.note == f"{check.fitted}; residual {abs(check.value - row.published):.1e}"
+        assert "gamma <= 2.0000" in check.fitted and "exact world means" in check.fitted
+    # no fitted column, or a column the tail does not match: nan, which the ledger refuses
+    assert all(
+        math.isnan(c.value)
+        for c in pw.tail_checks({}, MEANS, 17 / 6, claims.published, 3, EPSILONS).values()
+    )
+    t2 = {e: fit for (t, e), fit in fits.items() if t == 2}
+    interior = pw.tail_checks(t2, MEANS, 17 / 6, claims.published, 2, [2])
+    assert all(math.isnan(c.value) and c.fitted is None for c in interior.values())
+
+
 def test_a_flat_tail_stands_for_its_end():
     fits = paper_fits()
     assert (fits[2, 5].relation, fits[2, 5].response) == ("<=", 2.0)

@@ -1,4 +1,4 @@
-"""The claims ledger: every number a source gives, checked against the notebook's computation.
+"""The claims ledger: every result a source prints, checked against the notebook's computation.
 
 ``data/published/<notebook>.csv`` transcribes the source (claim_id, location, description,
 published, tolerance, source, source_detail). ``source`` says where the published value comes
@@ -7,13 +7,14 @@ from:
 - ``printed``: the source prints it (text, table or caption);
 - ``read off a figure``: read off the source's figure; ``source_detail`` says how it was read,
   and the tolerance is the reading's precision;
-- ``secondary``: a document other than the source (``source_detail`` cites it);
+- ``secondary``: a document other than the source that holds the value (``source_detail`` names
+  it); an agreeing row checks that document, not the source;
 - ``our default``: the notebook's own evaluation at parameters it chose (``source_detail`` says
   which), a check of the formula, not of a number anybody printed.
 
 Only ``printed`` and ``read off a figure`` rows are the source's claims (``COUNTED_SOURCES``);
 the others are counted apart. A row with no published value records a slip in the source's
-wording.
+wording: a statement with no one number to reproduce, shown wrong by a computation.
 
 A notebook checks each row once; the status is
 

@@ -105,6 +105,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
         _positive_list,
         paper=[5, 2, 1, 0.5, 0.1, 0.01],
     ),
+    "fig1_response": Param("float", "any finite number", paper=1),
     "response": Param("float", "any finite number", paper=2.2013),
     "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
     "example_noise": Param("float", "any finite number", paper=1.1677),
@@ -197,6 +198,14 @@ LAPLACE_INTRO: dict[str, Param] = {
     "epsilon_high": Param("float", "(0, inf)", _positive, paper=10),
     "age_range": Param(
         "list[float]", "[lower, upper] with lower < upper", _increasing_pair, paper=[0, 110]
+    ),
+    "netflix_ratings": Param("int", "[1, 10**12]", lambda v: 1 <= v <= 10**12, paper=10_000_000),
+    "netflix_customers": Param("int", "[1, 10**12]", lambda v: 1 <= v <= 10**12, paper=500_000),
+    "netflix_ratings_each": Param(
+        "list[int]",
+        "[fewest, most] with 1 <= fewest <= most",
+        lambda v: len(v) == 2 and 1 <= v[0] <= v[1],
+        paper=[2, 8],
     ),
     "n_records": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, default=1000),
     "n_runs": _default(N_TRIALS, 1000),

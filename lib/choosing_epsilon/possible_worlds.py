@@ -1014,6 +1014,44 @@ def table_checks(
     return checks
 
 
+def tail_note(fit: ResponseFit, end: float, residual: float) -> str:
+    """The ledger's note on a Table 3 cell: its column matched by the flat tail γ ≤ min f(ω)."""
+    return (
+        f"response gamma <= {end:.4f} (the smallest world mean) fitted to the column (the paper "
+        f"prints none; fit with exact world means: every gamma below {fit.upper:.4f} matches, and "
+        f"the cells are the posterior at gamma = {end:.4f}, column residual {residual:.1e})"
+    )
+
+
+def tail_checks(
+    fits: Mapping[float, ColumnFit],
+    answers: Sequence[float] | np.ndarray,
+    sensitivity: float,
+    published: pd.Series,
+    table: int,
+    epsilons: Sequence[float],
+    worlds: int = 4,
+) -> dict[str, CellCheck]:
+    """The check of each cell of a table matched, with exact answers, by every response below the
+    answers (Table 3): the posterior (Definition 3) at γ = min f(ω), the worst case of Sec. 5.1
+    for the world holding that answer, fitted; nan where no column was fitted or the tail does
+    not match it."""
+    a = finite_array("answers", answers, min_size=2)
+    end = float(a.min())
+    checks = {}
+    for epsilon in epsilons:
+        fit = fits.get(epsilon)
+        claims = [f"t{table}_eps{epsilon:g}_w{k + 1}" for k in range(worlds)]
+        if fit is None or fit.exact_fit.lower != -math.inf:
+            checks.update({claim: CellCheck(math.nan) for claim in claims})
+            continue
+        beta = posterior(a, end, sensitivity, epsilon)[:worlds]
+        residual = float(np.abs(beta - published_column(published, table, epsilon, worlds)).max())
+        note = tail_note(fit.exact_fit, end, residual)
+        checks.update({c: CellCheck(float(b), fitted=note) for c, b in zip(claims, beta)})
+    return checks
+
+
 def confidence_note(
     printed_beta: float, printed_confidence: float, prior: float, confidence: float
 ) -> str:
