@@ -7,6 +7,7 @@ responses that includes every world answer, and the exact ε is found by bisecti
 
 from __future__ import annotations
 
+import itertools
 import math
 from decimal import Decimal, localcontext
 from fractions import Fraction
@@ -14,16 +15,32 @@ from fractions import Fraction
 import numpy as np
 
 
-def query(values: np.ndarray, name: str) -> float:
+def query(values, name: str, q: float | None = None) -> float:
+    """The statistic of a list of values, from its definition (NumPy for the variance, the
+    standard deviation, with the population divisor, and the quantile's linear interpolation)."""
     ordered = sorted(values)
     if name == "mean":
         return sum(ordered) / len(ordered)
+    if name == "sum":
+        return math.fsum(ordered)
+    if name == "variance":
+        return float(np.var(ordered))
+    if name == "std":
+        return float(np.std(ordered))
+    if name == "quantile":
+        return float(np.quantile(ordered, q))
     k = len(ordered)
     return ordered[k // 2] if k % 2 else (ordered[k // 2 - 1] + ordered[k // 2]) / 2
 
 
-def worlds(values) -> list[list[float]]:
-    return [list(values[:j]) + list(values[j + 1 :]) for j in range(len(values))]
+def worlds(values, unknown: int = 1) -> list[list[float]]:
+    """Every subset of len(values) - unknown rows, as lists of values (for unknown = 1, world j
+    misses row j)."""
+    rows = range(len(values))
+    return [
+        [values[j] for j in rows if j not in missing]
+        for missing in itertools.combinations(rows, unknown)
+    ]
 
 
 def replaced(world: list[float], t: int, u: float) -> list[float]:
@@ -31,14 +48,14 @@ def replaced(world: list[float], t: int, u: float) -> list[float]:
     return [*world[:t], u, *world[t + 1 :]]
 
 
-def answers(values, name: str) -> np.ndarray:
-    return np.array([query(w, name) for w in worlds(values)])
+def answers(values, name: str, unknown: int = 1, q: float | None = None) -> np.ndarray:
+    return np.array([query(w, name, q) for w in worlds(values, unknown)])
 
 
-def sensitivity(values, name: str) -> float:
+def sensitivity(values, name: str, unknown: int = 1, q: float | None = None) -> float:
     return max(
-        abs(query(w, name) - query(w[:t] + w[t + 1 :], name))
-        for w in worlds(values)
+        abs(query(w, name, q) - query(w[:t] + w[t + 1 :], name, q))
+        for w in worlds(values, unknown)
         for t in range(len(w))
     )
 
@@ -58,8 +75,8 @@ def worst_risk(world_answers: np.ndarray, sens: float, epsilon: float) -> float:
     return max(posterior(world_answers, g, scale).max() for g in grid)
 
 
-def exact_epsilon(values, rho: float, name: str) -> float:
-    a, sens = answers(values, name), sensitivity(values, name)
+def exact_epsilon(values, rho: float, name: str, unknown: int = 1, q: float | None = None) -> float:
+    a, sens = answers(values, name, unknown, q), sensitivity(values, name, unknown, q)
     if sens == 0 or worst_risk(a, sens, 1e6) <= rho:
         return math.inf
     lo, hi = 0.0, 1.0
@@ -76,9 +93,9 @@ def exact_epsilon(values, rho: float, name: str) -> float:
     return lo
 
 
-def upper_bound(values, rho: float, name: str) -> float:
-    a, sens = answers(values, name), sensitivity(values, name)
-    n, dv = len(values), float(np.ptp(a))
+def upper_bound(values, rho: float, name: str, unknown: int = 1, q: float | None = None) -> float:
+    a, sens = answers(values, name, unknown, q), sensitivity(values, name, unknown, q)
+    n, dv = len(a), float(np.ptp(a))
     if dv == 0:
         return math.inf
     return sens / dv * math.log((n - 1) * rho / (1 - rho))

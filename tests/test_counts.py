@@ -234,4 +234,4 @@ def test_rho_and_query_are_checked_against_the_counted_rows():
 
 def test_one_distinct_value_has_nothing_to_hide():
     result = pw.epsilon_for_risk([7.0], 0.5, "median", counts=[10**9])
-    assert dataclasses.astuple(result)[2:] == (10**9, 0.0, 0.0, math.inf, math.inf)
+    assert dataclasses.astuple(result)[2:7] == (10**9, 0.0, 0.0, math.inf, math.inf)

@@ -19,20 +19,12 @@ import pandas as pd
 from numba import njit
 from scipy import optimize, special, stats
 
-from . import laplace
+from . import laplace, queries
 from ._validate import finite_array, open_unit, positive, real
 from .sensitivity import (
     Query,
     bounded_sensitivity,
-    check_counts,
-    check_query,
     check_values,
-    standard_counted_local_sensitivities,
-    standard_counted_world_answers,
-    standard_local_sensitivities,
-    standard_world_answers,
-    standardised,
-    standardised_counts,
     unbounded_sensitivity,
     world_answers,
 )
@@ -242,12 +234,14 @@ class EpsilonForRisk:
 
     query: str
     rho: float
-    n: int
+    n: int  # rows of the column
     sensitivity: float  # Δf, the paper's (unbounded) sensitivity
     delta_v: float  # Δv = max_ij |f(ω_i) - f(ω_j)|
     # Eq. (7): safe for every database with this n, Δf, Δv (a lower bound on `exact`)
     upper_bound: float
     exact: float  # largest ε whose worst-case posterior stays ≤ ρ (math.inf if never exceeded)
+    unknown: int = 1  # k: rows the adversary misses (the worlds are the C(n, k) subsets)
+    q: float | None = None  # the level of a quantile
 
 
 def _exact_epsilon_gaps(
@@ -277,101 +271,43 @@ def _exact_epsilon_gaps(
     return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))
 
 
-def _answer_classes(
-    query: Query, t: np.ndarray, counts: np.ndarray, answers: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """The worlds' distinct answers as (gaps, counts, Δv), ascending, from the column's sorted
-    distinct values ``t`` (exact, rescaled), their counts and the classes' answers (non-increasing).
-
-    The mean of the world missing t_i is (S - t_i)/(n-1), so two worlds' answers differ by
-    (t_j - t_i)/(n-1): the gaps are taken from the values' own gaps, rounded once. The difference
-    of two rounded answers would carry the rounding of S (for a gap of 1e-6 beside values near 1,
-    1e-9 of it), which moved ε by as much at large ε. The median's answers are values of the
-    column near its centre (or midpoints of two), taken as they are, ties merged.
-    """
-    n = int(np.sum(counts))
-    if query == "mean":
-        gaps = np.diff(t)[::-1] / (n - 1)
-        return gaps, counts[::-1].astype(float), float(t[-1] - t[0]) / (n - 1)
-    values, weights = answers[::-1], counts[::-1].astype(float)
-    starts = np.flatnonzero(np.concatenate(([True], values[1:] != values[:-1])))
-    distinct = values[starts]
-    return np.diff(distinct), np.add.reduceat(weights, starts), float(distinct[-1] - distinct[0])
-
-
-def _epsilon_from_classes(
-    query: Query,
-    rho: float,
-    t: np.ndarray,
-    counts: np.ndarray,
-    answers: np.ndarray,
-    sensitivity: float,
-    scale: float,
-) -> EpsilonForRisk:
-    """``EpsilonForRisk`` of a column given by its sorted distinct rescaled values, their counts,
-    the classes' answers and Δf, all in units of ``scale``."""
-    n = int(np.sum(counts))
-    if sensitivity == 0:  # every world gives the same answer: nothing to hide
-        return EpsilonForRisk(query, rho, n, 0.0, 0.0, math.inf, math.inf)
-    gaps, weights, dv = _answer_classes(query, t, counts, answers)
-    return EpsilonForRisk(
-        query=query,
-        rho=rho,
-        n=n,
-        sensitivity=sensitivity * scale,
-        delta_v=dv * scale,
-        upper_bound=epsilon_upper_bound(n, dv, sensitivity, rho),
-        exact=_exact_epsilon_gaps(n, gaps, weights, dv, sensitivity, rho),
-    )
-
-
-def _epsilon_for_counts(
-    values: Sequence[float] | np.ndarray,
-    counts: Sequence[int] | np.ndarray,
-    rho: float,
-    query: Query,
-) -> EpsilonForRisk:
-    """``epsilon_for_risk`` of the column with each distinct value repeated its count of times,
-    computed on the k distinct values (every world missing a copy of v_i is one class)."""
-    v, c = check_counts(values, counts)
-    check_query(query)
-    rho = check_rho(rho, int(np.sum(c)))
-    u, _, scale = standardised_counts(v, np.cumsum(c))
-    # the answers less a common offset (the mean of the column, for the mean): ε depends only on
-    # their differences, which the offset keeps exact at any n (``standard_counted_world_answers``)
-    answers, offset = standard_counted_world_answers(u, c, query)
-    sens = float(np.max(standard_counted_local_sensitivities(u, c, query, (answers, offset))))
-    return _epsilon_from_classes(query, rho, v / scale, c, answers, sens, scale)
-
-
 def epsilon_for_risk(
     values: Sequence[float] | np.ndarray,
     rho: float,
-    query: Query = "mean",
+    query: str = "mean",
     counts: Sequence[int] | np.ndarray | None = None,
+    unknown: int = 1,
+    q: float | None = None,
 ) -> EpsilonForRisk:
-    """Eq. (7) and the exact ε keeping every world's posterior ≤ ρ, mean or median of ``values``.
+    """Eq. (7) and the exact ε keeping every world's posterior ≤ ρ, for a query of ``values``.
 
-    With ``counts``, ``values`` are the column's distinct values and ``counts`` how many rows hold
-    each (``tables.column_counts``): the same result as on the expanded column, in O(k log k) for k
-    distinct values, at any number of rows.
+    ``query``: "mean", "sum" (a count of rows meeting a condition is the sum of its 0/1 column),
+    "variance" or "std" (population divisor), "median" (Eq. 13) or "quantile" at level ``q`` in
+    (0, 1) (NumPy's linear interpolation); see ``queries``. ``unknown`` = k: the adversary misses k
+    rows, so the worlds are the C(n, k) subsets of n - k rows, a priori equally likely, and Δf is
+    the largest change of the query when one row of a world is removed. With ``counts``,
+    ``values`` are the column's distinct values and ``counts`` how many rows hold each
+    (``tables.column_counts``): the same result as on the expanded column, at any number of rows.
+    Where every world gives the same answer, any ε keeps the risk at the prior: ∞.
     """
-    if counts is not None:
-        return _epsilon_for_counts(values, counts, rho, query)
-    x = check_values(values)
-    check_query(query)
-    rho = check_rho(rho, x.size)
-    # one sort: the multiset of world answers and the sensitivity need no more. Both are computed
-    # on the values rescaled to moderate size (``standardised``): ε depends only on the ratios of
-    # answer differences to Δf, which rescaling keeps, and large values (1e18) keep their
-    # differences.
-    s = np.sort(x)
-    u, _, scale = standardised(s)
-    answers = standard_world_answers(u, query)  # non-increasing
-    sens = float(np.max(standard_local_sensitivities(u, query)))
-    t, counts_ = _distinct_sorted(s / scale)  # one class per distinct value, as with counts
-    starts = np.concatenate(([0], np.cumsum(counts_)[:-1])).astype(int)
-    return _epsilon_from_classes(query, rho, t, counts_, answers[starts], sens, scale)
+    classes = queries.world_classes(values, query, counts, unknown, q)
+    rho = check_rho(rho, classes.worlds)
+    sens, dv = classes.sensitivity, classes.spread
+    if sens == 0:  # every world gives the same answer, and so does every world less a row
+        return EpsilonForRisk(
+            classes.query, rho, classes.n, 0.0, 0.0, math.inf, math.inf, classes.unknown, classes.q
+        )
+    return EpsilonForRisk(
+        query=classes.query,
+        rho=rho,
+        n=classes.n,
+        sensitivity=sens * classes.unit,
+        delta_v=dv * classes.unit,
+        upper_bound=epsilon_upper_bound(classes.worlds, dv, sens, rho),
+        exact=_exact_epsilon_gaps(classes.worlds, classes.gaps, classes.shared, dv, sens, rho),
+        unknown=classes.unknown,
+        q=classes.q,
+    )
 
 
 def guess_success_probability(
