@@ -233,12 +233,17 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
 
 
 def fold_cells(nb: nbformat.NotebookNode) -> None:
-    """Fold the checks' code (claims), the worked solutions and the graders' checks, each with a
-    toggle that says what it shows."""
+    """Fold the machinery (the ledger's checks, the set-up cell, the guards: the cells Jupyter shows
+    collapsed), the worked solutions and the graders' checks, each with a toggle that says what it
+    shows."""
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
         if cell.cell_type == "code" and "claims" in tags:
             fold(cell, "hide-input", "Show the check's code", "Hide the check's code")
+        elif cell.cell_type == "code" and "setup" in tags:
+            fold(cell, "hide-input", "Show the set-up code", "Hide the set-up code")
+        elif cell.cell_type == "code" and "checks" in tags:
+            fold(cell, "hide-input", "Show the guard's code", "Hide the guard's code")
         elif cell.cell_type == "code" and "solution" in tags:
             fold(cell, "hide-cell", "Show solution", "Hide solution")
         elif cell.cell_type == "code" and "grader" in tags:
