@@ -47,7 +47,7 @@ $(STAMP): requirements.lock pyproject.toml
 	@touch $(STAMP)
 
 reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
-	$(BIN)/python -m choosing_epsilon.reproduce
+	$(BIN)/python -m choosing_epsilon.harness.reproduce
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site"
@@ -68,7 +68,7 @@ test-site: site  ## the built site in headless Chromium: every page loads, figur
 	$(BIN)/python -m pytest -n 0 -m site tests/test_site.py
 
 assignments: $(STAMP)  ## student and instructor copies of every notebook's exercises (nbgrader): assignments/
-	$(BIN)/python -m choosing_epsilon.assignments write
+	$(BIN)/python -m choosing_epsilon.harness.assignments write
 
 lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebooks; mypy on lib/
 	$(BIN)/ruff check .

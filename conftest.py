@@ -5,11 +5,11 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   examples on every run (hypothesis derandomized); ``make test-explore`` draws new ones.
 - ``CHOOSING_EPSILON_OUTPUT_ROOT`` is set before any kernel starts, so a notebook run at its
   default ``output_dir`` (nbval, the determinism tests) writes under a temporary directory
-  instead of the committed figures/ (see ``choosing_epsilon.outputs``).
+  instead of the committed figures/ (see ``choosing_epsilon.harness.outputs``).
 - nbval compares a cell's outputs as text, byte for byte; where that fails, the outputs are
-  compared again to the tolerances of ``choosing_epsilon.compare`` (a printed number may differ
-  in its last digit on another CPU), so nbval holds on any machine but still fails on a real
-  change.
+  compared again to the tolerances of ``choosing_epsilon.harness.compare`` (a printed number may
+  differ in its last digit on another CPU), so nbval holds on any machine but still fails on a
+  real change.
 - Everything the notebooks write goes under one temporary directory, removed when the session
   ends.
 - ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
@@ -40,8 +40,9 @@ from hypothesis import settings
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
 
-from choosing_epsilon import compare, outputs, style
-from choosing_epsilon.paths import FIGURES, ROOT
+from choosing_epsilon.harness import compare, outputs
+from choosing_epsilon.harness.paths import FIGURES, ROOT
+from choosing_epsilon.plots import style
 
 # The suite's verdict never depends on chance: every property test draws the same examples on every
 # run (derandomized, from a hash of the test; no example database replaying earlier failures).

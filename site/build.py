@@ -29,10 +29,11 @@ from typing import Any
 
 import nbformat
 import pandas as pd
+import scrubbers  # site/scrubbers.py, beside this file
 
-from choosing_epsilon import reproduce, scrubbers
-from choosing_epsilon.claims import COUNTED_SOURCES
-from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
+from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness.claims import COUNTED_SOURCES
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 
 SITE = Path(__file__).resolve().parent
 BUILD = SITE / "_build"

@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from choosing_epsilon import assignments as A
-from choosing_epsilon import parameters, reproduce
-from choosing_epsilon.paths import NOTEBOOKS, ROOT
+from choosing_epsilon.harness import assignments as A
+from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assignments"
 COURSE = FIXTURES / "course.json"
@@ -427,7 +427,7 @@ def test_teaching_lists_the_points_of_every_notebook():
     assert "no exercises yet" not in table
     assert table in text, (
         "TEACHING.md's table of points is out of date: replace it with the output of "
-        "`python -m choosing_epsilon.assignments table`"
+        "`python -m choosing_epsilon.harness.assignments table`"
     )
 
 

@@ -13,8 +13,9 @@ from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import figures, parameters, registry, reproduce
+from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
+from choosing_epsilon.harness import figures, parameters, reproduce
 from tests.notebook_text import outputs_text
 
 P = econ.expected_cost(1274, 0.05)

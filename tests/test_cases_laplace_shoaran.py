@@ -12,9 +12,10 @@ import pandas as pd
 import pytest
 from PIL import Image
 
-from choosing_epsilon import budget, interpretation, laplace, reproduce
+from choosing_epsilon import budget, interpretation, laplace
 from choosing_epsilon import relative_error as rel
-from choosing_epsilon.paths import NOTEBOOKS
+from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness.paths import NOTEBOOKS
 from tests import bruteforce
 from tests.notebook_text import outputs_text
 

@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import reproduce
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.paths import NOTEBOOKS, PUBLISHED
+from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness.paths import NOTEBOOKS, PUBLISHED
 from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
 from tests.notebook_text import outputs_text

@@ -14,7 +14,7 @@ import yaml
 from bibtexparser.bparser import BibTexParser
 from bibtexparser.customization import convert_to_unicode
 
-from choosing_epsilon.paths import NOTEBOOKS, ROOT
+from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
 
 # the Citation File Format's schema, version 1.2.0, as cffconvert 2.0.0 ships it
 SCHEMA = ROOT / "tests" / "fixtures" / "citation-file-format-1.2.0.schema.json"

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from choosing_epsilon import claims, reproduce
-from choosing_epsilon.paths import FIGURES, README, ROOT
+from choosing_epsilon.harness import claims, reproduce
+from choosing_epsilon.harness.paths import FIGURES, README, ROOT
 
 PUBLISHED = sorted((ROOT / "data" / "published").glob("*.csv"))
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from choosing_epsilon import compare, outputs, reproduce
-from choosing_epsilon.paths import FIGURES, NOTEBOOKS
+from choosing_epsilon.harness import compare, outputs, reproduce
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from opendp.accuracy import gaussian_scale_to_accuracy, laplacian_scale_to_accur
 from scipy import stats
 
 from choosing_epsilon import confidence as cf
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.harness.paths import FIGURES
 
 probabilities = st.floats(0.01, 0.999)
 

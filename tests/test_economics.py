@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import economics as econ
+from choosing_epsilon.forensics import hsu_2014 as forensics
 
 P = econ.expected_cost(1274, 0.05)
 
@@ -140,11 +141,11 @@ def test_chernoff_non_private_n():
 
 def test_participation_table_applies_the_rule_at_each_epsilon():
     eps = [0.01, 0.03, 0.1, 0.5, 1, 2, 3]
-    table = econ.participation_table(eps, P, offer=2.0)
+    table = forensics.participation_table(eps, P, offer=2.0)
     assert list(table.columns) == ["ε", "e^ε", "payment (e^ε − 1)P, $", "joins for $2?"]
     assert table["payment (e^ε − 1)P, $"].tolist() == [econ.payment(e, P) for e in eps]
     assert table["joins for $2?"].tolist() == [True, True, False, False, False, False, False]
-    shown = econ.readable_cells(table)
+    shown = forensics.readable_cells(table)
     assert shown["payment (e^ε − 1)P, $"].iloc[0] == 0.6402  # 63.7 (e^0.01 - 1), 4 places
     assert shown["joins for $2?"].tolist() == table["joins for $2?"].tolist()  # booleans kept
 
@@ -152,12 +153,12 @@ def test_participation_table_applies_the_rule_at_each_epsilon():
 def test_slide_point_table_shows_the_slides_point_as_text():
     pay, spend = econ.payment(0.03, P), econ.total_cost(0.03, 15000, P)
     bound = econ.accuracy_bound(0.03, 15000, 0.05, True)
-    table = econ.slide_point_table(pay, spend, 30000, bound, 0.1, True)
+    table = forensics.slide_point_table(pay, spend, 30000, bound, 0.1, True)
     values = dict(zip(table.quantity, table.value))
     assert values["payment per participant ($)"] == "1.93995"
     assert values["total cost ($)"] == "29099.31" and values["budget left ($)"] == "900.69"
     assert values["feasible"] == "True"
-    tiny = econ.slide_point_table(pay, spend, 30000, 0.0, 0.1, True)
+    tiny = forensics.slide_point_table(pay, spend, 30000, 0.0, 0.1, True)
     assert dict(zip(tiny.quantity, tiny.value))["accuracy bound A(ε, N)"] == "< 1e-300"
 
 
@@ -171,7 +172,7 @@ def test_feasible_region_curves_are_the_two_constraints():
 
 def test_private_vs_non_private_table_matches_the_formulas_and_its_condition():
     errors = [0.01, 0.05, 0.2]
-    table = econ.private_vs_non_private_table(errors, 0.05, 0.25, 2500, 0.002)
+    table = forensics.private_vs_non_private_table(errors, 0.05, 0.25, 2500, 0.002)
     for t, row in zip(errors, table.itertuples(index=False)):
         assert row[1] == econ.sufficient_n(t, 0.05)
         assert row[2] == econ.sufficient_n(t, 0.05) * math.expm1(t / 6) * 0.25
@@ -179,17 +180,17 @@ def test_private_vs_non_private_table_matches_the_formulas_and_its_condition():
         assert row[4] == math.log(2 / 0.05) / (2 * t**2)  # Hoeffding
         assert row[5] == econ.chernoff_non_private_n(t, 0.05)
         assert row[6] == econ.non_private_n(t, 0.05) * 0.002 * 2500
-    assert econ.attributed_condition_agrees(table)
-    assert not econ.attributed_condition_agrees(
+    assert forensics.attributed_condition_agrees(table)
+    assert not forensics.attributed_condition_agrees(
         table.assign(**{"private cheaper (attributed condition)": [False] * 3})
     )
-    off = econ.private_vs_non_private_table(errors, 0.6, 0.25, 2500, 0.002)
+    off = forensics.private_vs_non_private_table(errors, 0.6, 0.25, 2500, 0.002)
     assert off["non-private N′ (attributed)"].isna().all()
     assert off["private cheaper (attributed condition)"].isna().all()
 
 
 def test_exact_vs_bound_table_and_its_simulation_check(monkeypatch):
-    table = econ.exact_vs_bound_table(
+    table = forensics.exact_vs_bound_table(
         0.03, [200, 2000], 0.05, 0.5, 20_000, np.random.default_rng(1)
     )
     assert table.N.tolist() == [200, 2000]
@@ -202,16 +203,16 @@ def test_exact_vs_bound_table_and_its_simulation_check(monkeypatch):
     assert table["Monte Carlo"].tolist() == [
         econ.simulate_failure(0.03, n, 0.05, 0.5, 20_000, rng)[0] for n in (200, 2000)
     ]
-    monkeypatch.setattr(econ, "simulate_failure", lambda *args: (0.9, 0.001))
+    monkeypatch.setattr(forensics, "simulate_failure", lambda *args: (0.9, 0.001))
     with pytest.raises(RuntimeError, match="more than 5 standard errors"):
-        econ.exact_vs_bound_table(0.03, [200], 0.05, 0.5, 20_000, np.random.default_rng(1))
+        forensics.exact_vs_bound_table(0.03, [200], 0.05, 0.5, 20_000, np.random.default_rng(1))
 
 
 def test_probabilities_shown_names_underflow():
     table = pd.DataFrame({"a": [0.5, 0.0], "b": [0.25, 0.125]})
-    shown = econ.probabilities_shown(table, ["a", "b"], only_underflow=True)
+    shown = forensics.probabilities_shown(table, ["a", "b"], only_underflow=True)
     assert shown.a.tolist() == [0.5, "< 1e-300"] and shown.b.dtype == float
-    assert econ.probabilities_shown(table, ["b"]).b.tolist() == [0.25, 0.125]
+    assert forensics.probabilities_shown(table, ["b"]).b.tolist() == [0.25, 0.125]
     assert table.a.tolist() == [0.5, 0.0]  # a copy
 
 
@@ -231,11 +232,11 @@ def test_worst_case_table_and_symmetry():
     assert worst.design.tolist() == ["(a)", "(b)"]
     assert worst.iloc[1]["worst fraction p"] == econ.worst_case_fraction(20.0, 333, 0.05)[0]
     assert worst.iloc[1]["worst / at 0.5"] > 1.1
-    shown = econ.worst_case_shown(worst)
+    shown = forensics.worst_case_shown(worst)
     assert shown["worst fraction p"].tolist() == [round(p, 6) for p in worst["worst fraction p"]]
     gone = econ.worst_case_table({"(a)": (0.03, 10**9)}, 0.99)
     assert math.isnan(gone.iloc[0]["worst / at 0.5"])
-    assert econ.worst_case_shown(gone).iloc[0]["worst / at 0.5"] == "both < 1e-300"
+    assert forensics.worst_case_shown(gone).iloc[0]["worst / at 0.5"] == "both < 1e-300"
 
 
 def test_failure_curves_span_and_underflow():

@@ -13,7 +13,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
-from choosing_epsilon.paths import ROOT
+from choosing_epsilon.harness.paths import ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
 import environment
@@ -134,7 +134,7 @@ def test_binder_has_a_link_for_students_that_opens_the_student_copies():
     # postBuild writes the copies (tests/test_assignments.py checks a student copy holds no
     # solution, hidden test or printed answer); the second badge and TEACHING.md open them
     assert (
-        "python -m choosing_epsilon.assignments write"
+        "python -m choosing_epsilon.harness.assignments write"
         in (ROOT / ".binder" / "postBuild").read_text()
     )
     student = f"https://mybinder.org/v2/gh/{REPOSITORY}/HEAD?urlpath=lab/tree/assignments/student"
@@ -142,7 +142,7 @@ def test_binder_has_a_link_for_students_that_opens_the_student_copies():
     assert student in (ROOT / "TEACHING.md").read_text()
     import inspect
 
-    from choosing_epsilon import assignments
+    from choosing_epsilon.harness import assignments
 
     # where write() puts them by default, and the student copies' folder under it
     assert inspect.signature(assignments.write).parameters["out"].default == ROOT / "assignments"

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 from PIL import Image as PILImage
 
-from choosing_epsilon import figures, style
+from choosing_epsilon.harness import figures
+from choosing_epsilon.plots import style
 
 CAPTION = figures.Caption("Time against size on log axes.", "One rising line on log-log axes.")
 

@@ -10,8 +10,8 @@ import pandas as pd
 import papermill
 import pytest
 
-from choosing_epsilon import compare, outputs, reproduce
-from choosing_epsilon.paths import FIGURES, NOTEBOOKS
+from choosing_epsilon.harness import compare, outputs, reproduce
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 from tests import bruteforce
 
 NAMES = reproduce.notebook_names()

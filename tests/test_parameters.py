@@ -3,8 +3,8 @@ import json
 import nbformat
 import pytest
 
-from choosing_epsilon import parameters
-from choosing_epsilon.paths import FIGURES, NOTEBOOKS
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 
 
 def parameters_cell(name):

@@ -11,8 +11,10 @@ import pandas as pd
 import pytest
 from matplotlib import pyplot as plt
 
-from choosing_epsilon import figures, laplace, style
+from choosing_epsilon import laplace
+from choosing_epsilon.harness import figures
 from choosing_epsilon.plots import laplace_intro as plots
+from choosing_epsilon.plots import style
 
 
 @pytest.fixture(autouse=True)

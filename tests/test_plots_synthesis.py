@@ -10,9 +10,10 @@ import pandas as pd
 import pytest
 from matplotlib.patches import Rectangle
 
-from choosing_epsilon import registry, style
+from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.paths import DATA, FIGURES
+from choosing_epsilon.harness.paths import DATA, FIGURES
+from choosing_epsilon.plots import style
 from choosing_epsilon.plots import synthesis as plot
 from tests.test_synthesis import SURVEY, committed_results, default_table
 

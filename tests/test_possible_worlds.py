@@ -9,10 +9,11 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from choosing_epsilon import figures
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.forensics import lee_clifton_2011 as forensics
+from choosing_epsilon.harness import figures
+from choosing_epsilon.harness.paths import FIGURES
 from tests import bruteforce
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]
@@ -128,7 +129,7 @@ def test_paper_binary_search_range_is_a_slip():
 def test_fit_response_recovers_a_known_response(gamma, eps):
     a = np.array([2, 13 / 3, 14 / 3, 5])
     column = pw.posterior(a, gamma, 17 / 6, eps)
-    fit = pw.fit_response(a, column, 17 / 6, eps, tolerance=1e-6)
+    fit = forensics.fit_response(a, column, 17 / 6, eps, tolerance=1e-6)
     assert fit.residual <= 1e-6
     assert fit.lower <= gamma + 1e-4 and gamma - 1e-4 <= fit.upper
 
@@ -147,14 +148,14 @@ def test_fit_response_skips_only_grid_cells_that_cannot_matter(
     # the pruned grid search gives exactly what scoring every grid point gives
     a, sensitivity, resolution = np.array(answers), 1.5, 1e-3
     column = pw.posterior(a, gamma, sensitivity, eps) + noise * np.cos(np.arange(a.size))
-    fit = pw.fit_response(a, column, sensitivity, eps, tolerance, resolution=resolution)
+    fit = forensics.fit_response(a, column, sensitivity, eps, tolerance, resolution=resolution)
     lo, hi = a.min() - 10 * resolution, a.max() + 10 * resolution
     grid = np.linspace(lo, hi, int(np.ceil((hi - lo) / resolution)) + 1)
     residual = np.array([np.abs(pw.posterior(a, g, sensitivity, eps) - column).max() for g in grid])
     best = residual.argmin()
-    assert fit.residual <= residual[best] * (1 + 1e-9) + pw.FLAT
+    assert fit.residual <= residual[best] * (1 + 1e-9) + forensics.FLAT
     # the canonical choice among equally good responses
-    ties = np.flatnonzero(residual <= residual[best] + pw.FLAT)
+    ties = np.flatnonzero(residual <= residual[best] + forensics.FLAT)
     if ties[0] == 0:
         assert fit.response == a.min()
     elif ties[-1] == grid.size - 1:
@@ -230,7 +231,7 @@ def test_load_database_missing_file(tmp_path):
 def test_matching_responses_hold_the_response_and_only_matching_ones(gamma, eps):
     answers = sens.world_answers(ABSENCE, "mean")[::-1]  # 2, 13/3, 14/3, 5
     column = pw.posterior(answers, gamma, 17 / 6, eps)
-    intervals = pw.matching_responses(answers, column, 17 / 6, eps, 5e-5)
+    intervals = forensics.matching_responses(answers, column, 17 / 6, eps, 5e-5)
     assert any(lo <= gamma <= hi for lo, hi in intervals)
     for (
         lo,
@@ -252,16 +253,16 @@ def test_matching_responses_hold_the_response_and_only_matching_ones(gamma, eps)
 def test_table3_column_matches_half_the_responses_and_the_probability_matches_simulation():
     answers = sens.world_answers(ABSENCE, "mean")[::-1]
     column = [0.6825, 0.1315, 0.1039, 0.0821]  # Table 3, epsilon = 2
-    intervals = pw.matching_responses(answers, column, 17 / 6, 2.0, 5e-5)
+    intervals = forensics.matching_responses(answers, column, 17 / 6, 2.0, 5e-5)
     assert intervals[0][0] == -math.inf and len(intervals) == 1
-    p = pw.response_probability(intervals, 2.0, 17 / 6, 2.0)
+    p = forensics.response_probability(intervals, 2.0, 17 / 6, 2.0)
     assert 0.5 < p < 0.501
     draws = 2.0 + np.random.default_rng(7).laplace(scale=17 / 12, size=200_000)
     hit = np.abs(pw.posterior(answers, draws, 17 / 6, 2.0) - column).max(axis=1) <= 5e-5
     assert hit.mean() == pytest.approx(p, abs=5 * math.sqrt(p * (1 - p) / draws.size))
-    assert pw.matching_responses(answers, [0.9, 0.1, 0.0, 0.0], 17 / 6, 2.0, 5e-5) == []
+    assert forensics.matching_responses(answers, [0.9, 0.1, 0.0, 0.0], 17 / 6, 2.0, 5e-5) == []
     with pytest.raises(ValueError, match="one value per world"):
-        pw.matching_responses(answers, [*column[:3], 0.0, 0.0], 17 / 6, 2.0, 5e-5)
+        forensics.matching_responses(answers, [*column[:3], 0.0, 0.0], 17 / 6, 2.0, 5e-5)
 
 
 # --- the notebook's tables and notes: the values lee_clifton_2011 committed ----------------------
@@ -290,7 +291,9 @@ def same_as_committed(table, name, tmp_path):
 def paper_fits():
     claims = committed_claims()
     return {
-        (t, e): pw.fit_column(MEANS, pw.published_column(claims.published, t, e), 17 / 6, e, 5e-5)
+        (t, e): forensics.fit_column(
+            MEANS, forensics.published_column(claims.published, t, e), 17 / 6, e, 5e-5
+        )
         for t in (2, 3)
         for e in EPSILONS
     }
@@ -319,32 +322,32 @@ def test_worlds_are_labelled_by_their_values_or_by_who_is_absent():
 
 def test_table_cells_are_read_by_name_in_any_case():
     table = pd.DataFrame({"name": NAMES, "absence_days": ABSENCE})
-    assert pw.table_cell(table, "terry", "absence_days") == 10.0
-    assert pw.table_cell(table, "TERRY", "absence_days") == 10.0
-    assert math.isnan(pw.table_cell(table, "robin", "absence_days"))
-    assert math.isnan(pw.table_cell(table, "terry", "height"))
+    assert forensics.table_cell(table, "terry", "absence_days") == 10.0
+    assert forensics.table_cell(table, "TERRY", "absence_days") == 10.0
+    assert math.isnan(forensics.table_cell(table, "robin", "absence_days"))
+    assert math.isnan(forensics.table_cell(table, "terry", "height"))
 
 
 def test_swapped_digits_find_the_printed_numerator():
-    assert pw.swapped_digits("0.3062") == [0.0362, 0.3602, 0.3026]
-    assert 0.3602 in pw.swapped_digits("0.3062")
-    assert pw.swapped_digits("1.25") == [1.52]
+    assert forensics.swapped_digits("0.3062") == [0.0362, 0.3602, 0.3026]
+    assert 0.3602 in forensics.swapped_digits("0.3062")
+    assert forensics.swapped_digits("1.25") == [1.52]
 
 
 def test_posterior_tables_are_the_committed_tables_2_and_3(tmp_path):
     labels = pw.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
-    worst = pw.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
-    at_response = pw.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
+    worst = forensics.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
+    at_response = forensics.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
     assert same_as_committed(worst, "table3_posterior_worst_case_response", tmp_path)
     assert same_as_committed(at_response, "table2_posterior_at_response", tmp_path)
 
 
 def test_fitted_columns_give_the_committed_recovery_and_table_2_checks(tmp_path):
     fits = paper_fits()
-    assert same_as_committed(pw.recovery_table(fits, 5e-5), "response_recovery", tmp_path)
+    assert same_as_committed(forensics.recovery_table(fits, 5e-5), "response_recovery", tmp_path)
     claims = committed_claims()
     t2 = {e: fit for (t, e), fit in fits.items() if t == 2}
-    checks = pw.table_checks(t2, claims.published, 5e-5, 2, EPSILONS)
+    checks = forensics.table_checks(t2, claims.published, 5e-5, 2, EPSILONS)
     assert len(checks) == 24
     for claim, check in checks.items():
         row = claims.loc[claim]
@@ -356,7 +359,7 @@ def test_fitted_columns_give_the_committed_recovery_and_table_2_checks(tmp_path)
             assert row.status == "discrepancy" and check.fitted is None
             assert check.explanation == row.note and check.slip == pytest.approx(row.slip_value)
     # no fitted column: every cell is nan, to be recorded as not applicable
-    unfitted = pw.table_checks({}, claims.published, 5e-5, 2, EPSILONS)
+    unfitted = forensics.table_checks({}, claims.published, 5e-5, 2, EPSILONS)
     assert all(math.isnan(c.value) and c.fitted is None for c in unfitted.values())
 
 
@@ -367,7 +370,7 @@ def test_table_3_is_fitted_at_the_flat_tail_of_the_exact_means():
     claims = committed_claims()
     t3 = {e: fit for (t, e), fit in fits.items() if t == 3}
     assert all(fit.exact_fit.lower == -math.inf for fit in t3.values())
-    checks = pw.tail_checks(t3, MEANS, 17 / 6, claims.published, 3, EPSILONS)
+    checks = forensics.tail_checks(t3, MEANS, 17 / 6, claims.published, 3, EPSILONS)
     assert len(checks) == 24
     for claim, check in checks.items():
         row = claims.loc[claim]
@@ -382,10 +385,10 @@ def test_table_3_is_fitted_at_the_flat_tail_of_the_exact_means():
     # no fitted column, or a column the tail does not match: nan, which the ledger refuses
     assert all(
         math.isnan(c.value)
-        for c in pw.tail_checks({}, MEANS, 17 / 6, claims.published, 3, EPSILONS).values()
+        for c in forensics.tail_checks({}, MEANS, 17 / 6, claims.published, 3, EPSILONS).values()
     )
     t2 = {e: fit for (t, e), fit in fits.items() if t == 2}
-    interior = pw.tail_checks(t2, MEANS, 17 / 6, claims.published, 2, [2])
+    interior = forensics.tail_checks(t2, MEANS, 17 / 6, claims.published, 2, [2])
     assert all(math.isnan(c.value) and c.fitted is None for c in interior.values())
 
 
@@ -398,14 +401,16 @@ def test_a_flat_tail_stands_for_its_end():
 
 def test_confidence_note_is_the_committed_one():
     claims = committed_claims()
-    note = pw.confidence_note(0.9705, 0.7705, 0.25, claims.loc["s44_confidence_eps5"].reproduced)
+    note = forensics.confidence_note(
+        0.9705, 0.7705, 0.25, claims.loc["s44_confidence_eps5"].reproduced
+    )
     assert note == claims.loc["s44_confidence_eps5"].note
 
 
 def test_interval_text_writes_infinite_ends():
-    assert pw.interval_text([(-math.inf, 2.0009)]) == "(−∞, 2.0009)"
-    assert pw.interval_text([(1, 2), (3, math.inf)]) == "(1.0000, 2.0000) ∪ (3.0000, ∞)"
-    assert pw.interval_text([]) == "none"
+    assert forensics.interval_text([(-math.inf, 2.0009)]) == "(−∞, 2.0009)"
+    assert forensics.interval_text([(1, 2), (3, math.inf)]) == "(1.0000, 2.0000) ∪ (3.0000, ∞)"
+    assert forensics.interval_text([]) == "none"
 
 
 def test_binary_searches_and_risk_at_the_root_are_the_committed_ones():

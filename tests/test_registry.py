@@ -3,7 +3,7 @@ import math
 import pytest
 
 from choosing_epsilon import interpretation, registry
-from choosing_epsilon.paths import DATA
+from choosing_epsilon.harness.paths import DATA
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ import time
 import psutil
 import pytest
 
-from choosing_epsilon import outputs, reproduce
-from choosing_epsilon.paths import ROOT, TRACKED_FOLDERS
+from choosing_epsilon.harness import outputs, reproduce
+from choosing_epsilon.harness.paths import ROOT, TRACKED_FOLDERS
 
 
 def git(*args: str) -> str:
@@ -111,7 +111,7 @@ def _start(tmp_path, argv):
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     runner = subprocess.Popen(
-        [sys.executable, "-m", "choosing_epsilon.reproduce", *argv],
+        [sys.executable, "-m", "choosing_epsilon.harness.reproduce", *argv],
         cwd=ROOT,
         env={**os.environ, "TMPDIR": str(temporary)},
         start_new_session=True,

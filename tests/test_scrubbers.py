@@ -13,10 +13,14 @@ import pytest
 from scipy import optimize, stats
 
 from choosing_epsilon import economics as econ
-from choosing_epsilon import parameters, scrubbers, style
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.plots import style
+from tests.site_modules import site_module
+
+scrubbers = site_module("scrubbers")
 
 NAMES = sorted(scrubbers.SCRUBBERS)
 FEW = 3  # frames per scrubber in these tests: the first, the default's and the last

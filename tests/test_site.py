@@ -25,8 +25,9 @@ import nbformat
 import pandas as pd
 import pytest
 
-from choosing_epsilon.claims import COUNTED_SOURCES
-from choosing_epsilon.paths import FIGURES, NOTEBOOKS, ROOT
+from choosing_epsilon.harness.claims import COUNTED_SOURCES
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
+from tests.site_modules import site_module
 
 pytestmark = pytest.mark.site
 
@@ -323,7 +324,7 @@ def test_scrubber_follows_its_figure_and_moves(visits, name):
     page = visits(name).page
     assert page.locator("div.animation").count() == 1, f"{name}: one scrubber expected"
     image = page.locator("div.animation img").first
-    from choosing_epsilon.scrubbers import SCRUBBERS
+    SCRUBBERS = site_module("scrubbers").SCRUBBERS
 
     # the code cell just before the scrubber: whether it shows an image, and its code
     shows, code = page.evaluate(

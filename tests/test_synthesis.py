@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import parameters, reproduce
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.paths import FIGURES
+from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness.paths import FIGURES
 
 
 def results(params, tmp_path):

@@ -1,30 +1,30 @@
 """Choosing epsilon for differential privacy: the mathematics behind the notebooks.
 
-One module per concept, reused across papers:
+The package has three layers; imports run downward only (a notebook imports any of them).
+
+The mathematics, one module per concept, reused across papers (this folder):
 
 - ``laplace``: the Laplace mechanism, its tails, sampling and privacy-loss ratios.
-- ``sensitivity``: sensitivity of the mean and median under both neighbour definitions.
-- ``possible_worlds``: Lee & Clifton's possible-worlds adversary and the epsilon it implies.
-- ``economics``: Hsu et al.'s payments, budget and accuracy constraints, and the feasible (ε, N)
-  region.
-- ``relative_error``: Shoaran et al.'s relative error, minimum true answer and the DIFF
-  mechanism.
-- ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems
-  1-3).
-- ``budget``: sequential composition and a privacy accountant that refuses to overdraw its
-  budget.
-- ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing
-  bounds).
-- ``registry``: the ε of real deployments and its δ column.
-- ``synthesis``: one survey through every method: each method's ε, the feasible interval, the
-  table.
-- ``claims``: the claims ledger that checks every published number.
-- ``figures``: one plotting style and deterministic figure files.
-- ``plots``: each notebook's figures, one module per source (``plots.hsu_2014``, ...).
-- ``parameters``: validation of notebook parameters.
-- ``reproduce``: the runner behind ``make reproduce``.
-- ``assignments``: nbgrader student and instructor copies of the exercises, and their grading
-  (``make assignments``).
+- ``sensitivity``, ``queries``: sensitivity of a statistic under both neighbour definitions; the
+  statistics a release publishes over the adversary's possible worlds.
+- ``possible_worlds``: Lee & Clifton's possible-worlds adversary and the ε it implies.
+- ``economics``: Hsu et al.'s payments, budget and accuracy constraints, the feasible (ε, N) region.
+- ``relative_error``: Shoaran et al.'s relative error, minimum true answer and DIFF mechanism.
+- ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement.
+- ``budget``: sequential composition and an accountant that refuses to overdraw its budget.
+- ``interpretation``: what ε allows an adversary to conclude.
+- ``registry``: the ε of real deployments; ``tables``: a column on disk as its distinct values and
+  counts (DuckDB); ``synthesis``: one survey through every method.
+
+Each source's own figures and forensics, one module per source:
+
+- ``plots``: each notebook's figures (``plots.hsu_2014``, ...) and the one style they share
+  (``plots.style``).
+- ``forensics``: how a source's printed numbers were obtained and where they slip
+  (``forensics.lee_clifton_2011``, ``forensics.hsu_2014``).
+
+The reproducibility harness, ``harness``: the runner (``harness.reproduce``), parameter and input
+checks, where runs write, deterministic figure files, the claims ledger and the assignments.
 """
 
 __version__ = "0.1.0"

@@ -17,6 +17,14 @@ def positive(name: str, value: float) -> float:
     return x
 
 
+def nonnegative(name: str, value: float) -> float:
+    """Return ``value`` as a float if it is finite and >= 0, else raise ValueError."""
+    x = real(name, value)
+    if x < 0:
+        raise ValueError(f"{name} must be >= 0 (allowed range [0, inf)), got {value!r}")
+    return x
+
+
 def real(name: str, value: float) -> float:
     """Return ``value`` as a finite float, else raise ValueError."""
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):

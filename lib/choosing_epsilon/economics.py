@@ -542,60 +542,6 @@ def readable_probability(value: float, decimals: int = 6) -> float | str:
 # --- The notebook's tables and scans -------------------------------------------------------------
 
 
-def participation_table(
-    epsilons: Sequence[float], expected_cost: float, offer: float
-) -> pd.DataFrame:
-    """The participation rule at each ε: e^ε, the payment (e^ε - 1)P, and whether ``offer``
-    covers it."""
-    return pd.DataFrame(
-        {
-            "ε": list(epsilons),
-            "e^ε": np.exp(epsilons),
-            "payment (e^ε − 1)P, $": [payment(e, expected_cost) for e in epsilons],
-            f"joins for ${offer:g}?": [participates(offer, e, expected_cost) for e in epsilons],
-        }
-    )
-
-
-def readable_cells(table: pd.DataFrame, decimals: int = 4) -> pd.DataFrame:
-    """``table`` for display with every float through ``readable`` (small values keep 3
-    significant figures)."""
-    return table.map(lambda v: readable(v, decimals) if isinstance(v, float) else v)
-
-
-def slide_point_table(
-    pay: float,
-    spend: float,
-    budget: float,
-    bound: float,
-    failure_probability: float,
-    is_feasible: bool,
-) -> pd.DataFrame:
-    """A design against both constraints (payment, total cost (e^ε - 1)PN against B, A(ε, N)
-    against T), its values as text: pandas would print a tiny value in a mixed column as 0.0."""
-    table = pd.DataFrame(
-        {
-            "quantity": [
-                "payment per participant ($)",
-                "total cost ($)",
-                "budget left ($)",
-                "accuracy bound A(ε, N)",
-                "room below T",
-                "feasible",
-            ],
-            "value": [
-                readable(pay, 5),
-                round(spend, 2),
-                round(budget - spend, 2),
-                readable_probability(bound),
-                readable(failure_probability - bound, 6),
-                is_feasible,
-            ],
-        }
-    )
-    return table.astype({"value": str})
-
-
 def feasible_region_curves(
     expected_cost: float,
     budget: float,
@@ -613,101 +559,6 @@ def feasible_region_curves(
         [accuracy_n(e, error, failure_probability, slide_constants) for e in eps], dtype=float
     )
     return pd.DataFrame({"epsilon": eps, "n_max_budget": n_budget, "n_min_accuracy": n_accuracy})
-
-
-def private_vs_non_private_table(
-    errors: Sequence[float],
-    failure_probability: float,
-    base_cost: float,
-    worst_cost: float,
-    exposed_fraction: float,
-) -> pd.DataFrame:
-    """The attributed comparison at each error T: the private study (N = (12/T²) ln(3/α),
-    ε = T/6) against a non-private one paying φW to N' = ln(1/(2α))/(8T²), with the Hoeffding and
-    Chernoff sizes beside N'; the attributed columns are empty when α ≥ 1/2."""
-    quoted = failure_probability < 0.5  # N' is a positive size only then
-    return pd.DataFrame(
-        {
-            "error d": errors,
-            "private N": [sufficient_n(t, failure_probability) for t in errors],
-            "private cost ($)": [
-                sufficient_n(t, failure_probability) * math.expm1(t / 6) * base_cost for t in errors
-            ],
-            "non-private N′ (attributed)": [
-                non_private_n(t, failure_probability) if quoted else math.nan for t in errors
-            ],
-            "non-private N (Hoeffding)": [
-                hoeffding_non_private_n(t, failure_probability) for t in errors
-            ],
-            "non-private N (Chernoff, as nigoshh)": [
-                chernoff_non_private_n(t, failure_probability) for t in errors
-            ],
-            "non-private cost, attributed N′ ($)": [
-                non_private_n(t, failure_probability) * exposed_fraction * worst_cost
-                if quoted
-                else math.nan
-                for t in errors
-            ],
-            "private cheaper (attributed condition)": [
-                private_is_cheaper(t, failure_probability, base_cost, worst_cost, exposed_fraction)
-                if quoted
-                else None
-                for t in errors
-            ],
-        }
-    )
-
-
-def attributed_condition_agrees(comparison: pd.DataFrame) -> bool:
-    """Whether the attributed condition T/6 ≤ ln(1 + ...) says 'cheaper' exactly in the rows of
-    ``private_vs_non_private_table`` where the private cost is at most the non-private one."""
-    direct = comparison["private cost ($)"] <= comparison["non-private cost, attributed N′ ($)"]
-    return bool((direct == comparison["private cheaper (attributed condition)"]).all())
-
-
-def exact_vs_bound_table(
-    epsilon: float,
-    sizes: Sequence[int],
-    error: float,
-    fraction: float,
-    n_trials: int,
-    rng: np.random.Generator,
-    slide_constants: bool = False,
-) -> pd.DataFrame:
-    """At each N: the bound A(ε, N), the exact failure probability and a Monte Carlo estimate with
-    its standard error; raises if the simulation lies more than 5 standard errors from the exact
-    value."""
-    rows = []
-    for n in sizes:
-        exact = true_failure_probability(epsilon, n, error, fraction)
-        mc, se = simulate_failure(epsilon, n, error, fraction, n_trials, rng)
-        if abs(mc - exact) > 5 * max(se, 1 / n_trials):
-            raise RuntimeError(
-                f"at N = {n} the simulated failure rate {mc:.4g} ± {se:.2g} is more than 5 "
-                f"standard errors from the exact {exact:.4g}"
-            )
-        rows.append(
-            {
-                "N": n,
-                "bound A(ε, N)": accuracy_bound(epsilon, n, error, slide_constants),
-                "exact failure probability": exact,
-                "Monte Carlo": mc,
-                "± s.e.": se,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def probabilities_shown(
-    table: pd.DataFrame, columns: Sequence[str], only_underflow: bool = False
-) -> pd.DataFrame:
-    """A copy of ``table`` for display with ``columns`` through ``readable_probability``; with
-    ``only_underflow``, only those columns holding a probability that underflowed to 0."""
-    shown = table.copy()
-    for col in columns:
-        if not only_underflow or (shown[col] == 0).any():
-            shown[col] = [readable_probability(v) for v in shown[col]]
-    return shown
 
 
 def study_size_scan(
@@ -766,16 +617,6 @@ def worst_case_table(designs: Mapping[str, tuple[float, int]], error: float) -> 
             }
         )
     return pd.DataFrame(rows)
-
-
-def worst_case_shown(worst: pd.DataFrame) -> pd.DataFrame:
-    """``worst_case_table`` for display: probabilities that underflowed named, ratio and
-    fractions rounded."""
-    shown = probabilities_shown(worst, ["failure at worst p", "failure at p = 0.5"])
-    shown["worst / at 0.5"] = [
-        readable(v, 6) if math.isfinite(v) else "both < 1e-300" for v in shown["worst / at 0.5"]
-    ]
-    return shown.astype({"worst fraction p": float}).round({"ε": 6, "worst fraction p": 6})
 
 
 def failure_curves(

@@ -14,10 +14,11 @@ import pandas as pd
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import interpretation, parameters, tables
+from choosing_epsilon import interpretation, tables
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
+from choosing_epsilon.harness import parameters
 
 COLUMNS = [
     "method",

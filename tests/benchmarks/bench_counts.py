@@ -26,7 +26,7 @@ import duckdb
 import numpy as np
 import pytest
 
-from choosing_epsilon.paths import FIGURES, ROOT
+from choosing_epsilon.harness.paths import FIGURES, ROOT
 from choosing_epsilon.tables import MEMORY_LIMIT
 
 OUT = FIGURES / "benchmarks"

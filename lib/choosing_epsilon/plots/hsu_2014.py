@@ -21,9 +21,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .. import figures, style
 from ..economics import StudyDesign
-from ..figures import centred_text
+from ..harness import figures
+from ..harness.figures import centred_text
+from . import style
 
 P_AXIS = "true fraction of smokers (p)"
 EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure

@@ -11,7 +11,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .. import figures, style
+from ..harness import figures
+from . import style
 
 # the names of the project's dash patterns, in the order of style.LINESTYLES
 _DASH_NAMES = [

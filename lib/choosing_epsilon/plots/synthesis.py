@@ -13,10 +13,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from .. import style
-from ..figures import Caption, centred_text
+from ..harness.figures import Caption, centred_text
 from ..registry import UNIT_NOT_STATED
 from ..synthesis import COLUMNS, epsilon_text, has_epsilon
+from . import style
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from . import possible_worlds, registry, synthesis
+from .. import possible_worlds, registry, synthesis
 
 
 def check_database(values: Mapping[str, Any]) -> None:

@@ -2,8 +2,8 @@
 
 papermill injects parameters without checking them: its command line turns ``-p seed 1e3`` into a
 float and ``-r`` values into strings, and a misspelled name only warns. Each notebook therefore
-validates its parameters by name and type with ``validate``, and ``choosing_epsilon.reproduce``
-refuses unknown names before a kernel starts.
+validates its parameters by name and type with ``validate``, and
+``choosing_epsilon.harness.reproduce`` refuses unknown names before a kernel starts.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Assignments from the notebooks' exercises: nbgrader instructor and student copies, and grading.
 
-    python -m choosing_epsilon.assignments write [--out DIR]   # every notebook with exercises
-    python -m choosing_epsilon.assignments grade PATH.ipynb     # one row per grader cell, total
-    python -m choosing_epsilon.assignments table                # points per notebook (Markdown)
+    python -m choosing_epsilon.harness.assignments write [--out DIR]  # every notebook's exercises
+    python -m choosing_epsilon.harness.assignments grade PATH.ipynb    # one row per grader cell
+    python -m choosing_epsilon.harness.assignments table               # points per notebook
 
 A notebook's ``## Exercises`` follow the conventions of CONTRIBUTING.md: a heading cell
 ``### Exercise k. Title``, optional inputs, a code cell tagged ``solution`` whose leading comment
@@ -454,8 +454,8 @@ def _index(summaries: list[Summary], skipped: list[str]) -> str:
     lines = [
         "# Assignments",
         "",
-        "Written by `make assignments` (`python -m choosing_epsilon.assignments write`) from",
-        "`notebooks/`; do not edit, rerun it. See TEACHING.md at the root of the repository.",
+        "Written by `make assignments` (`python -m choosing_epsilon.harness.assignments write`)",
+        "from `notebooks/`; do not edit, rerun it. See TEACHING.md at the root of the repository.",
         "",
         "- `instructor/<notebook>/<notebook>.ipynb`: the notebook with its worked solutions and",
         "  all tests, as an nbgrader source notebook (copy the folder into a course's `source/`).",
@@ -634,7 +634,7 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: ``write``, ``grade`` or ``table``."""
-    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.assignments")
+    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.harness.assignments")
     sub = parser.add_subparsers(dest="command", required=True)
     w = sub.add_parser("write", help="instructor and student copies of every notebook's exercises")
     w.add_argument("--out", default=str(ROOT / "assignments"), help="default: assignments/")

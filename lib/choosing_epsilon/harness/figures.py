@@ -22,7 +22,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.ticker import LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
-from . import style
+from ..plots import style
 
 # the project's matplotlib style, set once in ``style``
 STYLE: dict[str, Any] = style.RC

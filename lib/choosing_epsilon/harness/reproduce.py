@@ -1,7 +1,7 @@
 """The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
 
-    python -m choosing_epsilon.reproduce             # every notebook, in place, paper parameters
-    python -m choosing_epsilon.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho
+    python -m choosing_epsilon.harness.reproduce           # every notebook, in place, paper values
+    python -m choosing_epsilon.harness.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho
 
 A default run executes each notebook into a temporary file and, if the run succeeds, replaces the
 committed notebook and its figures/ only where their content changed beyond the tolerances of
@@ -476,7 +476,7 @@ def _parse_value(text: str) -> object:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m choosing_epsilon.reproduce", description=__doc__.split("\n\n")[0]
+        prog="python -m choosing_epsilon.harness.reproduce", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("notebooks", nargs="*", help="notebook names (default: all)")
     parser.add_argument(

@@ -28,16 +28,17 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from . import confidence as cf
-from . import economics as econ
-from . import parameters, style
-from . import possible_worlds as pw
-from . import relative_error as rel
-from . import sensitivity as sens
-from . import synthesis as synth
-from .plots import hsu_2014 as hsu_plots
-from .plots import lee_clifton_2011 as lee_plots
-from .plots import mugunthan_poster as poster_plots
+from choosing_epsilon import confidence as cf
+from choosing_epsilon import economics as econ
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import relative_error as rel
+from choosing_epsilon import sensitivity as sens
+from choosing_epsilon import synthesis as synth
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.plots import hsu_2014 as hsu_plots
+from choosing_epsilon.plots import lee_clifton_2011 as lee_plots
+from choosing_epsilon.plots import mugunthan_poster as poster_plots
+from choosing_epsilon.plots import style
 
 FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
 FPS = 4  # frames per second when played

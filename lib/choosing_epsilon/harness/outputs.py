@@ -7,16 +7,15 @@ mixture of stale and new files. ``finish`` rewrites a file only where its conten
 the tolerances of ``compare``, so rerunning the default parameters on any CPU leaves the
 committed ``figures/`` untouched, and removes files an earlier run wrote that this one did not.
 
-The committed ``figures/<notebook>`` holds the run at the notebook's default parameters; a run
-with any other parameter is refused there, and every run is refused in the repository's root and
-in every folder it tracks (``paths.TRACKED_FOLDERS``): inside a checkout, runs go to ``runs/``,
-which git ignores. Under the runner (``choosing_epsilon.reproduce``), ``finish`` leaves the staged
+The committed ``figures/<notebook>`` holds the run at the notebook's default parameters; a run with
+any other parameter is refused there, and every run is refused in the repository's root and in every
+folder it tracks (``paths.TRACKED_FOLDERS``): inside a checkout, runs go to ``runs/``, which git
+ignores. Under the runner (``choosing_epsilon.harness.reproduce``), ``finish`` leaves the staged
 files where they are and names them in the file ``$CHOOSING_EPSILON_HANDOFF``: the runner moves them
-with the notebook once the whole run has succeeded, so an interrupted run changes nothing.
-Tests and benchmarks set the environment variable
-``CHOOSING_EPSILON_OUTPUT_ROOT``: the default ``output_dir`` then goes to
-``$CHOOSING_EPSILON_OUTPUT_ROOT/<notebook>`` instead, and the working tree is never written.
-"""
+with the notebook once the whole run has succeeded, so an interrupted run changes nothing. Tests and
+benchmarks set the environment variable ``CHOOSING_EPSILON_OUTPUT_ROOT``: the default ``output_dir``
+then goes to ``$CHOOSING_EPSILON_OUTPUT_ROOT/<notebook>`` instead, and the working tree is never
+written."""
 
 from __future__ import annotations
 

@@ -1,12 +1,12 @@
 """Stopping a run on Ctrl-C (SIGINT) or SIGTERM: cleanly, at once, with nothing half-written.
 
-The runner (``choosing_epsilon.reproduce``) installs ``stop_on_signals`` in its own process and in
-each worker process. The first signal raises ``Interrupted`` wherever the process is: the ``with``
-blocks it leaves shut the notebook's kernel down and remove the staging directory. A run's files
-reach their output directory only once the whole run has succeeded, and that move, like the kernel's
-start, runs inside ``signals_deferred``, so no signal cuts it in half. A signal inherited as ignored
-(a job started with ``&`` by a script) is handled all the same: whoever sends one means it.
-"""
+The runner (``choosing_epsilon.harness.reproduce``) installs ``stop_on_signals`` in its own process
+and in each worker process. The first signal raises ``Interrupted`` wherever the process is: the
+``with`` blocks it leaves shut the notebook's kernel down and remove the staging directory. A run's
+files reach their output directory only once the whole run has succeeded, and that move, like the
+kernel's start, runs inside ``signals_deferred``, so no signal cuts it in half. A signal inherited
+as ignored (a job started with ``&`` by a script) is handled all the same: whoever sends one means
+it."""
 
 from __future__ import annotations
 
