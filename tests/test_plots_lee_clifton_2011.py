@@ -306,3 +306,23 @@ def test_an_infinite_exact_epsilon_is_written_out_in_the_caption():
     exacts = {"school_year": math.inf, "absence_days": 0.4}
     caption = plots.fig2_caption(grid, curves, bounds, exacts, 1 / 3, 0.25).caption
     assert "0.3379 against ∞ for school_year" in caption
+
+
+def test_fig2_says_where_an_epsilon_beyond_its_axis_lies():
+    # a 40-row class whose exact ε (8.1) lies beyond the axis's 5: an arrowhead on the right edge
+    # at ρ names it in the legend, and the caption says so; the legend sits below the panel
+    eps = np.linspace(0, 5, 51)
+    curve = (np.linspace(0.025, 0.12, 51), np.linspace(0.025, 0.99, 51))
+    fig, _ = plots.fig2_risk_upper_bound(
+        eps, {"a": curve}, {"a": "40 values"}, {"a": 1.8}, {"a": 8.1167}, 1 / 3, 1 / 40
+    )
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "exact ε = 8.1167, beyond the axis's 5 →" in labels
+    (arrow,) = [line for line in ax.lines if line.get_marker() == ">"]
+    assert arrow.get_xydata().tolist() == [[5.0, 1 / 3]] and not arrow.get_clip_on()
+    legend_box = ax.get_legend().get_window_extent(fig.canvas.get_renderer())
+    assert legend_box.y1 < ax.get_window_extent().y0  # below the axes: it covers no curve
+    caption = plots.fig2_caption(eps, {"a": curve}, {"a": 1.8}, {"a": 8.1167}, 1 / 3, 1 / 40)
+    assert "past the axis's ε = 5 lie the exact ε for a, 8.1167" in caption.caption
+    matplotlib.pyplot.close(fig)

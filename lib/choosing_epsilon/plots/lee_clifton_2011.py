@@ -161,6 +161,16 @@ def fig2_risk_upper_bound(
                 ax.axvline(value, color=colour, ls=dash, lw=1, label=f"{label} = {value:.4f}")
             elif math.isinf(value):
                 ax.plot([], [], " ", label=f"{label} = ∞: the risk never exceeds ρ")
+            else:  # beyond the axis: an arrowhead on its right edge, at ρ, says where it lies
+                ax.plot(
+                    [end],
+                    [rho],
+                    marker=">",
+                    color=colour,
+                    ls="none",
+                    clip_on=False,
+                    label=f"{label} = {value:.4f}, beyond the axis's {end:g} →",
+                )
         ax.set(
             xlabel="privacy parameter (ε)",
             ylabel="posterior probability of the true world",
@@ -168,10 +178,8 @@ def fig2_risk_upper_bound(
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
         _title(ax, index, len(panels), f"{a}: dom(X) = {domains[a]}")
-        # below the curves' right ends, on a half-white ground the line at ρ shows through
-        ax.legend(
-            loc="lower right", frameon=True, facecolor="white", edgecolor="none", framealpha=0.6
-        )
+        # below the panel, where it can cover no curve
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), frameon=False)
         curve = {"epsilon": epsilons, "beta_true_world": beta1, "upper_bound_eq5": upper}
         frames.append(pd.DataFrame({"attribute": a} | curve))
     fig.suptitle("Fig. 2: upper bound on the risk of disclosure by domain")
@@ -208,8 +216,17 @@ def fig2_caption(
         f"on or above it for the bound, both starting at the prior 1/n = {prior:.4g} and reaching "
         f"at ε = {end:g} the values {'; '.join(ends)}. A grey horizontal line marks "
         f"ρ = {rho:.4g}, and vertical lines mark the Eq. (7) ε (dotted) and the exact ε "
-        "(dash-dot) where they fall on the axis."
+        "(dash-dot) where they fall on the axis; one beyond it is an arrowhead on the right edge."
     )
+    beyond = [
+        f"the {name} ε for {a}, {_fixed(value)}"
+        for a in panels
+        for name, value in (("Eq. (7)", bounds[a]), ("exact", exacts[a]))
+        if end < value < math.inf
+    ]
+    if beyond:
+        off_axis = f"past the axis's ε = {end:g} lie {_and(beyond)}, each an arrowhead at the edge"
+        caption = f"{caption[:-1]}; {off_axis}."
     return Caption(caption=caption, alt=alt)
 
 
