@@ -319,6 +319,22 @@ def test_home_status_table_fits_its_column(visits):
     assert width <= room
 
 
+@pytest.mark.parametrize("name", PAGES)
+def test_every_table_fits_the_page(visits, name):
+    """At a laptop's width (1280 px) every table of the page is wholly in view: none hides a
+    column behind a horizontal scroll (the synthesis's methods table once hid its last one)."""
+    overflowing = visits(name).page.evaluate(
+        "() => [...document.querySelectorAll('article table')].map(t => {"
+        " let box = t.parentElement;"
+        " while (box && getComputedStyle(box).overflowX === 'visible' && box.tagName !== 'ARTICLE')"
+        "   box = box.parentElement;"
+        " const heads = [...t.querySelectorAll('th')].map(h => h.innerText.trim());"
+        " return [t.scrollWidth, box.clientWidth, heads.slice(0, 3).join(' | ')] })"
+        ".filter(([width, room]) => width > room + 1)"
+    )
+    assert overflowing == [], f"{name}: tables wider than their column (width, room, headers)"
+
+
 @pytest.mark.parametrize("name", SCRUBBED)
 def test_scrubber_follows_its_figure_and_moves(visits, name):
     page = visits(name).page
@@ -356,7 +372,7 @@ def test_scrubber_follows_its_figure_and_moves(visits, name):
 def test_solutions_and_checks_are_folded(visits, name):
     page = visits(name).page
     cells = notebook(name).cells
-    for tag in ("solution", "claims", "grader"):
+    for tag in ("solution", "claims", "grader", "setup", "checks"):
         expected = sum(c.cell_type == "code" and tag in tags(c) for c in cells)
         folded = page.evaluate(
             f"() => [...document.querySelectorAll('div.cell.tag_{tag}')]"
