@@ -104,7 +104,8 @@ def fig1_caption(
     centres = answers[shown]
     low, high = response_range(centres, scale)
     shared = len(set(centres.tolist())) < len(centres)
-    same = " (worlds with the same answer share one curve)" if shared else ""
+    same = " (worlds with the same answer share one curve, the later drawn thinner)"
+    same = same if shared else ""
     alt = (
         f"Line plot of density (0 to {1 / (2 * scale):.3g} at every peak) against the noisy "
         f"response (γ) from {low:.3g} to {high:.3g}: {len(centres)} symmetric, sharply peaked "
@@ -308,7 +309,8 @@ def fig3_caption(
     if median_scale > 0:
         median_low, median_high = response_range(medians, median_scale)
         shared = len(set(medians.tolist())) < len(medians)
-        over = ", those with the same median drawn over one another" if shared else ""
+        over = ", the second of each pair with the same median drawn thinner over the first"
+        over = over if shared else ""
         panel_b = (
             f"(b) {len(medians)} curves over {median_low:.3g} to {median_high:.3g}, centred on "
             f"the medians {_and([f'{c:.4g}' for c in medians])} with peaks "
