@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import queries
 from choosing_epsilon import sensitivity as sens
 from tests import bruteforce
 
@@ -103,19 +104,19 @@ def test_counted_worlds_are_the_expanded_worlds(query, column):
     values, counts = np.array(list(column)), np.array(list(column.values()))
     expanded = np.repeat(values, counts)
     scale = float(np.max(np.abs(values))) or 1.0
-    # the k answers and sensitivities, one per class, against the n worlds of the expanded column
-    for counted, per_world in (
-        (sens.counted_world_answers, sens.world_answers),
-        (sens.counted_local_sensitivities, sens.world_local_sensitivities),
+    # each class of worlds (those missing one value) stands for as many worlds as rows hold it:
+    # repeated so, the classes' answers and local sensitivities are the n worlds' of the column
+    classes = queries.world_classes(values, query, counts)
+    _, sorted_counts = sens.check_counts(values, counts)  # by ascending value, as the classes
+    assert classes.weight.tolist() == sorted_counts[classes.missing[:, 0]].tolist()
+    weights = classes.weight.astype(int)
+    for by_class, per_world in (
+        (classes.answer, sens.world_answers(expanded, query)),
+        (classes.local_sensitivity, sens.world_local_sensitivities(expanded, query)),
     ):
-        # values need not be sorted: map each row to the position of its value in ``values``
-        index = {v: i for i, v in enumerate(values.tolist())}
-        by_class = counted(values, counts, query)[[index[v] for v in expanded.tolist()]]
-        assert np.allclose(by_class, per_world(expanded, query), rtol=1e-12, atol=1e-13 * scale)
-    assert close(
-        sens.counted_unbounded_sensitivity(values, counts, query),
-        sens.unbounded_sensitivity(expanded, query),
-    )
+        repeated = np.sort(np.repeat(by_class, weights))
+        assert np.allclose(repeated, np.sort(per_world), rtol=1e-12, atol=1e-13 * scale)
+    assert close(classes.sensitivity * classes.unit, sens.unbounded_sensitivity(expanded, query))
 
 
 @given(column=columns, seed=st.integers(0, 2**32 - 1))
@@ -197,9 +198,10 @@ def test_a_billion_ages_keep_their_worlds_apart():
     values = np.append(np.arange(111.0), 140.0)
     counts = np.append(np.full(111, 9_009_009), 1)
     n = int(counts.sum())
-    u, _, scale = sens.standardised_counts(values, np.cumsum(counts))
-    answers, _ = sens.standard_counted_world_answers(u, counts, "mean")
-    assert np.allclose(-np.diff(answers) * scale, np.diff(values) / (n - 1), rtol=1e-12, atol=0)
+    classes = queries.world_classes(values, "mean", counts)
+    # ascending answers: the worlds missing the largest values first
+    gaps = classes.gaps * classes.unit
+    assert np.allclose(gaps, np.diff(values)[::-1] / (n - 1), rtol=1e-12, atol=0)
     result = pw.epsilon_for_risk(values, 0.5, "mean", counts=counts)
     # Δv is the outlier's distance from age 0 over n - 1 rows
     assert result.delta_v == pytest.approx(140 / (n - 1), rel=1e-12)

@@ -1,0 +1,108 @@
+"""Every query and every adversary missing k = 1, 2 or 3 rows against brute force: the worlds
+enumerated, each world's answer from the query's definition, Δf by removing every row of every
+world, and the exact ε by bisection on the posterior at the worst response (tests/bruteforce.py).
+Small random databases with ties, negative values and outliers; and the counts path against the
+expanded column for every query, 0/1 columns (a count of rows meeting a condition) included."""
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from choosing_epsilon import queries
+from choosing_epsilon.possible_worlds import epsilon_for_risk
+from tests import bruteforce
+
+QUERIES = ["mean", "sum", "variance", "std", "median", "quantile"]
+LEVELS = [0.1, 0.25, 0.5, 0.9]
+# small databases: ties (a few distinct values), negatives, and now and then an outlier
+values = st.one_of(st.integers(-20, 20), st.sampled_from([-1000, 1000, 0.5, 2.25]))
+databases = st.lists(values, min_size=4, max_size=7).map(lambda v: [float(x) for x in v])
+
+
+def level(query, q):
+    return q if query == "quantile" else None
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    database=databases,
+    query=st.sampled_from(QUERIES),
+    q=st.sampled_from(LEVELS),
+    unknown=st.integers(1, 3),
+    position=st.floats(0.05, 0.95),
+)
+def test_every_query_and_k_match_brute_force(database, query, q, unknown, position):
+    n = len(database)
+    assume(unknown <= n - 2)
+    q = level(query, q)
+    worlds = math.comb(n, unknown)
+    rho = 1 / worlds + position * (1 - 1 / worlds)
+    result = epsilon_for_risk(database, rho, query, unknown=unknown, q=q)
+    sensitivity = bruteforce.sensitivity(database, query, unknown, q)
+    assert result.sensitivity == pytest.approx(sensitivity, rel=1e-9, abs=1e-9)
+    answers = bruteforce.answers(database, query, unknown, q)
+    if sensitivity == 0:
+        assert math.isinf(result.exact)
+        return
+    assert result.delta_v == pytest.approx(float(np.ptp(answers)), rel=1e-9, abs=1e-9)
+    exact = bruteforce.exact_epsilon(database, rho, query, unknown, q)
+    if math.isinf(exact):
+        assert math.isinf(result.exact)
+    else:
+        assert result.exact == pytest.approx(exact, rel=1e-6)
+        # and the posterior at the worst response lands on ρ there (Eq. 3)
+        assert bruteforce.worst_risk(answers, sensitivity, result.exact) == pytest.approx(
+            rho, rel=1e-6
+        )
+    assert result.upper_bound == pytest.approx(
+        bruteforce.upper_bound(database, rho, query, unknown, q), rel=1e-9
+    )
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    database=st.one_of(databases, st.lists(st.sampled_from([0.0, 1.0]), min_size=4, max_size=9)),
+    query=st.sampled_from(QUERIES),
+    q=st.sampled_from(LEVELS),
+    unknown=st.integers(1, 2),
+    position=st.floats(0.05, 0.95),
+)
+def test_counts_give_the_expanded_columns_result_for_every_query(
+    database, query, q, unknown, position
+):
+    n = len(database)
+    assume(unknown <= n - 2)
+    q = level(query, q)
+    rho = 1 / math.comb(n, unknown) + position * (1 - 1 / math.comb(n, unknown))
+    counted = Counter(database)
+    distinct = sorted(counted)
+    expanded = epsilon_for_risk(database, rho, query, unknown=unknown, q=q)
+    by_counts = epsilon_for_risk(
+        distinct, rho, query, counts=[counted[v] for v in distinct], unknown=unknown, q=q
+    )
+    for field in ("sensitivity", "delta_v", "upper_bound", "exact"):
+        a, b = getattr(expanded, field), getattr(by_counts, field)
+        assert a == b or a == pytest.approx(b, rel=1e-9, abs=1e-12), field
+
+
+def test_a_count_of_rows_is_the_sum_of_a_zero_one_column():
+    # 3 of 6 rows meet the condition: removing one row changes the count by at most 1
+    flags = [1.0, 0.0, 1.0, 1.0, 0.0, 0.0]
+    result = epsilon_for_risk(flags, 0.5, "sum")
+    assert result.sensitivity == 1.0 and result.delta_v == 1.0
+    assert result.exact == pytest.approx(bruteforce.exact_epsilon(flags, 0.5, "sum"), rel=1e-6)
+
+
+def test_bad_queries_and_unknowns_are_refused_by_name():
+    with pytest.raises(ValueError, match="query must be one of"):
+        epsilon_for_risk([1, 2, 3, 4], 0.5, "mode")
+    with pytest.raises(ValueError, match="q"):
+        epsilon_for_risk([1, 2, 3, 4], 0.5, "quantile")
+    with pytest.raises(ValueError, match="unknown"):
+        epsilon_for_risk([1, 2, 3, 4], 0.5, "mean", unknown=3)
+    with pytest.raises(ValueError, match="unknown"):
+        queries.check_unknown(True, 10)
