@@ -774,3 +774,66 @@ def outlier_sweep(
     )
     table["noise_scale_km"] = table.sensitivity / table.epsilon_exact
     return table
+
+
+def query_table(
+    values: Sequence[float] | np.ndarray,
+    rho: float,
+    cases: Sequence[tuple[str, float | None, int]],
+) -> pd.DataFrame:
+    """Eq. (7) and the exact ε for each (query, q, unknown) of ``cases`` on one column; a case
+    whose worlds make more classes than are computed exactly has nan and says so."""
+    distinct = np.unique(check_values(values)).size
+    rows = []
+    for query, q, unknown in cases:
+        name = f"quantile q = {q:g}" if query == "quantile" else query
+        row: dict[str, float | str] = {"query": name, "rows missed (k)": unknown}
+        if queries.count_classes(distinct, unknown) > queries.MAX_CLASSES:
+            note = f"more than {queries.MAX_CLASSES:,} classes of worlds: not computed"
+            rows.append(row | {"Δf": math.nan, "Δv": math.nan, "exact ε": math.nan, "note": note})
+            continue
+        r = epsilon_for_risk(values, rho, query, unknown=unknown, q=q)
+        rows.append(
+            row
+            | {
+                "Δf": r.sensitivity,
+                "Δv": r.delta_v,
+                "Eq. (7) ε": r.upper_bound,
+                "exact ε": r.exact,
+                "note": "",
+            }
+        )
+    table = pd.DataFrame(rows)
+    return table if table.note.astype(bool).any() else table.drop(columns="note")
+
+
+MONTE_CARLO_CLASSES = 64  # the Monte Carlo below draws from every class in turn: at most this many
+
+
+def simulated_worst_posterior(
+    values: Sequence[float] | np.ndarray,
+    query: str,
+    epsilon: float,
+    draws: int,
+    rng: np.random.Generator,
+    unknown: int = 1,
+    q: float | None = None,
+) -> float:
+    """The largest posterior of the true world (Definition 3) over ``draws`` responses drawn from
+    each class of worlds in turn as the truth, at ``epsilon``: a Monte Carlo of Eq. (3); nan for a
+    column of more than ``MONTE_CARLO_CLASSES`` classes."""
+    classes = queries.world_classes(values, query, unknown=unknown, q=q)
+    if classes.answer.size > MONTE_CARLO_CLASSES:
+        return math.nan
+    if classes.sensitivity == 0 or math.isinf(epsilon):
+        return 1 / classes.worlds if classes.sensitivity == 0 else math.nan
+    answers = classes.answer / classes.unit
+    scale = classes.sensitivity / positive("epsilon", epsilon)
+    log_weight = np.log(classes.weight)
+    largest = 0.0
+    for true in range(answers.size):
+        gamma = answers[true] + rng.laplace(0.0, scale, size=int(draws))
+        log_like = -np.abs(gamma[:, None] - answers[None, :]) / scale
+        log_posterior = log_like[:, true] - special.logsumexp(log_like + log_weight, axis=1)
+        largest = max(largest, float(np.exp(log_posterior).max()))
+    return largest
