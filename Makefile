@@ -29,7 +29,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: help reproduce test test-cases test-fast test-explore test-site site assignments lint bench lab lock hooks clean
+.PHONY: help reproduce test test-cases test-fast test-explore test-spark test-site site assignments lint bench lab lock hooks clean
 
 help:  ## this list: every target and what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -50,16 +50,21 @@ reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters;
 	$(BIN)/python -m choosing_epsilon.harness.reproduce
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site"
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site and not spark"
 
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases
 
 test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site" tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site and not spark" tests
+
+test-spark: $(STAMP)  ## PySpark in local mode (2 cores) counts a Parquet column and gets DuckDB's ε (installs requirements-spark.lock; needs Java 17+)
+	@command -v java >/dev/null 2>&1 || { echo "make test-spark: no java on PATH: install Java 17 or later (Debian: openjdk-17-jre-headless; .ci/run does)"; exit 1; }
+	$(UV_INSTALL) -q -r requirements-spark.lock
+	$(BIN)/python -m pytest -p no:xdist -m spark tests/test_spark.py
 
 test-explore: $(STAMP)  ## property tests drawing new random examples, 2,000 per test that sets no count (never in CI; a failure found becomes an @example)
-	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site" tests
+	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site and not spark" tests
 
 site: $(STAMP)  ## the static site, from the committed notebooks (no kernel): site/_build/html/index.html
 	$(BIN)/python site/build.py
@@ -86,6 +91,9 @@ lock: $(STAMP)  ## recompile requirements.lock (one lock for CPython 3.11-3.13) 
 	$(PIP) install -q uv==$(UV_VERSION)
 	$(BIN)/uv pip compile pyproject.toml --extra test --extra lint --extra site --extra teach --universal --fork-strategy fewest --python-version 3.11 \
 		--no-header --no-annotate -o requirements.lock
+	{ sed -n '1,2p' requirements-spark.lock; $(BIN)/uv pip compile pyproject.toml --extra spark --universal \
+		--fork-strategy fewest --python-version 3.11 -c requirements.lock --no-header --no-annotate | \
+		grep -E '^(pyspark|py4j)=='; } > requirements-spark.lock.new && mv requirements-spark.lock.new requirements-spark.lock
 	$(BIN)/python tools/environment.py $(JUPYTERLAB_VERSION)
 
 hooks: $(STAMP)  ## install the pre-commit hooks (.pre-commit-config.yaml): make lint's checks before each commit
