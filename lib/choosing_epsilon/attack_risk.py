@@ -97,8 +97,10 @@ def guarantee(
 
 def _log_delta_at_order(order: float, rho: float, epsilon: float) -> float:
     """log of CKS's δ at Rényi order a: (a−1)(aρ−ε) − log a + (a−1) log(1 − 1/a)."""
-    return (order - 1) * (order * rho - epsilon) - math.log(order) + (order - 1) * math.log1p(
-        -1 / order
+    return (
+        (order - 1) * (order * rho - epsilon)
+        - math.log(order)
+        + (order - 1) * math.log1p(-1 / order)
     )
 
 
