@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 from scipy import optimize, stats
 
 from ._validate import closed_unit, open_unit, positive, real
@@ -307,10 +308,34 @@ def summary(g: Guarantee) -> dict[str, float]:
 def truth_probability(epsilon: float) -> float:
     """The probability that randomized response at ε reports the truth: e^ε/(1 + e^ε)
     (Dwork & Roth 2014, Sec. 3.2), the largest accuracy at prior ½ under ε-DP."""
-    return float(1 / (1 + math.exp(-positive("epsilon", epsilon))))
+    return float(1 / (1 + math.exp(-_non_negative(epsilon))))
 
 
 def registry_ui_truth_probability(epsilon: float) -> float:
     """The "probability of truth" the OpenDP registry's website shows (probability-table.js):
     e^(ε/e)/(1 + e^(ε/e)), that is ε divided by Euler's number where ε belongs."""
-    return float(1 / (1 + math.exp(-positive("epsilon", epsilon) / math.e)))
+    return float(1 / (1 + math.exp(-_non_negative(epsilon) / math.e)))
+
+
+# the ε of the registry website's probability table (probability-table.js)
+REGISTRY_UI_EPSILONS = (0, 0.01, 0.1, 1, 5, 10, 50, 100)
+
+
+def truth_table(epsilons: tuple[float, ...] = REGISTRY_UI_EPSILONS) -> pd.DataFrame:
+    """The registry website's "probability of truth" beside randomized response's, per ε."""
+    return pd.DataFrame(
+        {
+            "epsilon": list(epsilons),
+            "registry website: e^(ε/e)/(1 + e^(ε/e))": [
+                registry_ui_truth_probability(e) for e in epsilons
+            ],
+            "randomized response: e^ε/(1 + e^ε)": [truth_probability(e) for e in epsilons],
+        }
+    )
+
+
+def _non_negative(epsilon: float) -> float:
+    eps = real("epsilon", epsilon)
+    if eps < 0:
+        raise ValueError(f"epsilon must be >= 0 (allowed range [0, inf)), got {epsilon!r}")
+    return eps
