@@ -115,7 +115,7 @@ def test_registry_ui_probability_divides_epsilon_by_e():
 def test_in_100_never_rounds_to_certainty():
     assert ar.in_100(0.731) == "73 in 100"
     assert ar.in_100(0.9999) == "more than 99 in 100"
-    assert ar.in_100(1.0) == "100 in 100"
+    assert ar.in_100(1.0) == "more than 99 in 100"
 
 
 @pytest.mark.parametrize(

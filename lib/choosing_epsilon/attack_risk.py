@@ -286,8 +286,8 @@ def in_100(probability: float) -> str:
     """A probability as readers read it best (Nanayakkara et al. 2023): "73 in 100"."""
     q = closed_unit("probability", probability)
     count = round(100 * q)
-    if count == 100 and q < 1:
-        return "more than 99 in 100"
+    if count == 100:
+        return "more than 99 in 100"  # no finite guarantee makes a guess certain
     return f"{count} in 100"
 
 

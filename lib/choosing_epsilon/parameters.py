@@ -253,7 +253,12 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit, default=0.5),
     "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
     "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
-    "registry_path": Param("path", "a CSV file", _nonempty, default="../data/epsilon_registry.csv"),
+    "registry_path": Param(
+        "path",
+        "a folder of the deployments registry's YAML files, or a CSV in the older registry's format",
+        _nonempty,
+        default="../data/deployments_registry",
+    ),
     "seed": _default(SEED, 20261122),
     "output_dir": OUTPUT_DIR,
 }

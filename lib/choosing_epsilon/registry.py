@@ -170,7 +170,9 @@ def short_label(organization: str, context: str, width: int = 52) -> str:
     """A label for the figure: the first curator (less a parenthesis) and the deployment's name,
     cut to ``width`` characters with an ellipsis."""
     curator = re.sub(r"\s*\(.*?\)", "", organization.split(" & ")[0]).strip()
-    label = f"{curator}: {context}"
+    # the Census records name the system before the product: the product tells them apart
+    product = re.sub(r"^Disclosure Avoidance System for (the )?", "", context)
+    label = f"{curator}: {product}"
     return label if len(label) <= width else label[: width - 1].rstrip() + "…"
 
 
