@@ -171,7 +171,7 @@ def methods_and_deployments(
         else len({(m, b) for m, b in zip(deployed.model, deployed.local)}),
     ]
     lines = 0 if provenance is None else provenance.count("\n") + 1
-    head = 0.75 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
+    head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
     height = head + 1.9 + ROW_HEIGHT * sum(rows) + 0.9 * 3
     fig = plt.figure(figsize=(10, height))
     grid = fig.add_gridspec(3, 1, height_ratios=[r + 3 for r in rows])
@@ -223,7 +223,7 @@ def methods_and_deployments(
     marked = methods.epsilon[has_epsilon(methods.epsilon)].to_numpy()
     if len(marked):
         ax_b.set_xlim(marked.min() / 2, marked.max() * 2)
-    ax_r.set(xlim=(0, 1), xlabel="attacker's rate or advantage (0 to 1)")
+    ax_r.set(xlim=(-0.01, 1.01), xlabel="attacker's rate or advantage (0 to 1)")
     fig.suptitle(
         "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
         y=1 - 0.2 / height,
