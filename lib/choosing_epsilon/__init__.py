@@ -15,7 +15,10 @@ One module per concept, reused across papers:
   budget.
 - ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing
   bounds).
-- ``registry``: the ε of real deployments and its δ column.
+- ``attack_risk``: every guarantee (pure ε, (ε, δ), ρ-zCDP, μ-GDP) read as what an attacker
+  testing one person's presence can do: trade-off curve, advantage, TPR at small FPR, accuracy.
+- ``registry``: real deployments: the deployments registry's YAML records, the older registry's
+  CSV and its δ column, and the conversions the registry states.
 - ``synthesis``: one survey through every method: each method's ε, the feasible interval, the
   table.
 - ``claims``: the claims ledger that checks every published number.
