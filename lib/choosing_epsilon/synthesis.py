@@ -675,7 +675,8 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
         row = {"row": d.label, "kind": "deployment", "model": d.scale_model, "local": d.local}
         row |= {"epsilon": d.epsilon, "delta": d.delta, "rho": d.rho, "mu": d.mu}
         if d.scale_model:
-            g = ar.guarantee(d.scale_model, d.epsilon, d.delta, d.rho, d.mu)
+            numbers = [float(v) for v in (d.epsilon, d.delta, d.rho, d.mu)]  # type: ignore[arg-type]
+            g = ar.guarantee(str(d.scale_model), *numbers)
             row |= _on_the_scale(g)
         else:
             row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
