@@ -477,3 +477,29 @@ def test_synthesis_refuses_a_bad_column_before_a_kernel_starts(
         reproduce.run_notebook("synthesis", given, tmp_path / "out")
     assert "\n" not in str(refusal.value)
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.notebook
+def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
+    """A reader's 50,000-row Parquet of incomes: the line saying what came from the file used to
+    be drawn over panel (a)'s title; save_figure now refuses overlapping texts, so the run
+    finishing is the check, and the risk scale has every method and every deployment."""
+    incomes = np.round(np.exp(np.random.default_rng(1).normal(10.5, 0.8, 50000))).clip(0, 1e6)
+    path = tmp_path / "incomes.parquet"
+    write_table(pd.DataFrame({"income": incomes}), path, "parquet")
+    changes = {
+        "data_path": str(path),
+        "column": "income",
+        "value_range": [0, 1000000],
+        "mean_lower_bound": 1000,
+        "error_years": 5000,
+        "c_years": 1000,
+    }
+    run("synthesis", changes, tmp_path / "out")
+    scale = pd.read_csv(tmp_path / "out" / "risk_scale.csv")
+    deployments = pd.read_csv(tmp_path / "out" / "deployments.csv")
+    assert (scale.kind == "deployment").sum() == len(deployments)
+    methods = pd.read_csv(tmp_path / "out" / "methods.csv")
+    assert (scale.kind == "method").sum() == int(np.isfinite(methods.epsilon).sum()) - int(
+        (methods.epsilon == 0).sum()
+    )

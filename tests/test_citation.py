@@ -25,7 +25,7 @@ SOURCES = {
     "shoaran_2012": ["shoaran2012practice"],
     "mugunthan_poster": ["mugunthan_poster"],
     "laplace_intro": ["laplaceblog"],
-    "synthesis": ["opendp2024registry"],
+    "synthesis": ["opendp2024registry", "opendp2026deployments"],
 }
 
 

@@ -1,5 +1,6 @@
 import math
 
+import pandas as pd
 import pytest
 
 from choosing_epsilon import interpretation, registry
@@ -100,3 +101,65 @@ def test_interpretation_inverses():
     assert interpretation.tpr_bound(0.01, math.log(3)) == pytest.approx(0.03)
     with pytest.raises(ValueError, match="threshold must exceed the prior"):
         interpretation.epsilon_for_posterior(0.5, 0.4)
+
+
+# --- the deployments registry (YAML) ---------------------------------------------------------
+
+FOLDER = DATA / "deployments_registry"
+
+
+def test_every_yaml_file_is_a_row_and_the_dropped_rows_are_kept_marked():
+    table = registry.load_deployments(FOLDER, DATA / "epsilon_registry.csv")
+    files = sorted(p.stem for p in FOLDER.glob("*.yaml"))
+    assert sorted(table.file[table.registry != registry.OLDER_ONLY]) == files
+    older = registry.load_registry(DATA / "epsilon_registry.csv")
+    dropped = older.label[older.deployments_registry == ""]
+    kept = table[table.registry == registry.OLDER_ONLY]
+    assert sorted(kept.label) == sorted(dropped) and len(kept) == 2
+
+
+def test_the_registry_states_the_model_and_the_older_file_the_label():
+    table = registry.load_deployments(FOLDER, DATA / "epsilon_registry.csv").set_index("file")
+    assert table.loc["census_redistricting_data", "scale_model"] == "zcdp"
+    assert table.loc["census_redistricting_data", "rho"] == 2.63
+    assert table.loc["vaccine_search_insights", "label"] == "Google: vaccine search insights"
+    assert table.loc["healthkit", "model"] == "ε-DP, local"
+    # a record that states no number takes the older registry's ε, and says so
+    assert table.loc["employment_outcomes", "epsilon"] == 3
+    assert table.loc["employment_outcomes", "registry"] == registry.OLDER_EPSILON
+    # Uber's δ is n^(−ε ln n), not a number: not placed on the scale
+    assert table.loc["uber", "scale_model"] == ""
+
+
+def test_a_csv_registry_reads_in_the_same_columns():
+    table = registry.read_any(DATA / "epsilon_registry.csv")
+    assert list(table.columns) == registry.DEPLOYMENT_COLUMNS
+    assert set(table.scale_model) <= {"pure", "approximate", "zcdp"}
+
+
+def test_an_empty_folder_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="registry_path"):
+        registry.load_deployments(tmp_path)
+
+
+def test_the_conversions_are_transcribed_from_the_pinned_files():
+    """Each stated ρ or μ is in its YAML file, and each ε in it too (or, for the older registry's,
+    in the older CSV); quotes from the details are verbatim."""
+    rows = pd.read_csv(DATA / "registry_conversions.csv", dtype=str, keep_default_na=False)
+    older = (DATA / "epsilon_registry.csv").read_text()
+    for row in rows.itertuples():
+        text = (FOLDER / f"{row.file}.yaml").read_text()
+        assert row.stated in text, row.claim_id
+        assert row.epsilon in (older if row.claim_id.startswith("older_") else text), row.claim_id
+        if row.where == "privacy_parameters_details":
+            assert row.quote in text, row.claim_id
+
+
+def test_conversion_verdicts():
+    table = registry.check_conversions(DATA / "registry_conversions.csv").set_index("claim_id")
+    assert not table.agrees.any()
+    assert sorted(table.index[table["within rounding"]]) == [
+        "conversion_full_url_mu",
+        "conversion_redistricting_persons",
+        "conversion_redistricting_units",
+    ]

@@ -13,8 +13,12 @@ The mathematics, one module per concept, reused across papers (this folder):
 - ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement.
 - ``budget``: sequential composition and an accountant that refuses to overdraw its budget.
 - ``interpretation``: what ε allows an adversary to conclude.
-- ``registry``: the ε of real deployments; ``tables``: a column on disk as its distinct values and
-  counts (DuckDB); ``synthesis``: one survey through every method.
+- ``attack_risk``: every guarantee (pure ε, (ε, δ), ρ-zCDP, μ-GDP) read as what an attacker
+  testing one person's presence can do: trade-off curve, advantage, TPR at small FPR, accuracy.
+- ``registry``: real deployments: the deployments registry's YAML records, the older registry's
+  CSV and its δ column, and the conversions the registry states.
+- ``tables``: a column on disk as its distinct values and counts (DuckDB); ``synthesis``: one
+  survey through every method.
 
 Each source's own figures and forensics, one module per source:
 

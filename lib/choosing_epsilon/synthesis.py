@@ -636,3 +636,57 @@ def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
     posterior = posterior_epsilon(prior, threshold)
     advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
     return rows + reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
+
+
+# --- one risk scale for every ε ----------------------------------------------------------------
+
+RISK_COLUMNS = [
+    "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
+    "tpr_at_fpr_1pct", "accuracy_at_half",
+]  # fmt: skip
+
+
+def _on_the_scale(g: Any) -> dict[str, float]:
+    """The scale's three numbers for guarantee ``g`` (attack_risk.Guarantee)."""
+    from choosing_epsilon import attack_risk as ar
+
+    advantage = ar.advantage(g)
+    return {
+        "advantage": advantage,
+        "tpr_at_fpr_1pct": ar.tpr_bound(g, 0.01),
+        "accuracy_at_half": (1 + advantage) / 2,
+    }
+
+
+def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame:
+    """Every method's answer (a pure ε: each method here sets the ε of a Laplace release) and
+    every deployment (its guarantee as the registry states it: ρ-zCDP, μ-GDP, (ε, δ) or pure ε)
+    on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½. A
+    deployment that states no number has its row with the scale's columns empty."""
+    from choosing_epsilon import attack_risk as ar
+
+    rows: list[dict[str, Any]] = []
+    for method, epsilon in zip(methods.method, methods.epsilon):
+        if not has_epsilon(epsilon):
+            continue
+        row = {"row": method, "kind": "method", "model": "pure", "local": False}
+        row |= {"epsilon": float(epsilon), "delta": math.nan, "rho": math.nan, "mu": math.nan}
+        rows.append(row | _on_the_scale(ar.pure(float(epsilon))))
+    for d in deployments.itertuples():
+        row = {"row": d.label, "kind": "deployment", "model": d.scale_model, "local": d.local}
+        row |= {"epsilon": d.epsilon, "delta": d.delta, "rho": d.rho, "mu": d.mu}
+        if d.scale_model:
+            numbers = [float(v) for v in (d.epsilon, d.delta, d.rho, d.mu)]  # type: ignore[arg-type]
+            g = ar.guarantee(str(d.scale_model), *numbers)
+            row |= _on_the_scale(g)
+        else:
+            row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=RISK_COLUMNS)
+
+
+def in_words(accuracy: float) -> str:
+    """The accuracy at prior ½ as readers read it best: "right 73 times in 100"."""
+    from choosing_epsilon import attack_risk as ar
+
+    return f"right {ar.in_100(accuracy).removesuffix(' in 100')} times in 100"

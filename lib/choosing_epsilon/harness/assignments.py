@@ -360,7 +360,8 @@ def _with_values(source: str, values: dict[str, str]) -> str:
 
 def relocate(nb: NotebookNode, source_dir: Path) -> tuple[NotebookNode, dict[str, Path]]:
     """``nb`` made to run from a folder of its own: ``output_dir`` set to ``output`` beside it, and
-    every string parameter naming a file (relative to ``source_dir``) set to ``data/<file>``.
+    every string parameter naming a file or a folder of files (relative to ``source_dir``) set to
+    ``data/<name>``.
 
     Returns the notebook and the files to copy, by their path relative to the copy's folder.
     """
@@ -387,6 +388,12 @@ def relocate(nb: NotebookNode, source_dir: Path) -> tuple[NotebookNode, dict[str
             if target in files and files[target] != (source_dir / value).resolve():
                 raise ExerciseError(f"parameter {variable!r}: two input files named {target!r}")
             files[target] = (source_dir / value).resolve()
+            values[variable] = target
+        elif value and (source_dir / value).is_dir():  # a folder of inputs (a registry)
+            target = f"{DATA_DIR}/{Path(value).name}"
+            for inner in sorted((source_dir / value).iterdir()):
+                if inner.is_file():
+                    files[f"{target}/{inner.name}"] = inner.resolve()
             values[variable] = target
     cell.source = _with_values(cell.source, values)
     return relocated, files

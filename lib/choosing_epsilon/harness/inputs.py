@@ -25,10 +25,13 @@ def check_database(values: Mapping[str, Any]) -> None:
 
 
 def check_registry(values: Mapping[str, Any]) -> None:
-    """The registry of deployed ε: the file and its columns."""
+    """The registry of deployments: a folder of its YAML files, or a CSV file with its columns."""
     path = Path(str(values["registry_path"]))
+    if path.is_dir():
+        registry.load_deployments(path)
+        return
     if not path.is_file():
-        raise ValueError(f"registry_path: no such file {str(path)!r}")
+        raise ValueError(f"registry_path: no such file or folder {str(path)!r}")
     registry.load_registry(path)
 
 

@@ -253,7 +253,12 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit, default=0.5),
     "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
     "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
-    "registry_path": Param("path", "a CSV file", _nonempty, default="../data/epsilon_registry.csv"),
+    "registry_path": Param(
+        "path",
+        "a folder of the deployments registry's YAML files, or an older-format registry CSV",
+        _nonempty,
+        default="../data/deployments_registry",
+    ),
     "seed": _default(SEED, 20261122),
     "output_dir": OUTPUT_DIR,
 }
@@ -384,9 +389,18 @@ def differ_from_defaults(notebook: str, values: Mapping[str, object]) -> list[st
 
 def same(a: object, b: object) -> bool:
     """Equality that treats numbers by value (1 == 1.0, 1/3 to 1e-12), compares sequences
-    element-wise, and takes two paths of files with the same bytes as the same input."""
+    element-wise, and takes two paths of files (or folders of files) with the same bytes as the
+    same input."""
     if isinstance(a, str) and isinstance(b, str) and a != b and os.path.isfile(a):
         return os.path.isfile(b) and filecmp.cmp(a, b, shallow=False)
+    if isinstance(a, str) and isinstance(b, str) and a and a != b and os.path.isdir(a):
+        # two folders holding the same files with the same bytes (the deployments registry)
+        names = sorted(os.listdir(a))
+        return (
+            os.path.isdir(b)
+            and names == sorted(os.listdir(b))
+            and filecmp.cmpfiles(a, b, names, shallow=False)[0] == names
+        )
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     numbers = (int, float)

@@ -236,6 +236,8 @@ def privacy_loss(
         ylabel="density",
         title=f"The privacy loss when a ~ A(D), ε = {epsilon:g}",
     )
+    # at most five ticks: at ε = 0.001 the default nine labels (−0.00100, −0.00075, ...) overlap
+    ax.locator_params(axis="x", nbins=4)
     if len(loss) <= max_rows:
         return fig, pd.DataFrame({"release": releases, "privacy_loss": loss})
     return fig, pd.DataFrame({"privacy_loss": loss[:: max(1, len(loss) // max_rows)]})

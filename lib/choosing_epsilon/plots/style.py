@@ -18,11 +18,13 @@ import matplotlib.colors as mcolors
 import numpy as np
 from cycler import cycler
 from matplotlib.axes import Axes
+from matplotlib.backend_bases import _get_renderer  # type: ignore[attr-defined]  # the renderer savefig uses
 from matplotlib.collections import Collection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 # Okabe & Ito, "Color Universal Design": the colour of each name
 OKABE_ITO: dict[str, str] = {
@@ -269,7 +271,44 @@ def problems(fig: Figure) -> list[str]:
                 f"text {text.get_text()[:40]!r} is {text.get_fontsize():g} pt; sizes are "
                 f"{sorted(sizes)}"
             )
+    for first, second in overlapping_texts(fig):
+        found.append(f"texts {first[:40]!r} and {second[:40]!r} overlap")
     return list(dict.fromkeys(found))
+
+
+def drawn_texts(fig: Figure) -> list[tuple[Text, Bbox]]:
+    """Every text the figure draws, with its box in display units: one drawing without
+    rendering, recording each text as it is drawn (tick labels outside the view are not drawn,
+    and so are not counted)."""
+    renderer = _get_renderer(fig)
+    drawn: list[Text] = []
+
+    def record(*args: Any, mtext: Text | None = None, **kwargs: Any) -> None:
+        if mtext is not None:
+            drawn.append(mtext)
+
+    with renderer._draw_disabled():  # every draw_* a no-op: nothing is rasterised
+        renderer.draw_text = record
+        fig.draw(renderer)
+    found = []
+    for text in dict.fromkeys(drawn):
+        if text.get_visible() and text.get_text().strip():
+            found.append((text, text.get_window_extent(renderer)))
+    return found
+
+
+def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
+    """The pairs of drawn texts whose boxes overlap (by more than half a point each way)."""
+    texts = drawn_texts(fig)
+    slack = 0.5 * fig.dpi / 72  # half a point, in pixels
+    pairs = []
+    for i, (first, one) in enumerate(texts):
+        for second, other in texts[i + 1 :]:
+            width = min(one.x1, other.x1) - max(one.x0, other.x0)
+            height = min(one.y1, other.y1) - max(one.y0, other.y0)
+            if width > slack and height > slack:
+                pairs.append((first.get_text(), second.get_text()))
+    return pairs
 
 
 def check(fig: Figure) -> None:

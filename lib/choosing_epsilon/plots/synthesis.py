@@ -1,20 +1,22 @@
-"""Figure of the synthesis: every method's ε for the survey mean and the ε of published
-deployments, on one shared log axis: (a) one mechanism from public inputs, (b) Lee & Clifton's
-data-reading bound, (c) the deployments, each named, with its privacy model and unit. A grey band
-in every panel spans the ε the deployments use."""
+"""Figure of the synthesis: every method's ε for the survey mean on one log axis, (a) one
+mechanism from public inputs and (b) Lee & Clifton's data-reading bound, and (c) one risk scale
+for every answer and every published deployment, whatever its privacy model: what an attacker
+testing one person's presence can do (attack_risk)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.patches import Patch, Rectangle
+from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
+from .. import attack_risk, registry
 from ..harness.figures import Caption, centred_text
-from ..registry import UNIT_NOT_STATED
 from ..synthesis import COLUMNS, epsilon_text, has_epsilon
 from . import style
 
@@ -24,7 +26,8 @@ FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]
 DEPLOYMENT_COLUMNS = ["organization", "context", "delta", "model", "unit"]
 # a deployment's marker tells its privacy definition; hollow when the noise is added on devices
 MODEL_MARKERS = {"ε-DP": "o", "(ε, δ)-DP": "s", "zCDP": "D", "not stated": "^"}
-BAND_COLOUR = "0.88"
+ADVANTAGE_COLOUR = style.PALETTE[0]  # blue: the largest advantage
+TPR_COLOUR = style.PALETTE[1]  # orange: the true-positive rate at FPR 1%
 ROW_HEIGHT = 0.24  # inches per row of a panel
 MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
 
@@ -63,103 +66,129 @@ def model_marker(model: str) -> tuple[str, bool]:
     return MODEL_MARKERS.get(definition, "^"), model.endswith(", local")
 
 
-def ordered(deployments: pd.DataFrame) -> pd.DataFrame:
-    """The deployments from the smallest ε to the largest (ties by label), renumbered."""
-    return deployments.sort_values(["epsilon", "label"], kind="stable").reset_index(drop=True)
+def guarantee_text(row: Any) -> str:
+    """A risk-scale row's guarantee as the figure writes it: "ε = 2", "ε = 4, δ = 1e-07",
+    "ρ = 2.63", "μ = 0.5", with ", local" for a local deployment (its ε is per report)."""
+    if row.model == "zcdp":
+        text = f"ρ = {row.rho:g}"
+    elif row.model == "gdp":
+        text = f"μ = {row.mu:g}"
+    elif row.model == "approximate":
+        text = f"ε = {row.epsilon:.4g}, δ = {row.delta:.2g}"
+    else:
+        text = f"ε = {row.epsilon:.4g}"
+    return text + (", local" if row.local else "")
 
 
-def _models_panel(axis: Axes, deployments: pd.DataFrame) -> None:
-    """Too many deployments to name: one row per model, a marker per deployment at its ε."""
-    models = sorted(deployments.model.unique())
-    for i, model in enumerate(models):
-        marker, local = model_marker(model)
-        epsilons = deployments.epsilon[deployments.model == model].to_numpy(float)
+def _short(name: str, width: int = 40) -> str:
+    """``name`` cut to ``width`` characters with an ellipsis."""
+    return name if len(name) <= width else name[: width - 1].rstrip() + "…"
+
+
+def placed(scale: pd.DataFrame) -> pd.DataFrame:
+    """The rows of the risk scale that have a place on it: the methods in their order, then the
+    deployments from the smallest advantage to the largest (ties by name), renumbered."""
+    on_scale = scale[np.isfinite(scale.advantage.astype(float))]
+    methods = on_scale[on_scale.kind == "method"]
+    deployed = on_scale[on_scale.kind == "deployment"].sort_values(
+        ["advantage", "tpr_at_fpr_1pct", "row"], kind="stable"
+    )
+    return pd.concat([methods, deployed], ignore_index=True)
+
+
+def _models_panel(axis: Axes, rows: pd.DataFrame) -> None:
+    """Too many deployments to name: one row per model, a marker per deployment at its
+    advantage."""
+    labels = [
+        registry.MODEL_NAMES[m] + (", local" if loc else "")
+        for m, loc in zip(rows.model, rows.local)
+    ]
+    names = sorted(set(labels))
+    for i, name in enumerate(names):
+        chosen = np.array([label == name for label in labels])
+        advantage = rows.advantage[chosen].to_numpy(float)
         axis.plot(
-            epsilons, np.full(len(epsilons), i), marker=marker, ms=5, ls="none", color="black",
-            mfc="none" if local else "black", alpha=0.5,
+            advantage, np.full(len(advantage), i), marker="o", ms=5, ls="none",
+            color=ADVANTAGE_COLOUR, alpha=0.5, mfc="none" if name.endswith("local") else None,
         )  # fmt: skip
-    axis.set_yticks(range(len(models)), models)
-    axis.set(ylabel="privacy model", ylim=(len(models) - 0.4, -0.6))
+    axis.set_yticks(range(len(names)), names)
+    axis.set(ylabel="privacy model", ylim=(len(names) - 0.4, -0.6))
 
 
-def _deployments_panel(axis: Axes, deployments: pd.DataFrame) -> None:
-    """One row per deployment, named by its label: its ε marked by its model's marker (hollow
-    when local), and its privacy unit written beside it (grey when the unit is not stated)."""
-    if len(deployments) > MAX_NAMED:
-        _models_panel(axis, deployments)
+def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
+    """Every method's answer and every deployment with a stated guarantee, one row each: the
+    attacker's largest advantage (filled circle) and its TPR at FPR 1% (hollow diamond), and
+    at the right the accuracy of a guess at prior ½ in words."""
+    rows = placed(scale)
+    deployed = rows[rows.kind == "deployment"]
+    if len(deployed) > MAX_NAMED:
+        _models_panel(axis, deployed)
         return
-    rows = ordered(deployments)
-    columns = zip(rows.epsilon.astype(float), rows.model.astype(str), rows.unit.astype(str))
-    for i, (epsilon, model, unit) in enumerate(columns):
-        marker, local = model_marker(model)
-        axis.plot(
-            [epsilon], [i], marker=marker, ms=6, ls="none", color="black",
-            mfc="none" if local else "black", mew=1.2,
-        )  # fmt: skip
-        grey = "black" if unit != UNIT_NOT_STATED else "0.5"
-        style.note(axis, epsilon * 1.25, i, unit, va="center", color=grey)
-    axis.set_yticks(range(len(rows)), rows.label)
-    axis.set(ylabel="deployment", ylim=(len(rows) - 0.4, -0.6))
-    for model, marker in MODEL_MARKERS.items():
-        if rows.model.str.startswith(model).any():
-            label = "zCDP (drawn at its (ε, δ))" if model == "zCDP" else model
-            axis.plot([], [], marker=marker, ls="none", color="black", label=label)
-    if rows.model.str.endswith("local").any():
-        on_devices = "local: noise added on devices (hollow),\nwhere the cited document says so"
-        axis.plot([], [], marker="o", ls="none", color="black", mfc="none", label=on_devices)
-    # the largest ε come last, so the bottom left corner is free whatever the registry
-    axis.legend(loc="lower left", title="privacy model", title_fontsize=style.FONT["legend"])
+    for i, row in enumerate(rows.itertuples()):
+        advantage, tpr = float(row.advantage), float(row.tpr_at_fpr_1pct)  # type: ignore[arg-type]
+        axis.plot([advantage], [i], "o", ms=6, color=ADVANTAGE_COLOUR, mfc=(
+            "none" if row.local else ADVANTAGE_COLOUR))  # fmt: skip
+        axis.plot([tpr], [i], "D", ms=5, color=TPR_COLOUR, mfc="none", mew=1.2)
+        words = attack_risk.in_100(float(row.accuracy_at_half))  # type: ignore[arg-type]
+        style.note(axis, 1.01, i, words, va="center", transform=axis.get_yaxis_transform())
+        axis.texts[-1].set_clip_on(False)
+    labels = [f"{_short(str(row.row))} ({guarantee_text(row)})" for row in rows.itertuples()]
+    axis.set_yticks(range(len(rows)), labels)
+    methods = int((rows.kind == "method").sum())
+    if 0 < methods < len(rows):
+        axis.axhline(methods - 0.5, color=style.REFERENCE, lw=1)
+    axis.plot([], [], "o", color=ADVANTAGE_COLOUR, label="largest advantage (TPR − FPR)")
+    axis.plot([], [], "D", color=TPR_COLOUR, mfc="none", label="TPR at FPR 1%")
+    if rows.local.any():
+        axis.plot([], [], "o", color=ADVANTAGE_COLOUR, mfc="none", label="local: ε per report")
+    axis.legend(loc="best", title="what the attacker can do")
+    axis.set(ylabel="answer or deployment", ylim=(len(rows) - 0.4, -0.6))
 
 
 def methods_and_deployments(
     methods: pd.DataFrame,
-    deployments: pd.DataFrame,
+    scale: pd.DataFrame,
     interval: list[float] | None,
     mechanism: str,
     lee_mechanism: str,
     provenance: str | None = None,
 ) -> tuple[Figure, pd.DataFrame]:
-    """Every method's ε and the deployed ε on one log axis: (a) the methods bounding the ε of
-    ``mechanism`` from public inputs, with the feasible ``interval`` shaded; (b) Lee & Clifton's,
-    hollow on a hatched ground because they read the private data; (c) the deployments, named,
-    with model and unit. A grey band in every panel spans the deployments' ε. ``provenance``, a
-    line under the title, says what was read from a data file and what is public. The frame
-    stacks the drawn methods and every deployment."""
+    """Every method's ε and what an attacker can do at it and at each deployment: (a) the methods
+    bounding the ε of ``mechanism`` from public inputs, with the feasible ``interval`` shaded;
+    (b) Lee & Clifton's, hollow on a hatched ground because they read the private data, on one
+    log ε axis with (a); (c) the risk scale (``synthesis.risk_scale``): the attacker's advantage
+    and TPR at FPR 1% for every answer and deployment, and in words its accuracy at prior ½.
+    ``provenance``, a line under the title, says what was read from a data file. The frame
+    stacks the drawn methods and the rows of the scale drawn in (c)."""
     panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
-    named = len(deployments) <= MAX_NAMED
+    rows_c = placed(scale)
+    deployed = rows_c[rows_c.kind == "deployment"]
+    named = len(deployed) <= MAX_NAMED
     rows = [
         max(len(panels["(a)"]), 1),
         max(len(panels["(b)"]), 1),
-        len(deployments) if named else deployments.model.nunique(),
+        max(len(rows_c), 1)
+        if named
+        else len({(m, b) for m, b in zip(deployed.model, deployed.local)}),
     ]
-    height = 2.6 + ROW_HEIGHT * sum(rows) + 0.9 * 3
-    fig, (ax, ax_b, ax_r) = plt.subplots(
-        3,
-        1,
-        figsize=(10, height),
-        sharex=True,
-        gridspec_kw={"height_ratios": [r + 3 for r in rows]},
-    )
-    band = (float(deployments.epsilon.min()), float(deployments.epsilon.max()))
-    for axis in (ax, ax_b, ax_r):
-        axis.axvspan(*band, color=BAND_COLOUR, zorder=0, lw=0)
-        axis.tick_params(labelbottom=True)
+    lines = 0 if provenance is None else provenance.count("\n") + 1
+    head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
+    height = head + 1.9 + ROW_HEIGHT * sum(rows) + 0.9 * 3
+    fig = plt.figure(figsize=(10, height))
+    grid = fig.add_gridspec(3, 1, height_ratios=[r + 3 for r in rows])
+    ax = fig.add_subplot(grid[0])
+    ax_b = fig.add_subplot(grid[1], sharex=ax)
+    ax_r = fig.add_subplot(grid[2])
+    ax.tick_params(labelbottom=True)
     _bounds_panel(ax, panels["(a)"], hollow=False)
     _bounds_panel(ax_b, panels["(b)"], hollow=True)
-    _deployments_panel(ax_r, deployments)
+    _scale_panel(ax_r, scale)
     if interval is not None:
         label = "feasible: above every utility bound, below every privacy bound"
         ax.axvspan(*interval, color=style.FEASIBLE, alpha=0.25, label=label, lw=0)
     ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
     ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
-    handles, labels = ax.get_legend_handles_labels()
-    band_key = Patch(
-        facecolor=BAND_COLOUR,
-        edgecolor="0.5",
-        label=f"ε of the deployments in (c), not comparable: {band[0]:g} to {band[1]:g}",
-    )
-    # where it hides the fewest markers, whatever the parameters
-    ax.legend([*handles, band_key], [*labels, band_key.get_label()], loc="best")
+    ax.legend(loc="best")  # where it hides the fewest markers, whatever the parameters
     verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
     style.panel_title(ax, 0, f"one mechanism, every input public{verdict}\n{mechanism}")
     hatch = Rectangle(
@@ -178,62 +207,68 @@ def methods_and_deployments(
         "Lee & Clifton: reads the private data (its possible worlds are the survey)\n"
         f"{lee_mechanism}",
     )
+    unplaced = int((scale.kind == "deployment").sum()) - len(deployed)
+    none = f" ({unplaced} state none: see the table)" if unplaced else ""
     style.panel_title(
         ax_r,
         2,
-        "published deployments: other data, queries and privacy units, not comparable with "
-        "(a) or (b)"
-        + ("" if named else f"\n{len(deployments)} deployments, too many to name: see the table"),
+        "what an attacker testing one person's presence can do, at each method's answer\n"
+        + (
+            f"and at each deployment's stated guarantee{none}; right: a guess at prior ½, "
+            "right in 100"
+            if named
+            else f"and at {len(deployed)} deployments{none}, too many to name: see the table"
+        ),
     )
-    ax_r.set(xscale="log", xlabel="privacy parameter (ε, log scale)")
-    marked = np.concatenate(
-        [
-            methods.epsilon[has_epsilon(methods.epsilon)].to_numpy(),
-            deployments.epsilon.to_numpy(),
-        ]
+    ax_b.set(xscale="log", xlabel="privacy parameter (ε, log scale)")
+    marked = methods.epsilon[has_epsilon(methods.epsilon)].to_numpy()
+    if len(marked):
+        ax_b.set_xlim(marked.min() / 2, marked.max() * 2)
+    ax_r.set(xlim=(-0.01, 1.01), xlabel="attacker's rate or advantage (0 to 1)")
+    fig.suptitle(
+        "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
+        y=1 - 0.2 / height,
     )
-    ax_r.set_xlim(marked.min() / 2, marked.max() * 6)  # room for the units' words on the right
-    fig.suptitle("Every method's ε for the survey mean, and ε in deployment", y=1 - 0.2 / height)
-    top = 1 - 0.75 / height
+    top = 1 - head / height
     if provenance is not None:
         fig.text(0.5, 1 - 0.5 / height, provenance, ha="center", va="top", color="0.3",
                  fontsize=style.FONT["note"])  # fmt: skip
-        top -= 0.25 / height
     bottom, gap = 0.6 / height, 0.95  # inches between panels, for their two-line titles
     axes_height = (height * (top - bottom) - 2 * gap) / 3
-    fig.subplots_adjust(top=top, bottom=bottom, left=0.33, right=0.97, hspace=gap / axes_height)
+    fig.subplots_adjust(top=top, bottom=bottom, left=0.40, right=0.90, hspace=gap / axes_height)
     drawn = pd.concat(panels.values(), ignore_index=True)[FRAME_COLUMNS].assign(kind="method")
-    deployed = (
-        ordered(deployments)
-        .rename(columns={"label": "method", "Organization": "organization", "Context": "context"})
-        [["method", "epsilon", *DEPLOYMENT_COLUMNS]]
-        .assign(kind="deployment", panel="(c)", **{"uses the private data": "not stated"})
-    )  # fmt: skip
-    return fig, pd.concat([drawn, deployed], ignore_index=True)
+    on_scale = rows_c.assign(
+        panel="(c)", guarantee=[guarantee_text(r) for r in rows_c.itertuples()]
+    )
+    return fig, pd.concat([drawn, on_scale], ignore_index=True)
 
 
-def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFrame) -> Caption:
+def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) -> Caption:
     """The caption and alt text of ``methods_and_deployments``."""
-    low, high = deployments.epsilon.min(), deployments.epsilon.max()
-    stated = int((deployments.unit != UNIT_NOT_STATED).sum())
+    deployed = scale[scale.kind == "deployment"]
+    on_scale = deployed[np.isfinite(deployed.advantage.astype(float))]
     if interval is None:
         verdict = "no ε meets every bound of panel (a)"
     else:
         low_a, high_a = interval
         verdict = f"the ε that meet every bound of panel (a) lie in [{low_a:.3g}, {high_a:.3g}]"
+    advantage = on_scale.advantage.astype(float)
+    spread = (
+        f"from {advantage.min():.3g} to {advantage.max():.3g}"
+        if len(on_scale)
+        else "none of them stating a number"
+    )
     text = (
-        f"For the mean of {n_people:,} survey values, {verdict}, drawn on one axis with the ε "
-        f"of {len(deployments)} published deployments ({low:g} to {high:g}, grey band), which "
-        f"protect other data, queries and privacy units and are not comparable with it; "
-        + (
-            f"the registry gives the privacy unit of {stated} of them."
-            if stated
-            else "the registry gives the privacy unit of none of them."
-        )
+        f"For the mean of {n_people:,} survey values, {verdict}; panel (c) reads every method's "
+        f"answer and {len(on_scale)} of {len(deployed)} published deployments as the largest "
+        f"advantage of an attacker testing one person's presence ({spread} for the "
+        "deployments) and its true-positive rate at 1% false positives, in the privacy unit "
+        "each deployment states."
     )
     alt = (
-        "Three panels share one logarithmic ε axis. Panel (a) marks each method's bound on ε "
-        "for the survey's mechanism, left-pointing for upper and right-pointing for lower "
+        "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
+        "method's bound on ε for the survey's mechanism, left-pointing for upper and "
+        "right-pointing for lower "
         + (
             "bounds, with the feasible interval shaded green; "
             if interval is not None
@@ -241,12 +276,14 @@ def caption(n_people: int, interval: list[float] | None, deployments: pd.DataFra
         )
         + "panel (b) marks Lee and Clifton's two hollow upper bounds on a hatched ground; panel "
         + (
-            f"(c) lists the {len(deployments)} deployments by name from the smallest ε to the "
-            "largest, each with a marker for its privacy model and its privacy unit written "
-            "beside it."
-            if len(deployments) <= MAX_NAMED
-            else f"(c) marks the {len(deployments)} deployments' ε on one row per privacy model."
+            "(c) lists the methods' answers and then the deployments, from the smallest "
+            "advantage to the largest, on an axis from 0 to 1: a filled circle at the largest "
+            "advantage (hollow for local deployments), a hollow diamond at the true-positive "
+            "rate at 1% false positives, and at the right how often a guess at even prior "
+            "odds is right, in 100."
+            if len(on_scale) <= MAX_NAMED
+            else f"(c) marks the {len(on_scale)} deployments' advantage on one row per privacy "
+            "model."
         )
-        + " A grey band in every panel spans the deployments' ε."
     )
     return Caption(caption=text, alt=alt)
