@@ -11,6 +11,9 @@ One module per concept, reused across papers:
   mechanism.
 - ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement (Theorems
   1-3).
+- ``risk_profiles``: Kazan & Reiter's risk profiles: Theorem 1's bound on the posterior-to-prior
+  ratio, Theorem 2's ε, the ε a profile implies (closed forms and a bounded optimiser).
+- ``geometric``: the geometric mechanism for counts (scipy's discrete Laplace).
 - ``budget``: sequential composition and a privacy accountant that refuses to overdraw its
   budget.
 - ``interpretation``: what ε allows an adversary to conclude (posterior and hypothesis-testing
