@@ -54,7 +54,10 @@ def profile_pair_figure(
         style.panel_title(top, column, name)
         shown = line[np.isfinite(line.epsilon)]
         bottom.plot(shown.prior, shown.epsilon, **_series(0))
-        bottom.set_xlim(0, float(shown.prior.max()) * 1.02)
+        if len(shown):
+            bottom.set_xlim(0, float(shown.prior.max()) * 1.02)
+        else:
+            figures.centred_text(bottom, "no prior is bounded: ε is unlimited")
         low = frame[frame.minimum]
         bottom.plot(
             low.prior, low.epsilon, "o", color=style.UPPER, label="smallest: the recommended ε"
