@@ -60,6 +60,8 @@ READING_ORDER = {
     "requirement, each tested by simulation.",
     "hsu_2014": "Hsu et al.: an economic method, ε and the study size N from what "
     "participation costs and what the analyst can pay.",
+    "kazan_reiter_2024": "Kazan and Reiter: the agency states how much posterior risk it "
+    "accepts at each prior, and that risk profile fixes ε.",
 }
 
 # How each status reads in a claims table: a symbol and words, so that colour is never the only

@@ -19,6 +19,7 @@ def test_every_folder_with_figures_is_checked():
         "mugunthan_poster",
         "shoaran_2012",
         "synthesis",
+        "kazan_reiter_2024",
         "benchmarks",
     }
 

@@ -26,6 +26,7 @@ SOURCES = {
     "mugunthan_poster": ["mugunthan_poster"],
     "laplace_intro": ["laplaceblog"],
     "synthesis": ["opendp2024registry", "opendp2026deployments"],
+    "kazan_reiter_2024": ["kazan2024prioritizing"],
 }
 
 

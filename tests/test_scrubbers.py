@@ -14,6 +14,7 @@ from scipy import optimize, stats
 
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import FIGURES
@@ -33,6 +34,7 @@ def committed(notebook: str, name: str):
 def test_every_notebook_with_a_central_figure_has_a_scrubber():
     assert NAMES == [
         "hsu_2014",
+        "kazan_reiter_2024",
         "lee_clifton_2011",
         "mugunthan_poster",
         "shoaran_2012",
@@ -81,6 +83,7 @@ def test_png_frames_carry_no_metadata():
         ("mugunthan_poster", "p"),
         ("hsu_2014", "budget"),
         ("synthesis", "n_people"),
+        ("kazan_reiter_2024", "profile_a_tilde"),
     ],
 )
 def test_the_scrubber_opens_at_the_notebook_default(name, parameter):
@@ -227,3 +230,15 @@ def test_a_scrubber_that_breaks_the_style_is_refused():
 
     with pytest.raises(ValueError, match="colour 'tab:red' is not in the palette"):
         bad()
+
+
+def test_kazan_reiter_frames_mark_theorem_5s_epsilon_at_the_kink():
+    animation = scrubbers.kazan_reiter_2024(5)
+    r_tilde = committed("kazan_reiter_2024", "profile_r_tilde")
+    for i in (animation.start, 4):
+        animation.draw(i)
+        a = animation.values[i]
+        (x,), (y,) = animation.marks["recommended ε"].get_data()
+        solved = rp.minimise(rp.fixed_q_profile(a, 1, r_tilde), q_range=(1, 1))
+        assert x == pytest.approx(solved.p, rel=1e-8) and y == pytest.approx(solved.epsilon)
+        assert f"ã = {a:.3f}" in animation.title

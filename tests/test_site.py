@@ -38,7 +38,14 @@ NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 PAGES = ["index", "teachers", "search", "genindex", *NOTEBOOK_NAMES]
 WITH_CLAIMS = [n for n in NOTEBOOK_NAMES if (FIGURES / n / "claims.csv").exists()]
 # the notebooks whose central figure has an ε scrubber beside it
-SCRUBBED = ["hsu_2014", "lee_clifton_2011", "mugunthan_poster", "shoaran_2012", "synthesis"]
+SCRUBBED = [
+    "hsu_2014",
+    "kazan_reiter_2024",
+    "lee_clifton_2011",
+    "mugunthan_poster",
+    "shoaran_2012",
+    "synthesis",
+]
 # Chromium on a machine with no network: without these it waits on connections it cannot make
 CHROMIUM_ARGS = [
     "--headless",

@@ -11,6 +11,9 @@ The mathematics, one module per concept, reused across papers (this folder):
 - ``economics``: Hsu et al.'s payments, budget and accuracy constraints, the feasible (ε, N) region.
 - ``relative_error``: Shoaran et al.'s relative error, minimum true answer and DIFF mechanism.
 - ``confidence``: Mugunthan et al.'s three formulas for ε from a confidence requirement.
+- ``risk_profiles``: Kazan & Reiter's risk profiles: Theorem 1's bound on the posterior-to-prior
+  ratio, Theorem 2's ε, the ε a profile implies (closed forms and a bounded optimiser).
+- ``geometric``: the geometric mechanism for counts (scipy's discrete Laplace).
 - ``budget``: sequential composition and an accountant that refuses to overdraw its budget.
 - ``interpretation``: what ε allows an adversary to conclude.
 - ``attack_risk``: every guarantee (pure ε, (ε, δ), ρ-zCDP, μ-GDP) read as what an attacker

@@ -263,6 +263,106 @@ SYNTHESIS: dict[str, Param] = {
     "output_dir": OUTPUT_DIR,
 }
 
+PROFILE_FORMS = ("constant", "fixed_q", "fixed_p", "box", "two_dimensional")
+
+
+def _above_one(x: Any) -> bool:
+    return x > 1
+
+
+def _prior_in_unit(x: Any) -> bool:
+    return 0 < x <= 1
+
+
+def _unit_pair(v: Any) -> bool:
+    return len(v) == 2 and 0 <= v[0] <= v[1] <= 1 and v[1] > 0
+
+
+KAZAN_REITER_2024: dict[str, Param] = {
+    "table1_r_tildes": Param(
+        "list[float]",
+        "a non-empty list of values > 1",
+        lambda v: _nonempty(v) and all(x > 1 for x in v),
+        paper=[1.5, 3, 6],
+    ),
+    "table1_a_tilde": Param("float", "(0, 1)", _unit, paper=0.25),
+    "table1_q_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=1),
+    "table5_a_tildes": Param(
+        "list[float]", "a non-empty list of values in (0, 1)", _unit_list, paper=[0.025, 0.15, 0.3]
+    ),
+    "table5_p_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=0.05),
+    "table5_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
+    "fig1_a_tilde": Param("float", "(0, 1)", _unit, paper=0.1),
+    "c2_p_tildes": Param(
+        "list[float]", "a non-empty list of values in (0, 1)", _unit_list, paper=[0.005, 0.0005]
+    ),
+    "twod_a_tilde": Param("float", "(0, 1)", _unit, paper=0.25),
+    "twod_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
+    "durham_births": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, paper=4012),
+    "durham_target_rate": Param("float", "(0, 1000)", lambda v: 0 < v < 1000, paper=6.0),
+    "durham_deviations": Param(
+        "list[float]", "a non-empty list of values > 0", _positive_list, paper=[0.25, 0.5, 1, 2]
+    ),
+    "durham_r_tildes": Param(
+        "list[float]",
+        "a non-empty list of values > 1",
+        lambda v: _nonempty(v) and all(x > 1 for x in v),
+        paper=[1.2, 2, 5],
+    ),
+    "durham_a_tildes": Param(
+        "list[float]",
+        "a non-empty list of values in [0, 1)",
+        lambda v: _nonempty(v) and all(0 <= x < 1 for x in v),
+        paper=[0, 0.1, 0.25, 0.5],
+    ),
+    "durham_max_switch": Param("float", "(0, 1)", _unit, paper=0.1),
+    "lc_n": Param("int", "[2, 10**9]", lambda v: 2 <= v <= 10**9, paper=4),
+    "lc_a_tilde": Param("float", "(1/lc_n, 1)", _unit, paper=1 / 3),
+    "sensitivity": Param(
+        "int", "[1, 10**6] (counts: an integer)", lambda v: 1 <= v <= 10**6, paper=1
+    ),
+    "profile": Param(
+        "name",
+        "one of " + ", ".join(PROFILE_FORMS),
+        lambda v: str(v) in PROFILE_FORMS,
+        default="fixed_q",
+    ),
+    "profile_r_tilde": Param("float", "(1, inf)", _above_one, default=3),
+    "profile_a_tilde": Param("float", "(0, 1)", _unit, default=0.25),
+    "profile_p_tilde": Param("float", "(0, 1]", _prior_in_unit, default=0.05),
+    "profile_q_tilde": Param("float", "(0, 1]", _prior_in_unit, default=1),
+    "box_p_range": Param(
+        "list[float]",
+        "[lower, upper] with 0 <= lower <= upper <= 1, upper > 0",
+        _unit_pair,
+        default=[0, 1],
+    ),
+    "box_q_range": Param(
+        "list[float]",
+        "[lower, upper] with 0 <= lower <= upper <= 1, upper > 0",
+        _unit_pair,
+        default=[0, 1],
+    ),
+    "n_draws": _default(N_TRIALS, 400000),
+    "seed": _default(SEED, 20241210),
+    "output_dir": OUTPUT_DIR,
+}
+
+
+def _kazan_reiter_joint(v: Mapping[str, Any]) -> None:
+    """Kazan & Reiter's parameters that constrain one another."""
+    if not v["lc_a_tilde"] > 1 / v["lc_n"]:
+        raise ValueError(
+            f"parameter 'lc_a_tilde' must exceed the prior 1/lc_n = {1 / v['lc_n']:.6g} (a bound "
+            f"below the prior allows no release), got {v['lc_a_tilde']!r}"
+        )
+
+
+# checks across parameters, by notebook: called with every parameter (given or committed)
+JOINT_CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
+    "kazan_reiter_2024": _kazan_reiter_joint,
+}
+
 SPECS: dict[str, dict[str, Param]] = {
     "synthesis": SYNTHESIS,
     "laplace_intro": LAPLACE_INTRO,
@@ -270,6 +370,7 @@ SPECS: dict[str, dict[str, Param]] = {
     "hsu_2014": HSU_2014,
     "shoaran_2012": SHOARAN_2012,
     "mugunthan_poster": MUGUNTHAN_POSTER,
+    "kazan_reiter_2024": KAZAN_REITER_2024,
 }
 
 
@@ -337,6 +438,14 @@ def check_names(notebook: str, given: Mapping[str, object]) -> None:
     if unknown:
         raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
     validate(given, spec, partial=True)
+    check_joint(notebook, {**committed_values(notebook), **given})
+
+
+def check_joint(notebook: str, values: Mapping[str, object]) -> None:
+    """Refuse values that break a constraint across parameters (``JOINT_CHECKS``)."""
+    joint = JOINT_CHECKS.get(notebook)
+    if joint is not None:
+        joint(values)
 
 
 def committed_values(notebook: str) -> dict[str, Any]:

@@ -1,0 +1,227 @@
+"""The tables and frames of the Kazan & Reiter (2024) notebook, built from ``risk_profiles`` and
+``geometric``: Tables 1 and 5, the Durham County example (Sec. 5), the curves of Figs. 1, 3 and
+4, Lee & Clifton's examples (App. D.1), the grid-against-exact comparison and the Monte Carlo
+check of the posterior-to-prior ratio."""
+
+from __future__ import annotations
+
+import math
+import string
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .. import geometric
+from .. import possible_worlds as pw
+from .. import risk_profiles as rp
+from .. import sensitivity as sens
+
+Row = dict[str, Any]
+
+
+def geometric_row(epsilon: float, sensitivity: int = 1) -> Row:
+    """Table 1's columns for ε: the geometric noise's standard deviation and its mass at zero,
+    for integer noise of parameter e^(−ε/Δ) (Eq. 2 at Δ = 1)."""
+    per_unit = epsilon / sensitivity
+    return {
+        "epsilon": epsilon,
+        "noise_sd": geometric.noise_sd(per_unit),
+        "prob_exact": geometric.prob_exact(per_unit),
+    }
+
+
+def _agree(solved: float, closed: float, where: str) -> None:
+    if not math.isclose(solved, closed, rel_tol=1e-9, abs_tol=1e-9):
+        raise RuntimeError(
+            f"the solver's {solved!r} and the closed form's {closed!r} differ {where}"
+        )
+
+
+def table1(
+    r_tildes: Sequence[float], a_tilde: float, q_tilde: float, sensitivity: int
+) -> list[Row]:
+    """Table 1: profile (15) for each r̃, by Theorem 5 and by the solver (they must agree), with
+    the constant profile's ε (Theorem 3) beside it."""
+    rows = []
+    for index, r in enumerate(r_tildes):
+        found = rp.minimise(rp.fixed_q_profile(a_tilde, q_tilde, r), q_range=(q_tilde, q_tilde))
+        closed = rp.fixed_q_epsilon(a_tilde, q_tilde, r)
+        _agree(found.epsilon, closed, f"at r̃ = {r}")
+        constant = rp.constant_epsilon(r)
+        rows.append(
+            {"agency": string.ascii_uppercase[index], "r_tilde": r, "a_tilde": a_tilde}
+            | {"q_tilde": q_tilde, **geometric_row(closed, sensitivity), "argmin_p": found.p}
+            | {"constant_profile_epsilon": constant, "constant_over_table": constant / closed}
+        )
+    return rows
+
+
+def table5(
+    a_tildes: Sequence[float], p_tilde: float, r_tilde: float, sensitivity: int
+) -> list[Row]:
+    """Table 5: profile (16) for each ã, by Theorem 4 and by the solver (they must agree)."""
+    rows = []
+    for index, a in enumerate(a_tildes):
+        found = rp.minimise(rp.fixed_p_profile(a, p_tilde, r_tilde), p_range=(p_tilde, p_tilde))
+        closed = rp.fixed_p_epsilon(a, p_tilde, r_tilde)
+        _agree(found.epsilon, closed, f"at ã = {a}")
+        rows.append(
+            {"agency": string.ascii_uppercase[index], "a_tilde": a, "p_tilde": p_tilde}
+            | {"r_tilde": r_tilde, **geometric_row(closed, sensitivity), "argmin_q": found.q}
+            | {"on_the_case_boundary": math.isclose(p_tilde * r_tilde, a)}
+        )
+    return rows
+
+
+def agency_claims(prefix: str, rows: Sequence[Row], n_paper: int = 3) -> dict[str, float]:
+    """The ledger's values ``prefix``_A_epsilon, ... for the paper's agencies (NaN where the
+    run has fewer)."""
+    values = {}
+    for index in range(n_paper):
+        for key in ("epsilon", "noise_sd", "prob_exact"):
+            value = rows[index][key] if index < len(rows) else math.nan
+            values[f"{prefix}_{string.ascii_uppercase[index]}_{key}"] = value
+    return values
+
+
+def durham(
+    births: int,
+    target_rate: float,
+    deviations: Sequence[float],
+    r_tildes: Sequence[float],
+    a_tildes: Sequence[float],
+    sensitivity: int,
+) -> tuple[pd.DataFrame, int]:
+    """Example 3 (Fig. 2): for each profile (17), ε = log((r̃ − ã)/(1 − ã)) (Theorem 5, q̃ = 1),
+    the RMSE and the probability that a true rate ``d`` per 1,000 above the target is released
+    at or below the target count; also the target count itself."""
+    target_count = math.floor(target_rate * births / 1000 + 1e-9)
+    rows = []
+    for r in r_tildes:
+        for a in a_tildes:
+            eps = math.log((r - a) / (1 - a))
+            if a > 0:
+                solved = rp.minimise(rp.fixed_q_profile(a, 1, r), q_range=(1, 1)).epsilon
+                _agree(solved, eps, f"at ã = {a}, r̃ = {r}")
+            row = {"label": f"{r:g}\n{a:g}", "r_tilde": r, "a_tilde": a, "epsilon": eps}
+            row["rmse"] = geometric_row(eps, sensitivity)["noise_sd"]
+            for d in deviations:
+                count = round((target_rate + d) * births / 1000)
+                row[f"switch_{d:g}"] = geometric.prob_below(eps / sensitivity, target_count - count)
+            rows.append(row)
+    return pd.DataFrame(rows), target_count
+
+
+def curve(
+    prior: np.ndarray, p: Any, q: Any, profile: rp.Profile, name: str, minimum: rp.Solution | None
+) -> pd.DataFrame:
+    """A profile along one prior (``p`` and ``q`` arrays or numbers, one of them ``prior``), with
+    εᵢ there, and a last row at the solver's minimum when given (``minimum`` True)."""
+    r_star = np.broadcast_to(np.asarray(profile(p, q), dtype=float), prior.shape)
+    frame = pd.DataFrame(
+        {"agency": name, "prior": prior, "r_star": r_star, "epsilon": rp.epsilon_grid(p, q, r_star)}
+    )
+    frame["minimum"] = False
+    if minimum is None:
+        return frame
+    at = minimum.p if np.ndim(p) else minimum.q
+    best = {"agency": name, "prior": at, "epsilon": minimum.epsilon, "minimum": True}
+    best["r_star"] = float(np.asarray(profile(minimum.p, minimum.q)))
+    return pd.concat([frame, pd.DataFrame([best])], ignore_index=True)
+
+
+def lee_clifton_examples(students: pd.DataFrame, n: int, a_tilde: float) -> pd.DataFrame:
+    """Lee & Clifton's own ε (their Eq. 7, the paper's Eq. 39) for the mean and median of each
+    column of their database, at ρ = ã; empty when the database has not ``n`` people."""
+    rows = []
+    if len(students) == n:
+        for attribute in ("absence_days", "school_year"):
+            values = students[attribute].to_numpy(float)
+            for query in ("mean", "median"):
+                delta_f = sens.unbounded_sensitivity(values, query)
+                delta_v = float(np.ptp(sens.world_answers(values, query)))
+                epsilon = pw.epsilon_upper_bound(n, delta_v, delta_f, a_tilde)
+                rows.append([attribute, query, delta_f, delta_v, epsilon])
+    columns = ["attribute", "query", "delta_f", "delta_v", "lee_clifton_epsilon"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def grid_comparison(cases: Sequence[tuple[str, rp.Profile, float]]) -> pd.DataFrame:
+    """The authors' grid search (step 10⁻³) against each exact answer."""
+    rows = []
+    for name, profile, exact in cases:
+        grid = rp.grid_search(profile)
+        rows.append(
+            {"profile": name, "exact_epsilon": exact, "grid_epsilon": grid.epsilon}
+            | {"grid_minus_exact": grid.epsilon - exact, "grid_p": grid.p, "grid_q": grid.q}
+            | {"same_to_2_decimals": round(grid.epsilon, 2) == round(exact, 2)}
+        )
+    return pd.DataFrame(rows)
+
+
+def monte_carlo(
+    cases: Sequence[tuple[str, float, float, float, rp.Profile]],
+    n_draws: int,
+    rng: np.random.Generator,
+) -> pd.DataFrame:
+    """For each (name, ε, p, q, profile): r*(p, q), Theorem 1's bound, the exact largest ratio of
+    the signed count over releases −20..20, and its Monte Carlo estimate over releases t* ≥ 1."""
+    rows = []
+    for name, eps, p, q, profile in cases:
+        sim = rp.simulate_signed_count_risk(eps, p, q, n_draws, rng)
+        exact = rp.signed_count_risk(eps, p, q, np.arange(-20, 21))
+        rows.append(
+            {"profile": name, "epsilon": eps, "p": p, "q": q}
+            | {
+                "r_star": float(np.asarray(profile(p, q))),
+                "theorem1_bound": rp.relative_risk_bound(eps, p, q),
+            }
+            | {"exact_max_ratio": float(exact.max()), "simulated_ratio": sim.ratio}
+            | {"standard_error": sim.standard_error, "releases_used": sim.releases}
+        )
+    table = pd.DataFrame(rows)
+    table["z"] = (table.simulated_ratio - table.r_star) / table.standard_error
+    return table
+
+
+def run_profile(
+    form: str,
+    r_tilde: float,
+    a_tilde: float,
+    p_tilde: float,
+    q_tilde: float,
+    box_p: Sequence[float],
+    box_q: Sequence[float],
+) -> tuple[rp.Solution, float]:
+    """A run's own profile of the given form: the solver's answer and Table 4's closed form (NaN
+    for the two-dimensional profile, which has none)."""
+    forms: dict[str, tuple[Callable[[], rp.Profile], dict[str, Any], Callable[[], float] | None]]
+    forms = {
+        "constant": (
+            lambda: rp.constant_profile(r_tilde),
+            {},
+            lambda: rp.constant_epsilon(r_tilde),
+        ),
+        "fixed_q": (
+            lambda: rp.fixed_q_profile(a_tilde, q_tilde, r_tilde),
+            {"q_range": (q_tilde, q_tilde)},
+            lambda: rp.fixed_q_epsilon(a_tilde, q_tilde, r_tilde),
+        ),
+        "fixed_p": (
+            lambda: rp.fixed_p_profile(a_tilde, p_tilde, r_tilde),
+            {"p_range": (p_tilde, p_tilde)},
+            lambda: rp.fixed_p_epsilon(a_tilde, p_tilde, r_tilde),
+        ),
+        "box": (
+            lambda: rp.box_profile(r_tilde, (box_p[0], box_p[1]), (box_q[0], box_q[1])),
+            {"p_range": (box_p[0], box_p[1]), "q_range": (box_q[0], box_q[1])},
+            lambda: rp.box_epsilon(r_tilde, (box_p[0], box_p[1]), (box_q[0], box_q[1])),
+        ),
+        "two_dimensional": (lambda: rp.two_dimensional_profile(a_tilde, r_tilde), {}, None),
+    }
+    if form not in forms:
+        raise ValueError(f"form must be one of {sorted(forms)}, got {form!r}")
+    make, ranges, closed = forms[form]
+    return rp.minimise(make(), **ranges), (closed() if closed else math.nan)

@@ -1,0 +1,50 @@
+"""The geometric mechanism (Kazan & Reiter 2024, Definition 1, Eq. 2): a count released with
+two-sided geometric noise of parameter e^{-ε}, which is scipy's discrete Laplace ``dlaplace(ε)``."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ._validate import positive
+
+
+def distribution(epsilon: float) -> Any:
+    """Eq. (2): the noise distribution, P(k) = (1 − e^{−ε})/(1 + e^{−ε}) e^{−ε|k|}."""
+    return stats.dlaplace(positive("epsilon", epsilon))
+
+
+def noise_sd(epsilon: float) -> float:
+    """Sec. 2.1: the noise's standard deviation, √(2e^{−ε})/(1 − e^{−ε}) (the RMSE of the count)."""
+    return float(distribution(epsilon).std())
+
+
+def prob_exact(epsilon: float) -> float:
+    """Table 1: the probability the exact count is released, (1 − e^{−ε})/(1 + e^{−ε})."""
+    return float(distribution(epsilon).pmf(0))
+
+
+def noise_sd_closed(epsilon: float) -> float:
+    """√(2α)/(1 − α) with α = e^{−ε}, written with expm1 (checks ``noise_sd``)."""
+    e = positive("epsilon", epsilon)
+    return math.sqrt(2 * math.exp(-e)) / -math.expm1(-e)
+
+
+def prob_below(epsilon: float, k: int) -> float:
+    """P(noise ≤ k): the chance the released count is at most the true count plus k."""
+    return float(distribution(epsilon).cdf(k))
+
+
+def prob_above(epsilon: float, k: int) -> float:
+    """P(noise ≥ k): the chance the released count is at least the true count plus k."""
+    return float(distribution(epsilon).sf(k - 1))
+
+
+def release(counts: np.ndarray | int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """Counts released with geometric noise drawn from ``rng`` (seeded by the caller)."""
+    counts = np.asarray(counts)
+    noise = distribution(epsilon).rvs(size=counts.shape, random_state=rng)
+    return counts + noise

@@ -1,0 +1,49 @@
+"""The Kazan & Reiter notebook's tables, computed by the package at the paper's inputs."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from choosing_epsilon import risk_profiles as rp
+from choosing_epsilon.forensics import kazan_reiter_2024 as kr
+from choosing_epsilon.harness.paths import DATA
+
+
+def test_table1_and_table5_at_the_papers_inputs():
+    t1 = kr.table1([1.5, 3, 6], 0.25, 1, 1)
+    assert [round(r["epsilon"], 2) for r in t1] == [0.51, 1.30, 2.04]
+    assert [round(r["noise_sd"], 2) for r in t1] == [2.74, 1.02, 0.59]
+    t5 = kr.table5([0.025, 0.15, 0.3], 0.05, 3, 1)
+    assert [round(r["epsilon"], 2) for r in t5] == [1.09, 1.21, 2.10]
+    assert [r["on_the_case_boundary"] for r in t5] == [False, True, False]
+    claims = kr.agency_claims("t5", t5[:1])
+    assert claims["t5_A_prob_exact"] == t5[0]["prob_exact"] and math.isnan(claims["t5_C_epsilon"])
+
+
+def test_durham_switching_probability_is_one_tenth_at_the_most_aggressive_profile():
+    table, target = kr.durham(4012, 6.0, [0.25, 0.5, 1, 2], [1.2, 2, 5], [0, 0.1, 0.25, 0.5], 1)
+    assert target == 24 and len(table) == 12
+    last = table.iloc[-1]
+    assert last.epsilon == pytest.approx(math.log(9)) and last.rmse == pytest.approx(
+        0.5303, abs=1e-4
+    )
+    assert last["switch_0.25"] == pytest.approx(0.1, abs=1e-15)
+
+
+def test_curve_appends_the_minimum_and_lee_clifton_examples():
+    prior = np.linspace(0.01, 1, 50)
+    profile = rp.fixed_q_profile(0.1, 1, 3)
+    found = rp.minimise(profile, q_range=(1, 1))
+    frame = kr.curve(prior, prior, 1.0, profile, "A", found)
+    assert frame.minimum.sum() == 1 and frame.epsilon[frame.minimum].item() == found.epsilon
+    lc = kr.lee_clifton_examples(pd.read_csv(DATA / "students.csv"), 4, 1 / 3)
+    assert lc.lee_clifton_epsilon.min() == pytest.approx(5 / 6 * math.log(1.5))
+    assert lc.lee_clifton_epsilon.max() == pytest.approx(4 * math.log(1.5))
+    assert kr.lee_clifton_examples(pd.read_csv(DATA / "students.csv"), 10, 0.2).empty
+
+
+def test_run_profile_refuses_an_unknown_form():
+    with pytest.raises(ValueError, match="form must be one of"):
+        kr.run_profile("circle", 3, 0.25, 0.05, 1, [0, 1], [0, 1])
