@@ -123,3 +123,6 @@ def test_the_query_table_and_its_monte_carlo():
     wide = pw.query_table(np.arange(3000.0), 0.5, [("mean", None, 2)])
     assert math.isnan(wide["exact ε"][0]) and "not computed" in wide.note[0]
     assert math.isnan(pw.simulated_worst_posterior(np.arange(100.0), "mean", 1.0, 10, None))
+    # three rows leave no world once two are missed and one more removed
+    small = pw.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
+    assert math.isfinite(small["exact ε"][0]) and "not applicable" in small.note[1]

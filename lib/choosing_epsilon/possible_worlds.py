@@ -783,13 +783,18 @@ def query_table(
 ) -> pd.DataFrame:
     """Eq. (7) and the exact ε for each (query, q, unknown) of ``cases`` on one column; a case
     whose worlds make more classes than are computed exactly has nan and says so."""
-    distinct = np.unique(check_values(values)).size
+    x = check_values(values)
+    distinct = np.unique(x).size
     rows = []
     for query, q, unknown in cases:
         name = f"quantile q = {q:g}" if query == "quantile" else query
         row: dict[str, float | str] = {"query": name, "rows missed (k)": unknown}
-        if queries.count_classes(distinct, unknown) > queries.MAX_CLASSES:
+        note = ""
+        if unknown > x.size - 2:
+            note = f"not applicable: missing {unknown} rows needs at least {unknown + 2}"
+        elif queries.count_classes(distinct, unknown) > queries.MAX_CLASSES:
             note = f"more than {queries.MAX_CLASSES:,} classes of worlds: not computed"
+        if note:
             rows.append(row | {"Δf": math.nan, "Δv": math.nan, "exact ε": math.nan, "note": note})
             continue
         r = epsilon_for_risk(values, rho, query, unknown=unknown, q=q)
@@ -821,12 +826,16 @@ def simulated_worst_posterior(
 ) -> float:
     """The largest posterior of the true world (Definition 3) over ``draws`` responses drawn from
     each class of worlds in turn as the truth, at ``epsilon``: a Monte Carlo of Eq. (3); nan for a
-    column of more than ``MONTE_CARLO_CLASSES`` classes."""
+    column of more than ``MONTE_CARLO_CLASSES`` classes, or where no ε was computed (nan)."""
+    if math.isnan(epsilon):
+        return math.nan
     classes = queries.world_classes(values, query, unknown=unknown, q=q)
     if classes.answer.size > MONTE_CARLO_CLASSES:
         return math.nan
-    if classes.sensitivity == 0 or math.isinf(epsilon):
-        return 1 / classes.worlds if classes.sensitivity == 0 else math.nan
+    if classes.sensitivity == 0 or epsilon == 0:  # no response tells any world from another
+        return 1 / classes.worlds
+    if math.isinf(epsilon):
+        return math.nan
     answers = classes.answer / classes.unit
     scale = classes.sensitivity / positive("epsilon", epsilon)
     log_weight = np.log(classes.weight)
