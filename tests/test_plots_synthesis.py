@@ -134,7 +134,7 @@ def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments
     assert [t.get_text() for t in ax.texts] == ["ε none: unmet (see the table)"]
     assert [t.get_text() for t in ax_b.texts] == ["ε none: unmet (see the table)"] * 2
     assert style.problems(fig) == []
-    assert (scale.kind == "method").sum() == 6
+    assert (scale.kind == "method").sum() == synth.has_epsilon(methods.epsilon).sum() == 7
 
 
 def test_drawable_keeps_finite_positive_epsilons_in_order():

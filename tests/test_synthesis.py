@@ -119,6 +119,7 @@ def default_rows(eps):
         ),
         *synth.poster_rows(SURVEY, eps["Poster, Theorem 2"], eps["Poster, Theorem 3"], 1, 0.95),
         *synth.reading_rows(eps["Posterior bound"], 0.5, 0.75, eps["Hypothesis testing"], 0.25),
+        synth.kazan_reiter_row(eps["Risk profile (Kazan & Reiter)"], 0.5, 0.75, 3.0),
     ]
 
 
@@ -143,6 +144,11 @@ def test_the_committed_epsilons_are_the_package_functions():
     assert eps["Shoaran et al., MTA ≤ public lower bound of the mean"] == pytest.approx(
         rel.epsilon_for_mta(110 / 20000, 18, 0.1, 0.05), rel=1e-12
     )
+    # Kazan & Reiter's fixed-p̃ profile at p̃ = 1/2, ã = 3/4, r̃ = 3 is its Eq. (23)'s second case
+    # (p̃ r̃ > ã): log((√(x² + 4d(1 − ã)) + x) / (2(1 − ã))), x = r̃(1 − p̃) = 1.5, d = p̃ r̃ − ã
+    x, d = 1.5, 0.75
+    closed = math.log((math.sqrt(x * x + 4 * d * 0.25) + x) / 0.5)
+    assert eps["Risk profile (Kazan & Reiter)"] == pytest.approx(closed, rel=1e-12)
 
 
 def test_rows_reproduce_the_committed_table():

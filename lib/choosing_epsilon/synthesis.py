@@ -14,7 +14,7 @@ import pandas as pd
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import interpretation, tables
+from choosing_epsilon import interpretation, risk_profiles, tables
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
@@ -455,6 +455,21 @@ def reading_rows(
     ]
 
 
+def kazan_reiter_row(epsilon: float, prior: float, threshold: float, r_tilde: float) -> MethodRow:
+    """Kazan & Reiter's row: the ε of the fixed-p̃ risk profile (their Eq. 16, Theorem 4), with the
+    Bayesian reading's prior as p̃, its threshold as ã and the ratio ``r_tilde`` (r̃) elsewhere."""
+    return MethodRow(
+        "Risk profile (Kazan & Reiter)",
+        epsilon,
+        "upper (privacy)",
+        "(a)",
+        "ε alone, replace one person",
+        "prior, threshold, ratio r̃",
+        "no",
+        f"posterior ≤ max(ã, r̃ × prior) at p̃ = {prior:g}, ã = {threshold:g}, r̃ = {r_tilde:g}",
+    )
+
+
 def methods_table(rows: list[MethodRow]) -> pd.DataFrame:
     """The table of methods, one row per ``MethodRow``, with the columns ``COLUMNS``."""
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -635,7 +650,10 @@ def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
     prior, threshold = v["prior"], v["posterior_threshold"]
     posterior = posterior_epsilon(prior, threshold)
     advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
-    return rows + reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
+    rows += reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
+    r_tilde = v["kr_r_tilde"]
+    kr_epsilon = risk_profiles.survey_agency_epsilon(prior, threshold, r_tilde)
+    return [*rows, kazan_reiter_row(kr_epsilon, prior, threshold, r_tilde)]
 
 
 # --- one risk scale for every ε ----------------------------------------------------------------

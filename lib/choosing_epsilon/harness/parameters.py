@@ -253,6 +253,7 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit, default=0.5),
     "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
     "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
+    "kr_r_tilde": Param("float", "(1, inf)", lambda x: x > 1, default=3.0),
     "registry_path": Param(
         "path",
         "a folder of the deployments registry's YAML files, or an older-format registry CSV",
