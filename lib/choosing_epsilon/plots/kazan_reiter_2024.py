@@ -16,17 +16,6 @@ from ..harness import figures
 from . import style
 
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}
-# the dash patterns of style.LINESTYLES, in words
-_DASH_NAMES = [
-    "solid",
-    "dashed",
-    "dash-dot",
-    "dotted",
-    "dash-dot-dot",
-    "long-dashed",
-    "dash-dot-dot-dot",
-    "sparse dotted",
-]
 RISK_LABEL = "largest accepted ratio\nposterior / prior (r*)"
 EPSILON_LABEL = "privacy parameter\nallowed there (εᵢ)"
 
@@ -36,7 +25,7 @@ def _series(index: int) -> dict[str, object]:
 
 
 def _looks(index: int) -> str:
-    return f"{_COLOUR_NAMES[style.PALETTE[index]]} {_DASH_NAMES[index]}"
+    return f"{_COLOUR_NAMES[style.PALETTE[index]]} {style.DASH_NAMES[index]}"
 
 
 def _finite_max(values: np.ndarray) -> float:

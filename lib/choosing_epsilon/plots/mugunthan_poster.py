@@ -17,7 +17,6 @@ from . import style
 
 # the k-th series of a panel: its colour and dash from the style's cycle, and their names in words
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}
-_DASH_NAMES = ["solid", "dashed", "dash-dot", "dotted"]
 # the three theorems keep the same colour and dash in every figure
 THEOREM_SERIES = {1: 0, 2: 1, 3: 2}
 GAUSSIAN_CLASSICAL_DASH = ":"  # the classical Gaussian line shares the Gaussian colour, dotted
@@ -34,7 +33,7 @@ def _series(index: int) -> dict[str, Any]:
 
 def _looks(index: int) -> str:
     """The ``index``-th series' colour and dash in words, for an alt text."""
-    return f"{_COLOUR_NAMES[style.PALETTE[index]]} {_DASH_NAMES[index]}"
+    return f"{_COLOUR_NAMES[style.PALETTE[index]]} {style.DASH_NAMES[index]}"
 
 
 def ratio_figure(

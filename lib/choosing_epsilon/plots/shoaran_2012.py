@@ -14,18 +14,6 @@ from matplotlib.figure import Figure
 from ..harness import figures
 from . import style
 
-# the names of the project's dash patterns, in the order of style.LINESTYLES
-_DASH_NAMES = [
-    "solid",
-    "dashed",
-    "dash-dot",
-    "dotted",
-    "dash-dot-dot",
-    "long-dashed",
-    "dash-dot-dot-dot",
-    "sparsely dotted",
-]
-
 
 def _amount(value: float) -> str:
     """A magnitude as the figures print it: to the unit from 10 to a million, else 3 digits."""
@@ -44,7 +32,8 @@ def _percent(fraction: float) -> str:
 
 def _styled(values: Sequence[str]) -> str:
     """Each curve's value with its dash pattern, as prose: "0.01 (solid), 0.02 (dashed)"."""
-    return _listed([f"{v} ({_DASH_NAMES[k % len(_DASH_NAMES)]})" for k, v in enumerate(values)])
+    names = style.DASH_NAMES
+    return _listed([f"{v} ({names[k % len(names)]})" for k, v in enumerate(values)])
 
 
 def _curve_style(index: int) -> dict[str, Any]:

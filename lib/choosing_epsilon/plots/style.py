@@ -62,6 +62,17 @@ LINESTYLES: list[Any] = [
     (0, (3, 1, 1, 1, 1, 1, 1, 1)),
     (0, (1, 3)),
 ]
+# the dash patterns of LINESTYLES in words, for alt texts
+DASH_NAMES = [
+    "solid",
+    "dashed",
+    "dash-dot",
+    "dotted",
+    "dash-dot-dot",
+    "long-dashed",
+    "dash-dot-dot-dot",
+    "sparsely dotted",
+]
 # roles the notebooks share: bounds from above are vermillion, from below blue, references grey
 UPPER = OKABE_ITO["vermillion"]
 LOWER = OKABE_ITO["blue"]
