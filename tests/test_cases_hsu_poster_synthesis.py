@@ -377,7 +377,19 @@ def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str
             / v["prior"]
         ),
         "Hypothesis testing": 2 * math.atanh(v["max_advantage"]),
+        "Risk profile (Kazan & Reiter)": kazan_reiter_epsilon(
+            v["prior"], v["posterior_threshold"], v["kr_r_tilde"]
+        ),
     }
+
+
+def kazan_reiter_epsilon(p: float, a: float, r: float) -> float:
+    """Kazan & Reiter's Eq. (23) as printed, in its two cases: log(a(1 - p)/(p(1 - a))) where
+    p r <= a, else log(2d/(sqrt(r²(1 - p)² + 4d(1 - a)) - r(1 - p))) with d = p r - a."""
+    if p * r <= a:
+        return math.log(a * (1 - p) / (p * (1 - a)))
+    d = p * r - a
+    return math.log(2 * d / (math.sqrt(r * r * (1 - p) ** 2 + 4 * d * (1 - a)) - r * (1 - p)))
 
 
 def check_every_epsilon(out, ages: np.ndarray, width: float, changes: dict) -> pd.DataFrame:

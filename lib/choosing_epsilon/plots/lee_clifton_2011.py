@@ -115,11 +115,15 @@ def fig1_caption(
     return Caption(caption=caption, alt=alt)
 
 
+DOMAIN_CHARACTERS = 24  # a longer list of values would not fit beside its neighbour's title
+
+
 def domain_label(values: Sequence[float] | np.ndarray) -> str:
     """dom(X) as Fig. 2's titles print it: every value, or for a large database their range."""
     x = np.asarray(values)
-    if x.size <= MAX_WORLDS_SHOWN:
-        return "{" + ", ".join(f"{v:g}" for v in x) + "}"
+    listed = "{" + ", ".join(f"{v:g}" for v in x) + "}"
+    if x.size <= MAX_WORLDS_SHOWN and len(listed) <= DOMAIN_CHARACTERS:
+        return listed
     return f"{x.size} values in [{x.min():g}, {x.max():g}]"
 
 
@@ -178,7 +182,9 @@ def fig2_risk_upper_bound(
             xlim=(0, end),
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
-        _title(ax, index, len(panels), f"{a}: dom(X) = {domains[a]}")
+        title = f"{a}: dom(X) = {domains[a]}"
+        # a long attribute name puts the domain on a line of its own
+        _title(ax, index, len(panels), title if len(title) <= 40 else title.replace(": ", ":\n", 1))
         # below the panel, where it can cover no curve
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), frameon=False)
         curve = {"epsilon": epsilons, "beta_true_world": beta1, "upper_bound_eq5": upper}
