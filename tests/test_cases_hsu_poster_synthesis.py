@@ -13,6 +13,7 @@ from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
+from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness import figures, parameters, reproduce
@@ -514,4 +515,52 @@ def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
     methods = pd.read_csv(tmp_path / "out" / "methods.csv")
     assert (scale.kind == "method").sum() == int(np.isfinite(methods.epsilon).sum()) - int(
         (methods.epsilon == 0).sum()
+    )
+
+
+def lee_clifton_by_brute_force(values: np.ndarray, query: str, rho: float, bounds) -> tuple:
+    """Lee & Clifton's Eq. (7) and exact ε for ``query`` of the n - 1 values each world holds, the
+    n worlds enumerated with NumPy and the noise set by the public Δ of that statistic."""
+    f = {"variance": np.var, "median": np.median, "quantile": lambda w: np.quantile(w, 0.9)}[query]
+    answers = np.array([f(np.delete(values, j)) for j in range(values.size)])
+    n, (lb, ub) = values.size, bounds
+    m, w = n - 1, ub - lb
+    public = {"variance": (m - 1) * w * w / (m * m), "median": w / 2, "quantile": w}[query]
+    upper = pw.epsilon_upper_bound(n, float(np.ptp(answers)), public, rho)
+    return upper, pw.exact_epsilon(answers, public, rho)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("query", ["variance", "quantile"])
+def test_synthesis_lee_clifton_for_another_statistic(tmp_path, query):
+    scores = np.random.default_rng(8).integers(0, 41, 150).astype(float) / 4  # quarter points
+    scores[0] = 10.0 if query == "variance" else scores[0]
+    path = tmp_path / "scores.csv"
+    write_table(pd.DataFrame({"score": scores}), path, "csv")
+    changes = {
+        "data_path": str(path),
+        "column": "score",
+        "value_range": [0, 10],
+        "mean_lower_bound": 1.0,
+        "error_years": 0.5,
+        "rho": 0.05,
+        "lee_clifton_query": query,
+    }
+    _, results = run("synthesis", changes, tmp_path / "out")
+    table = pd.read_csv(tmp_path / "out" / "methods.csv").set_index("method")
+    upper, exact = lee_clifton_by_brute_force(scores, query, 0.05, (0, 10))
+    for name, value in (("Lee & Clifton, Eq. (7)", upper), ("Lee & Clifton, exact", exact)):
+        if math.isinf(value):
+            assert math.isinf(table.epsilon[name]), name
+        else:
+            assert table.epsilon[name] == pytest.approx(value, rel=1e-9), name
+    statistic = "variance" if query == "variance" else "0.9-quantile"
+    assert results["statistic_lee_clifton"] == statistic
+    assert table["ε of the release"]["Lee & Clifton, exact"].startswith(
+        f"{statistic} of the 149 values of 'score' present"
+    )
+    # panel (a) is the mean's, whatever Lee & Clifton's release
+    assert (
+        "mean of all 150 values of 'score', Δ = 10/150"
+        in table["ε of the release"]["Poster, Theorem 2"]
     )

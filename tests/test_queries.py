@@ -4,6 +4,7 @@ world, and the exact ε by bisection on the posterior at the worst response (tes
 Small random databases with ties, negative values and outliers; and the counts path against the
 expanded column for every query, 0/1 columns (a count of rows meeting a condition) included."""
 
+import itertools
 import math
 from collections import Counter
 
@@ -126,3 +127,43 @@ def test_the_query_table_and_its_monte_carlo():
     # three rows leave no world once two are missed and one more removed
     small = pw.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
     assert math.isfinite(small["exact ε"][0]) and "not applicable" in small.note[1]
+
+
+def _largest_removal_change(query, grid, m, q):
+    """The largest change of ``query`` when one row is removed, over every column of m values
+    drawn from ``grid`` (brute force)."""
+    f = {
+        "mean": np.mean,
+        "sum": np.sum,
+        "variance": np.var,
+        "std": np.std,
+        "median": np.median,
+        "quantile": lambda w: np.quantile(w, q),
+    }[query]
+    largest = 0.0
+    for column in itertools.combinations_with_replacement(grid, m):
+        x = np.array(column, dtype=float)
+        answer = f(x)
+        largest = max(largest, *(abs(answer - f(np.delete(x, j))) for j in range(m)))
+    return largest
+
+
+@pytest.mark.parametrize("query", ["mean", "sum", "variance", "std", "median", "quantile"])
+@pytest.mark.parametrize("m", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("bounds", [(0.0, 110.0), (-3.0, 5.0)])
+def test_public_sensitivity_bounds_every_column_and_is_attained(query, m, bounds):
+    lower, upper = bounds
+    q = 0.9 if query == "quantile" else None
+    grid = np.linspace(lower, upper, 7)  # the ends and five values between them
+    found = _largest_removal_change(query, grid, m, q)
+    bound = queries.public_sensitivity(query, lower, upper, m, q)
+    assert found <= bound * (1 + 1e-12)
+    if query != "quantile":  # the others are attained, by columns of the range's ends
+        assert found == pytest.approx(bound, rel=1e-12)
+
+
+def test_public_sensitivity_refuses_a_range_or_size_it_cannot_use():
+    with pytest.raises(ValueError, match="upper > lower"):
+        queries.public_sensitivity("mean", 5, 5, 10)
+    with pytest.raises(ValueError, match="size must be an integer >= 2"):
+        queries.public_sensitivity("mean", 0, 1, 1)

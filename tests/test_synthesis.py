@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import queries
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness import parameters, reproduce
@@ -334,6 +336,46 @@ def test_lee_clifton_from_counts_equals_the_worlds_of_the_expanded_column(ages, 
     want = synth.lee_clifton_epsilons(ages, delta_lc, rho)
     for g, w in zip(got, want):
         assert g == w or g == pytest.approx(w, rel=1e-9)
+
+
+STATISTICS = {
+    "mean": np.mean,
+    "sum": np.sum,
+    "variance": np.var,
+    "std": np.std,
+    "median": np.median,
+    "quantile": lambda w: np.quantile(w, 0.9),
+}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(0, 30), min_size=4, max_size=40),
+    st.floats(0.05, 0.9),
+    st.sampled_from(sorted(STATISTICS)),
+)
+def test_lee_clifton_for_any_statistic_keeps_the_worst_posterior_at_rho(ages, rho, query):
+    ages = np.array(ages, dtype=float)
+    n = ages.size
+    assume(rho >= 1 / n)
+    q = 0.9 if query == "quantile" else None
+    public = queries.public_sensitivity(query, 0, 40, n - 1, q)  # a public range [0, 40]
+    column = synth.survey_column(ages)
+    upper, exact = synth.lee_clifton_counted(column, public, rho, query, q)
+    # the worlds' answers by NumPy, and Eq. (3)'s worst case at the public Δ
+    answers = np.array([STATISTICS[query](np.delete(ages, j)) for j in range(n)])
+    if math.isinf(exact):
+        assert 1 / synth.lee_clifton_fewest(column, query, q) <= rho or np.ptp(answers) == 0
+        return
+    assert pw.risk_at(answers, public, exact) == pytest.approx(rho, rel=1e-6)
+    assert pw.risk_at(answers, public, upper) <= rho * (1 + 1e-9)  # Eq. (7) is safe
+
+
+def test_the_sum_and_the_mean_give_one_epsilon_on_a_range_from_zero():
+    # the sum is (n - 1) times the mean, and its public Δ, ub, is (n - 1) times the mean's
+    mean = synth.methods_at(lee_clifton_query="mean").set_index("method").epsilon
+    total = synth.methods_at(lee_clifton_query="sum").set_index("method").epsilon
+    assert total["Lee & Clifton, exact"] == pytest.approx(mean["Lee & Clifton, exact"], rel=1e-9)
 
 
 def test_a_parquet_column_is_read_as_counts(tmp_path):

@@ -351,3 +351,28 @@ def world_classes(
         v, c = check_counts(values, counts)
         k = check_unknown(unknown, int(np.sum(c)))
     return _classes(v, c, query, q, k)
+
+
+def public_sensitivity(
+    query: str, lower: float, upper: float, size: int, q: float | None = None
+) -> float:
+    """Δf from the public range alone: the largest change of ``query`` when one of ``size`` values
+    in [lower, upper] is removed, over every column the range allows (the paper's Δf without the
+    data). With w = upper - lower and m = ``size``: the mean w/m, the sum max(|lower|, |upper|),
+    the variance (m - 1) w²/m² and the standard deviation w √(m - 1)/m (population divisors),
+    the median w/2 (each attained by some column); a quantile w (a bound, not always attained)."""
+    query, q = check_query(query, q)
+    lo, hi = float(lower), float(upper)
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        raise ValueError(f"the range must be finite with upper > lower, got [{lower!r}, {upper!r}]")
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 2:
+        raise ValueError(f"size must be an integer >= 2 (rows of a world), got {size!r}")
+    w, m = hi - lo, int(size)
+    return {
+        "mean": w / m,
+        "sum": max(abs(lo), abs(hi)),
+        "variance": (m - 1) * w * w / (m * m),
+        "std": w * math.sqrt(m - 1) / m,
+        "median": w / 2,
+        "quantile": w,
+    }[query]

@@ -14,7 +14,7 @@ import pandas as pd
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import interpretation, risk_profiles, tables
+from choosing_epsilon import interpretation, queries, risk_profiles, tables
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
@@ -164,6 +164,8 @@ class Survey:
     mean_floor: float
     source: str = ""
     column: str = "age"
+    lee_query: str = "mean"  # the statistic Lee & Clifton's release publishes
+    lee_q: float | None = None  # its level, for a quantile
 
     @property
     def noun(self) -> str:
@@ -215,11 +217,27 @@ class Survey:
         )
 
     @property
+    def lee_statistic(self) -> str:
+        """The statistic of Lee & Clifton's release, in words."""
+        if self.lee_query == "quantile":
+            return f"{self.lee_q:g}-quantile"
+        return {"std": "standard deviation"}.get(self.lee_query, self.lee_query)
+
+    @property
     def lee_mechanism(self) -> str:
-        """Lee & Clifton's release: the mean of the n - 1 ages present in a possible world."""
+        """Lee & Clifton's release: the statistic of the n - 1 values present in a possible world,
+        with its Δ from the public range (``queries.public_sensitivity``)."""
         present = f"{self.n_people - 1:,}"
+        formula = {
+            "mean": f"{self.ub - self.lb:g}/{present}",
+            "sum": "max(|lb|, |ub|)",
+            "variance": "(m − 1)(ub − lb)²/m²",
+            "std": "(ub − lb)√(m − 1)/m",
+            "median": "(ub − lb)/2",
+            "quantile": "ub − lb",
+        }[self.lee_query]
         return (
-            f"mean of the {present} {self.noun} present, Δ = {self.ub - self.lb:g}/{present} = "
+            f"{self.lee_statistic} of the {present} {self.noun} present, Δ = {formula} = "
             f"{self.delta_lc:.3g}, worlds differ in who is absent"
         )
 
@@ -232,22 +250,41 @@ def lee_clifton_epsilons(ages: np.ndarray, delta_lc: float, rho: float) -> tuple
     return upper, pw.exact_epsilon(answers, delta_lc, rho)
 
 
-def survey_for(data: Column, value_range: Sequence[float], mean_lower_bound: float) -> Survey:
+def survey_for(
+    data: Column,
+    value_range: Sequence[float],
+    mean_lower_bound: float,
+    lee_query: str = "mean",
+    lee_q: float | None = None,
+) -> Survey:
     """The survey's public facts for ``data``: its size n, and Δ from the public range alone, for
-    the mean of all n values and of the n - 1 Lee & Clifton's worlds hold; L = max(lb, the lower
-    bound of the mean)."""
+    the mean of all n values and for the statistic ``lee_query`` of the n - 1 values Lee &
+    Clifton's worlds hold; L = max(lb, the lower bound of the mean)."""
     (lb, ub), n = value_range, data.n
-    delta, delta_lc = sens.mean_sensitivity(lb, ub, n), sens.mean_sensitivity(lb, ub, n - 1)
+    query, q = queries.check_query(lee_query, lee_q if lee_query == "quantile" else None)
+    delta = sens.mean_sensitivity(lb, ub, n)
+    delta_lc = queries.public_sensitivity(query, lb, ub, n - 1, q)
     floor = max(lb, mean_lower_bound)
-    return Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name)
+    return Survey(n, lb, ub, delta, delta_lc, floor, data.source, data.name, query, q)
 
 
-def lee_clifton_at(data: Column, delta_lc: float, rho: float) -> tuple[float, float]:
+def lee_clifton_at(
+    data: Column, delta_lc: float, rho: float, query: str = "mean", q: float | None = None
+) -> tuple[float, float]:
     """``lee_clifton_counted``, or NaN for both when ρ is below the prior 1/n: a requirement that
     even ε → 0 cannot meet bounds nothing."""
     if rho < 1 / data.n:
         return math.nan, math.nan
-    return lee_clifton_counted(data, delta_lc, rho)
+    return lee_clifton_counted(data, delta_lc, rho, query, q)
+
+
+def lee_clifton_fewest(column: Column, query: str = "mean", q: float | None = None) -> int:
+    """The fewest worlds that share one answer of ``query``: no posterior can exceed 1 over it
+    (for the mean, the number of rows of the rarest value)."""
+    if column.values.size == 1:
+        return column.n
+    classes = queries.world_classes(column.values, query, column.counts, 1, q)
+    return int(classes.shared.min())
 
 
 def hsu_accuracy_epsilon(n: int, t_unit: float, failure_probability: float) -> float:
@@ -263,13 +300,18 @@ def posterior_epsilon(prior: float, threshold: float) -> float:
     return interpretation.epsilon_for_posterior(prior, threshold)
 
 
-def lee_clifton_counted(column: Column, delta_lc: float, rho: float) -> tuple[float, float]:
-    """``lee_clifton_epsilons`` from the column's distinct values and counts, at any number of
-    rows: ``possible_worlds.epsilon_for_risk`` gives both ε at the noise of the data's Δf; the
-    risk depends on ε only through ε/Δ, so each is scaled by Δ/Δf to the public Δ = ``delta_lc``."""
+def lee_clifton_counted(
+    column: Column, delta_lc: float, rho: float, query: str = "mean", q: float | None = None
+) -> tuple[float, float]:
+    """``lee_clifton_epsilons`` for ``query`` from the column's distinct values and counts, at any
+    number of rows: ``possible_worlds.epsilon_for_risk`` gives both ε at the noise of the data's
+    Δf; the risk depends on ε only through ε/Δ, so each is scaled by Δ/Δf to the public
+    Δ = ``delta_lc``."""
     if column.values.size == 1:  # every row equal: every world gives the same answer
         return math.inf, math.inf
-    result = pw.epsilon_for_risk(column.values, rho, "mean", counts=column.counts)
+    result = pw.epsilon_for_risk(column.values, rho, query, counts=column.counts, q=q)
+    if result.sensitivity == 0:  # every world, and every world less a row, gives one answer
+        return math.inf, math.inf
     ratio = delta_lc / result.sensitivity
     return result.upper_bound * ratio, result.exact * ratio
 
@@ -281,11 +323,39 @@ def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> fl
     return width * log_odds / epsilon
 
 
+def eq7_disclosure(survey: Survey, upper: float, rho: float, span: float) -> str:
+    """What Eq. (7)'s ε, once published, tells of the data: the span of the values for the mean
+    (``span``, the participants' own, printed beside it), Δv for another statistic."""
+    n = survey.n_people
+    if rho < 1 / n:
+        return (
+            f"Lee & Clifton: no ε meets ρ = {rho:g}, below the prior 1/n = {1 / n:.3g}; "
+            "with no ε to publish, nothing is given away"
+        )
+    if upper == math.inf:
+        return f"Eq. (7): ε = ∞ here: every world gives the same {survey.lee_statistic}"
+    if upper == 0:
+        return "Eq. (7): ε = 0 here, which says that ρ equals the prior 1/n"
+    if survey.lee_query != "mean":
+        spread = survey.delta_lc * math.log((n - 1) * rho / (1 - rho)) / upper
+        return (
+            f"Eq. (7): ε = {upper:.6g} gives away Δv = Δ ln((n-1)ρ/(1-ρ)) / ε = {spread:.6g}, "
+            f"the spread of the worlds' {survey.lee_statistic}s"
+        )
+    recovered = span_from_eq7(upper, n, rho, survey.ub - survey.lb)
+    return (
+        f"Eq. (7): ε = {upper:.6g} gives away the {survey.column} span "
+        f"(ub - lb) ln((n-1)ρ/(1-ρ)) / ε = {survey.amount(recovered)} "
+        f"(the participants' span: {span:g})"
+    )
+
+
 def lee_clifton_rows(
     survey: Survey, rho: float, upper: float, exact: float, fewest: int
 ) -> list[MethodRow]:
     """Lee & Clifton's two rows, Eq. (7) and exact (panel (b)): NaN when ρ is below the prior
-    1/n; ``fewest`` is the number of people of the rarest age."""
+    1/n; ``fewest`` is the fewest worlds sharing one answer (for the mean, the number of people
+    of the rarest age)."""
     n = survey.n_people
     inputs = f"ρ, n, {survey.range_text}"
     if rho >= 1 / n:
@@ -298,11 +368,15 @@ def lee_clifton_rows(
         "none, as above"
         if math.isnan(upper)
         else "worst case over the worlds; a value held by one row lets a posterior approach 1"
+        if fewest == 1 and survey.lee_query == "mean"
+        else "worst case over the worlds; an answer that one world alone gives lets a posterior "
+        "approach 1"
         if fewest == 1
         else f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
     )
     counted = "every age" if not survey.source else "every value's count"
-    reads = f"yes: {counted} (Δv = spread of the worlds' means)"
+    answers = "means" if survey.lee_query == "mean" else "answers"
+    reads = f"yes: {counted} (Δv = spread of the worlds' {answers})"
     return [
         MethodRow(
             "Lee & Clifton, Eq. (7)",
@@ -321,7 +395,7 @@ def lee_clifton_rows(
             "(b)",
             survey.lee_mechanism,
             inputs,
-            f"yes: {counted} (all the worlds' means)",
+            f"yes: {counted} (all the worlds' {answers})",
             exact_meaning,
         ),
     ]
@@ -568,6 +642,7 @@ def results(
     delta_lc: float,
     mean_floor: float,
     data: Column | None = None,
+    lee_statistic: str = "mean",
 ) -> dict[str, object]:
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
     panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
@@ -590,6 +665,7 @@ def results(
         "uses_private_data": sorted(methods.method[reads]),
         "sensitivity": delta,
         "sensitivity_lee_clifton": delta_lc,
+        "statistic_lee_clifton": lee_statistic,
         "mean_lower_bound": mean_floor,
     }
 
@@ -612,10 +688,12 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     v = parameters.committed_values("synthesis")
     v.update(parameters.validate(changes, spec, partial=True))
     data = read_survey(v)
-    survey = survey_for(data, v["value_range"], v["mean_lower_bound"])
-    upper, exact = lee_clifton_at(data, survey.delta_lc, v["rho"])
+    query, q = v["lee_clifton_query"], v["lee_clifton_q"]
+    survey = survey_for(data, v["value_range"], v["mean_lower_bound"], query, q)
+    upper, exact = lee_clifton_at(data, survey.delta_lc, v["rho"], survey.lee_query, survey.lee_q)
+    fewest = lee_clifton_fewest(data, survey.lee_query, survey.lee_q)
     return methods_table(
-        lee_clifton_rows(survey, v["rho"], upper, exact, data.fewest) + _public_rows(survey, v)
+        lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, v)
     )
 
 

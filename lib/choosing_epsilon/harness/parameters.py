@@ -241,6 +241,15 @@ SYNTHESIS: dict[str, Param] = {
         "float", "(0, inf), at most the upper end of value_range", _positive, default=18.0
     ),
     "rho": Param("float", "(0, 1)", _unit, default=0.002),
+    "lee_clifton_query": Param(
+        "str",
+        "one of mean, sum, variance, std, median, quantile",
+        lambda v: v in ("mean", "sum", "variance", "std", "median", "quantile"),
+        default="mean",
+    ),
+    "lee_clifton_q": Param(
+        "float", "(0, 1), read with lee_clifton_query quantile", _unit, default=0.9
+    ),
     "bad_event_cost": Param("float", "(0, inf)", _positive, default=1274),
     "bad_event_probability": Param("float", "(0, 1)", _unit, default=0.05),
     "budget": Param("float", "(0, inf)", _positive, default=30000),
