@@ -3,8 +3,8 @@ home page and a teachers' page, in site/_build/html/.
 
 The notebooks are copied into site/_build/src/ and only the copies are changed: claims cells
 fold their code, solution and grader cells fold whole, a link bar (the notebook and its CSVs)
-follows the title, the ε scrubber of ``choosing_epsilon.scrubbers`` follows the cell that shows
-the central figure, and the table of every claim with its verdict ends the page. Sphinx (myst-nb,
+follows the title, each of the notebook's ε scrubbers (site/scrubbers.py) follows the cell that
+shows its figure, and the table of every claim with its verdict ends the page. Sphinx (myst-nb,
 sphinx-book-theme, see conf.py) renders them with warnings as errors and no network: nothing is
 executed, and MathJax comes from the npm package pinned in site/package-lock.json.
 """
@@ -92,7 +92,8 @@ def main() -> int:
         fragments = scrubber_fragments()
         names = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
         for name in names:
-            written |= write_notebook(name, fragments.get(name))
+            own = {n: fragments[n] for n in scrubbers.of_notebook(name)}
+            written |= write_notebook(name, own)
         written |= write_home(names)
         written |= write_teachers()
         remove_stale(SRC, written)
@@ -193,9 +194,10 @@ def raw_html(path: str) -> str:
     return f"```{{raw}} html\n:file: {path}\n```"
 
 
-def write_notebook(name: str, fragment: str | None) -> set[Path]:
+def write_notebook(name: str, fragments: dict[str, str]) -> set[Path]:
     """Copy notebook ``name`` into the sources, transformed for the site, with its downloads,
-    its scrubber and its claims table."""
+    its scrubbers (``fragments``: each one's HTML by scrubber name, in the order a page shows
+    those that follow the same figure) and its claims table."""
     nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
     written = set()
     downloads = SRC / "downloads" / name
@@ -209,17 +211,7 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
     give_images_their_alt_text(nb)
     link_repository_files(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
-    if fragment is not None:
-        scrubber = SRC / "_fragments" / f"{name}-scrubber.html"
-        written.add(write_if_changed(scrubber, fragment))
-        index = central_figure_cell(nb.cells, scrubbers.SCRUBBERS[name].figure)
-        caption = scrubber_caption(name)
-        nb.cells.insert(
-            index + 1,
-            markdown_cell(
-                "site-scrubber", f"{caption}\n\n{raw_html(f'_fragments/{name}-scrubber.html')}"
-            ),
-        )
+    written |= insert_scrubbers(nb, fragments)
     claims_path = FIGURES / name / "claims.csv"
     if claims_path.exists():
         table = SRC / "_fragments" / f"{name}-claims.html"
@@ -232,6 +224,25 @@ def write_notebook(name: str, fragment: str | None) -> set[Path]:
             )
         )
     written.add(write_if_changed(SRC / f"{name}.ipynb", nbformat.writes(nb) + "\n"))
+    return written
+
+
+def insert_scrubbers(nb: nbformat.NotebookNode, fragments: dict[str, str]) -> set[Path]:
+    """Write each scrubber's fragment and insert its cell (caption and fragment) right after the
+    cell that shows its figure; scrubbers that follow the same figure keep the order of
+    ``fragments``. The first cell's id is "site-scrubber", the others' "site-scrubber-<name>"."""
+    written = set()
+    after: dict[int, list[nbformat.NotebookNode]] = {}
+    for order, name in enumerate(fragments):
+        path = f"_fragments/{name}-scrubber.html"
+        written.add(write_if_changed(SRC / path, fragments[name]))
+        index = central_figure_cell(nb.cells, scrubbers.SCRUBBERS[name].figure)
+        cell_id = "site-scrubber" if order == 0 else f"site-scrubber-{name}"
+        cell = markdown_cell(cell_id, f"{scrubber_caption(name)}\n\n{raw_html(path)}")
+        after.setdefault(index, []).append(cell)
+    # from the last figure up, so that the indices found above still hold
+    for index in sorted(after, reverse=True):
+        nb.cells[index + 1 : index + 1] = after[index]
     return written
 
 
@@ -402,9 +413,9 @@ def claims_table(table: pd.DataFrame) -> str:
 
 
 def scrubber_fragments() -> dict[str, str]:
-    """Each notebook's scrubber fragment (``scrubbers.html``), drawn in parallel, one notebook
-    per core; reused while what they are drawn from is unchanged (drawing them takes most of a
-    cold build)."""
+    """Every scrubber's fragment (``scrubbers.html``) by scrubber name, drawn in parallel, one
+    scrubber per core; reused while what they are drawn from is unchanged (drawing them takes
+    most of a cold build)."""
     names = sorted(scrubbers.SCRUBBERS)
     key = dependency_digest()
     stamp = SCRUBBER_CACHE / "digest"
@@ -425,8 +436,8 @@ def scrubber_fragments() -> dict[str, str]:
 
 
 def dependency_digest() -> str:
-    """A digest of what the scrubbers are drawn from: the package's modules they import (and
-    those this script imports), the data, and the matplotlib version."""
+    """A digest of what the scrubbers are drawn from: site/scrubbers.py, the package's modules
+    they import (and those this script imports), the data, and the matplotlib version."""
     import matplotlib
 
     modules = [
@@ -434,6 +445,7 @@ def dependency_digest() -> str:
         for name, module in sorted(sys.modules.items())
         if name.split(".")[0] == "choosing_epsilon" and getattr(module, "__file__", None)
     ]
+    modules.append(Path(scrubbers.__file__).resolve())
     digest = hashlib.sha256(matplotlib.__version__.encode())
     for path in sorted({*modules, *(p for p in (ROOT / "data").rglob("*") if p.is_file())}):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes())

@@ -1,10 +1,12 @@
-"""ε scrubbers: each notebook's central figure as frames a reader moves through with a slider.
+"""ε scrubbers: a notebook's figures as frames a reader moves through with a slider.
 
 Each scrubber is a matplotlib ``FuncAnimation`` over one parameter (ε, p, the budget B or the
 number of people n), computed by the package at the notebook's committed parameters and drawn on
-axes fixed across frames. ``html`` renders it as an HTML fragment (``HTMLWriter`` with the frames
-embedded as PNG, a range slider and buttons; no kernel), deterministic: the writer's random uuid
-is replaced by an id derived from the notebook's name, and the PNG frames carry no metadata.
+axes fixed across frames. A notebook may have several, each following one of its figures; they
+are known by name (``SCRUBBERS``: a notebook's first one is named after the notebook). ``html``
+renders one as an HTML fragment (``HTMLWriter`` with the frames embedded as PNG, a range slider
+and buttons; no kernel), deterministic: the writer's random uuid is replaced by an id derived
+from the scrubber's name, and the PNG frames carry no metadata.
 """
 
 from __future__ import annotations
@@ -21,25 +23,29 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import matplotlib
-import matplotlib.animation
 import numpy as np
+import pandas as pd
 from matplotlib.animation import FuncAnimation, HTMLWriter
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from choosing_epsilon import attack_risk as ar
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import registry
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.plots import hsu_2014 as hsu_plots
 from choosing_epsilon.plots import lee_clifton_2011 as lee_plots
 from choosing_epsilon.plots import mugunthan_poster as poster_plots
 from choosing_epsilon.plots import style
+from choosing_epsilon.plots import synthesis as synth_plots
 
 FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
 FPS = 4  # frames per second when played
@@ -47,14 +53,14 @@ FPS = 4  # frames per second when played
 
 @dataclass(frozen=True)
 class Scrubber:
-    """One notebook's scrubber: the figure it accompanies, what its slider moves, its caption and
+    """A scrubber: the notebook and figure it accompanies, what its slider moves, its caption and
     how to build its animation."""
 
     notebook: str  # e.g. "hsu_2014"
-    figure: str  # file name in figures/<notebook>/ of the central figure it accompanies
+    figure: str  # file name in figures/<notebook>/ of the figure it follows on the page
     parameter: str  # what the slider moves, in words with the symbol
     label: str  # one sentence caption shown above the animation
-    build: Callable[[], matplotlib.animation.Animation]
+    build: Builder
 
 
 class ScrubAnimation(FuncAnimation):
@@ -552,7 +558,120 @@ def synthesis(count: int) -> ScrubAnimation:
     return ScrubAnimation(fig, draw, values, start, markers)
 
 
-# --- the registry, rendering and writing ---------------------------------------------------------
+# --- synthesis_risk_scale: one pure ε on the risk scale of panel (c), among the deployments ------
+
+RISK_SCALE_EPSILONS = (0.01, 20.0)  # the slider's ε, log-spaced: from almost no leak to certainty
+
+
+@functools.cache
+def deployments_scale() -> pd.DataFrame:
+    """The deployments' rows of the synthesis's risk scale (``synth.risk_scale`` at the committed
+    parameters, the registry read as the notebook reads it); those that state no guarantee the
+    scale can read have no advantage."""
+    v = parameters.committed_values("synthesis")
+    deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
+    scale = synth.risk_scale(synth.methods_at(), deployments)
+    return scale[scale.kind == "deployment"].reset_index(drop=True)
+
+
+def _rate(value: float) -> str:
+    """A rate or advantage in [0, 1] to three decimals, or "above 0.999" where that would read 1
+    (no finite ε makes a test certain)."""
+    return f"{value:.3f}" if value < 0.9995 else "above 0.999"
+
+
+@_styled(frames=25)  # ε from 0.01 to 20, log-spaced, through the posterior bound's log 3
+def synthesis_risk_scale(count: int) -> ScrubAnimation:
+    """A pure ε moved along panel (c)'s risk scale: (a) the attacker's trade-off curve at ε, the
+    least false-negative rate of any membership test at each false-positive rate, and (b) its
+    largest advantage and TPR at FPR 1% among the deployments' stated guarantees.
+
+    It opens at the ε of the synthesis's posterior bound (the notebook's prior ½ and posterior
+    threshold ¾ give ε = log 3), a method's answer that the notebook's own parameters fix, rather
+    than at a round ε = 1 that no method gives.
+    """
+    v = parameters.committed_values("synthesis")
+    epsilon0 = synth.posterior_epsilon(v["prior"], v["posterior_threshold"])
+    values = grid_through(epsilon0, *RISK_SCALE_EPSILONS, count, log=True)
+    deployed = deployments_scale()
+    placed = deployed[deployed.advantage.notna()]
+    unstated = len(deployed) - len(placed)
+    advantages = placed.advantage.to_numpy(float)
+    local = placed.local.astype(bool).to_numpy()
+    blue, orange = synth_plots.ADVANTAGE_COLOUR, synth_plots.TPR_COLOUR
+    fig, (ax_t, ax_s) = _new_figure(10.0, 4.9, 2)
+    # (a) the trade-off curve, with the diagonal of a test that learns nothing
+    ax_t.plot(
+        [0, 1], [1, 0], color=style.REFERENCE, ls="--", lw=0.8,
+        label="no privacy loss: FNR = 1 − FPR",
+    )  # fmt: skip
+    (curve,) = ax_t.plot([], [], color=blue, ls="-", label="least FNR of any test at this ε")
+    (equal,) = ax_t.plot([], [], "o", color=blue, ms=7, label="FNR = FPR: advantage 1 − 2 FPR")
+    (at_1pct,) = ax_t.plot(
+        [], [], "D", color=orange, mfc="none", mew=1.5, ms=7, label="at FPR 1%: FNR = 1 − TPR"
+    )
+    ax_t.set(
+        xlabel="false-positive rate of a membership test (FPR)",
+        ylabel="false-negative rate (FNR = 1 − TPR)",
+        xlim=(-0.02, 1.02),
+        ylim=(-0.02, 1.02),
+        aspect="equal",
+    )
+    ax_t.legend(loc="upper right")
+    style.panel_title(ax_t, 0, "what any membership test can reach at ε")
+    # (b) the deployments, fixed and faint, and every pure ε as a dotted path
+    ax_s.plot(
+        advantages[~local], placed.tpr_at_fpr_1pct[~local], "o", color=blue, alpha=0.35, ms=6,
+        label=f"a deployment's stated guarantee ({int((~local).sum())})",
+    )  # fmt: skip
+    ax_s.plot(
+        advantages[local], placed.tpr_at_fpr_1pct[local], "o", color=blue, mfc="none",
+        alpha=0.5, ms=6, label=f"local: its ε per report ({int(local.sum())})",
+    )  # fmt: skip
+    path = [ar.pure(e) for e in np.geomspace(*RISK_SCALE_EPSILONS, 200)]
+    ax_s.plot(
+        [ar.advantage(g) for g in path], [ar.tpr_bound(g, 0.01) for g in path],
+        color=style.REFERENCE, ls=":", lw=1, label="pure ε from 0.01 to 20",
+    )  # fmt: skip
+    cursor = ax_s.axvline(0, color="black", lw=0.8)
+    (now,) = ax_s.plot([], [], "*", color=style.UPPER, mec="black", ms=14, label="this ε")
+    ax_s.set(
+        xlabel="attacker's largest advantage (TPR − FPR)",
+        ylabel="true-positive rate at 1% false positives (TPR)",
+        xlim=(-0.02, 1.02),
+        ylim=(-0.02, 1.02),
+        aspect="equal",
+    )
+    ax_s.legend(loc="upper left")
+    style.panel_title(ax_s, 1, "ε among the deployments' stated guarantees")
+
+    def draw(i: int) -> None:
+        epsilon = values[i]
+        g = ar.pure(epsilon)
+        advantage, tpr = ar.advantage(g), ar.tpr_bound(g, 0.01)
+        crossing = (1 - advantage) / 2  # the FPR where FNR = FPR
+        fprs = np.union1d(np.linspace(0, 1, 201), [crossing, 0.01])
+        curve.set_data(fprs, ar.tradeoff(g, fprs))
+        equal.set_data([crossing], [crossing])
+        at_1pct.set_data([0.01], [1 - tpr])
+        cursor.set_xdata([advantage, advantage])
+        now.set_data([advantage], [tpr])
+        larger = int((advantages > advantage).sum())
+        allow = "allows" if larger == 1 else "allow"
+        which = " (posterior bound)" if epsilon == epsilon0 else ""
+        fig.suptitle(
+            f"ε = {epsilon:.3g}{which}: advantage {_rate(advantage)}, TPR at 1% FPR {_rate(tpr)}, "
+            f"a guess at prior ½ right {ar.in_100((1 + advantage) / 2)}\n"
+            f"{larger} of the {len(advantages)} deployments that state a guarantee {allow} a "
+            f"larger advantage ({unstated} state none)"
+        )
+
+    draw(0)
+    fig.tight_layout()
+    start = int(np.argmin(np.abs(values - epsilon0)))
+    marks = {"advantage": now, "FNR = FPR": equal, "FPR 1%": at_1pct}
+    return ScrubAnimation(fig, draw, values, start, marks)
+
 
 # --- kazan_reiter_2024: the ε each prior allows as the absolute bound ã moves (Figs. 1 and 3) -----
 
@@ -611,14 +730,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
     return ScrubAnimation(fig, draw, values, start, {"recommended ε": dot})
 
 
-_BUILDERS: dict[str, Builder] = {
-    "lee_clifton_2011": lee_clifton_2011,
-    "shoaran_2012": shoaran_2012,
-    "mugunthan_poster": mugunthan_poster,
-    "hsu_2014": hsu_2014,
-    "synthesis": synthesis,
-    "kazan_reiter_2024": kazan_reiter_2024,
-}
+# --- the registry, rendering and writing ---------------------------------------------------------
 
 SCRUBBERS: dict[str, Scrubber] = {
     "lee_clifton_2011": Scrubber(
@@ -681,15 +793,34 @@ SCRUBBERS: dict[str, Scrubber] = {
         ),
         build=kazan_reiter_2024,
     ),
+    "synthesis_risk_scale": Scrubber(
+        notebook="synthesis",
+        figure="methods_and_deployments.png",
+        parameter="privacy parameter ε (pure)",
+        label=(
+            "Move a pure ε from 0.01 to 20, starting at the posterior bound's ε = log 3, and "
+            "watch the attacker's trade-off curve leave the diagonal and its largest advantage "
+            "pass the deployments' stated guarantees on panel (c)'s scale."
+        ),
+        build=synthesis_risk_scale,
+    ),
 }
-"""Each notebook's scrubber, by notebook name."""
+"""Every scrubber by name, in the order a page shows those that follow the same figure: a
+notebook's first is named after it, the others after it and what they move."""
+
+_BUILDERS: dict[str, Builder] = {name: scrubber.build for name, scrubber in SCRUBBERS.items()}
 
 
 def _scrubber(name: str) -> Scrubber:
-    """The scrubber of notebook ``name``; ValueError naming the known ones otherwise."""
+    """The scrubber named ``name``; ValueError naming the known ones otherwise."""
     if name not in SCRUBBERS:
         raise ValueError(f"name must be one of {sorted(SCRUBBERS)}, got {name!r}")
     return SCRUBBERS[name]
+
+
+def of_notebook(notebook: str) -> list[str]:
+    """The names of notebook ``notebook``'s scrubbers, in the registry's order (empty if none)."""
+    return [name for name, scrubber in SCRUBBERS.items() if scrubber.notebook == notebook]
 
 
 def _render(animation: ScrubAnimation) -> str:
@@ -744,15 +875,13 @@ def _fixed(text: str, name: str, start: int) -> str:
 
 
 def html(name: str, frames: int | None = None) -> str:
-    """The jshtml fragment of notebook ``name``'s scrubber, byte-identical from build to build."""
-    scrubber = _scrubber(name)
-    build = _BUILDERS[scrubber.notebook]
-    animation = build(frames)
+    """The jshtml fragment of the scrubber named ``name``, byte-identical from build to build."""
+    animation = _scrubber(name).build(frames)
     return _fixed(_render(animation), name, animation.start)
 
 
 def write_all(out_dir: Path) -> dict[str, Path]:
-    """Write ``<notebook>.html`` for every scrubber into ``out_dir``; return the paths by name."""
+    """Write ``<name>.html`` for every scrubber into ``out_dir``; return the paths by name."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {}

@@ -1,6 +1,6 @@
-"""The ε scrubbers: each accompanies a committed figure, renders to a deterministic jshtml fragment
-with a slider and one PNG per frame, opens at the notebook's default, and shows in its frames
-the values the package computes (checked here by another route)."""
+"""The ε scrubbers: each accompanies a committed figure of its notebook, renders to a deterministic
+jshtml fragment with a slider and one PNG per frame, opens at the notebook's default, and shows in
+its frames the values the package computes (checked here by another route)."""
 
 import base64
 import math
@@ -31,8 +31,12 @@ def committed(notebook: str, name: str):
     return parameters.SPECS[notebook][name].committed
 
 
-def test_every_notebook_with_a_central_figure_has_a_scrubber():
-    assert NAMES == [
+def test_every_notebook_with_a_central_figure_has_a_scrubber_named_after_it():
+    # a notebook's first scrubber keeps the notebook's name (its fragment and element id with it)
+    firsts = sorted(
+        scrubbers.of_notebook(n)[0] for n in parameters.SPECS if scrubbers.of_notebook(n)
+    )
+    assert firsts == [
         "hsu_2014",
         "kazan_reiter_2024",
         "lee_clifton_2011",
@@ -40,15 +44,18 @@ def test_every_notebook_with_a_central_figure_has_a_scrubber():
         "shoaran_2012",
         "synthesis",
     ]
+    assert scrubbers.of_notebook("synthesis") == ["synthesis", "synthesis_risk_scale"]
+    assert scrubbers.of_notebook("laplace_intro") == []
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_each_scrubber_accompanies_a_committed_figure(name):
+def test_each_scrubber_accompanies_a_committed_figure_of_its_notebook(name):
     scrubber = scrubbers.SCRUBBERS[name]
-    assert scrubber.notebook == name and name in parameters.SPECS
-    assert (FIGURES / name / scrubber.figure).is_file()
+    assert scrubber.notebook in parameters.SPECS and name.startswith(scrubber.notebook)
+    assert (FIGURES / scrubber.notebook / scrubber.figure).is_file()
     assert scrubber.label.endswith(".") and "\n" not in scrubber.label
     assert scrubber.parameter
+    assert scrubbers._BUILDERS[name] is scrubber.build
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -91,6 +98,12 @@ def test_the_scrubber_opens_at_the_notebook_default(name, parameter):
     assert len(animation.values) == 7
     assert animation.values[animation.start] == committed(name, parameter)
     assert animation.values == sorted(animation.values)
+
+
+def test_every_scrubber_has_its_default_checked():
+    checked = {"lee_clifton_2011", "shoaran_2012", "mugunthan_poster", "hsu_2014", "synthesis"}
+    checked |= {"kazan_reiter_2024", "synthesis_risk_scale"}  # this one: the test below
+    assert set(NAMES) == checked
 
 
 def test_lee_clifton_frames_show_the_worst_case_posterior_of_the_absent_world():
@@ -191,7 +204,7 @@ def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods
     assert "no feasible ε" in animation.title and "Lee & Clifton" in animation.title
 
 
-def test_write_all_writes_one_fragment_per_notebook(tmp_path, monkeypatch):
+def test_write_all_writes_one_fragment_per_scrubber(tmp_path, monkeypatch):
     monkeypatch.setattr(scrubbers, "html", lambda name: f"<p>{name}</p>")
     paths = scrubbers.write_all(tmp_path / "scrubbers")
     assert sorted(paths) == NAMES
@@ -204,6 +217,7 @@ def test_write_all_writes_one_fragment_per_notebook(tmp_path, monkeypatch):
     ("call", "message"),
     [
         (lambda: scrubbers.html("laplace_intro"), "name must be one of ["),
+        (lambda: scrubbers.html("risk_scale"), "'synthesis_risk_scale'"),
         (lambda: scrubbers.html("hsu_2014", frames=1), "frames must be an integer in [2, 200]"),
         (lambda: scrubbers.synthesis(1000), "frames must be an integer in [2, 200]"),
     ],
@@ -242,3 +256,88 @@ def test_kazan_reiter_frames_mark_theorem_5s_epsilon_at_the_kink():
         solved = rp.minimise(rp.fixed_q_profile(a, 1, r_tilde), q_range=(1, 1))
         assert x == pytest.approx(solved.p, rel=1e-8) and y == pytest.approx(solved.epsilon)
         assert f"ã = {a:.3f}" in animation.title
+
+
+# --- the synthesis's risk scale: a pure ε among the deployments --------------------------------
+
+
+def advantage_of_pure(epsilon: float) -> float:
+    """(e^ε − 1)/(e^ε + 1), the largest TPR − FPR under ε-DP, written as tanh(ε/2)."""
+    return math.tanh(epsilon / 2)
+
+
+def test_risk_scale_opens_at_the_posterior_bound_and_spans_a_log_grid():
+    animation = scrubbers.synthesis_risk_scale(FEW)
+    prior, threshold = (
+        committed("synthesis", "prior"),
+        committed("synthesis", "posterior_threshold"),
+    )
+    # the posterior after a positive test is at most p e^ε/(1 − p + p e^ε): solve for ε
+    default = math.log(threshold / (1 - threshold)) - math.log(prior / (1 - prior))
+    assert animation.values[animation.start] == pytest.approx(default, rel=1e-12)
+    methods = pd.read_csv(FIGURES / "synthesis" / "methods.csv").set_index("method")
+    assert animation.values[animation.start] == pytest.approx(
+        methods.epsilon["Posterior bound"], rel=1e-9
+    )
+    assert animation.values[0] == 0.01 and animation.values[-1] == 20
+    many = scrubbers.synthesis_risk_scale(25)
+    assert len(many.values) == 25 and many.values == sorted(many.values)
+    assert many.values[many.start] == pytest.approx(default, rel=1e-12)
+
+
+def test_risk_scale_frames_show_the_pure_advantage_and_count_the_deployments_above_it():
+    animation = scrubbers.synthesis_risk_scale(FEW)
+    scale = pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
+    deployed = scale[scale.kind == "deployment"]
+    stated = deployed.advantage.dropna()
+    for i in (0, animation.start, len(animation.values) - 1):
+        animation.draw(i)
+        epsilon = animation.values[i]
+        expected = advantage_of_pure(epsilon)
+        (x,), (y,) = animation.marks["advantage"].get_data()
+        assert x == pytest.approx(expected, rel=1e-9, abs=1e-12)
+        # TPR at FPR α ≤ min(1, e^ε α, 1 − e^−ε (1 − α)) (Kairouz et al. with δ = 0)
+        tpr = min(1, math.exp(epsilon) * 0.01, 1 - math.exp(-epsilon) * 0.99)
+        assert y == pytest.approx(tpr, rel=1e-9)
+        # on the trade-off curve: FNR = FPR at (1 − advantage)/2, and FNR = 1 − TPR at FPR 1%
+        (a,), (b,) = animation.marks["FNR = FPR"].get_data()
+        assert a == b == pytest.approx((1 - expected) / 2, rel=1e-9, abs=1e-12)
+        assert animation.marks["FPR 1%"].get_data()[1][0] == pytest.approx(1 - tpr, abs=1e-12)
+        above = int((stated > expected).sum())
+        allow = "allows" if above == 1 else "allow"
+        assert animation.title.startswith(f"ε = {epsilon:.3g}")
+        assert (
+            f"\n{above} of the {len(stated)} deployments that state a guarantee {allow} a larger "
+            f"advantage ({len(deployed) - len(stated)} state none)"
+        ) in animation.title
+        accuracy = round(100 * (1 + expected) / 2)
+        words = "more than 99 in 100" if accuracy == 100 else f"{accuracy} in 100"
+        assert f"a guess at prior ½ right {words}" in animation.title
+    # the ends: at ε = 0.01 every deployment allows more, at ε = 20 only LinkedIn's ε = 34.9
+    assert int((stated > advantage_of_pure(0.01)).sum()) == len(stated)
+    assert deployed[deployed.advantage > advantage_of_pure(20)].row.tolist() == [
+        "LinkedIn: Audience Engagement API"
+    ]
+
+
+def test_risk_scale_frame_at_the_default_reads_as_the_notebooks_posterior_bound_row():
+    animation = scrubbers.synthesis_risk_scale(FEW)
+    animation.draw(animation.start)
+    row = (
+        pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
+        .set_index("row")
+        .loc["Posterior bound"]
+    )
+    assert animation.title.startswith(
+        f"ε = 1.1 (posterior bound): advantage {row.advantage:.3f}, "
+        f"TPR at 1% FPR {row.tpr_at_fpr_1pct:.3f}, a guess at prior ½ right 75 in 100\n"
+    )
+
+
+def test_risk_scale_keeps_to_the_style_at_every_frame():
+    """No frame's texts overlap (the build checks the first frame only)."""
+    animation = scrubbers.synthesis_risk_scale()
+    with scrubbers._style():
+        for i in range(len(animation.values)):
+            animation.draw(i)
+            assert style.problems(animation.figure) == [], f"frame {i}"

@@ -1,6 +1,7 @@
 """The built site (site/_build/html, ``make site``) in headless Chromium: every page loads with no
 error and no request to another host, its figures show, its math is typeset, each notebook's
-claims table has one row per row of its claims.csv, and each ε scrubber moves.
+claims table has one row per row of its claims.csv, and each ε scrubber follows its figure and
+moves.
 
 ``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
 driven by Playwright; with no browser on the machine the tests are skipped, and none is ever
@@ -37,15 +38,17 @@ SCREENSHOTS = ROOT / "site" / "_build" / "screenshots"
 NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
 PAGES = ["index", "teachers", "search", "genindex", *NOTEBOOK_NAMES]
 WITH_CLAIMS = [n for n in NOTEBOOK_NAMES if (FIGURES / n / "claims.csv").exists()]
-# the notebooks whose central figure has an ε scrubber beside it
-SCRUBBED = [
-    "hsu_2014",
-    "kazan_reiter_2024",
-    "lee_clifton_2011",
-    "mugunthan_poster",
-    "shoaran_2012",
-    "synthesis",
-]
+# each ε scrubber by name, and the notebook whose page shows it after one of its figures
+SCRUBBERS = {
+    "hsu_2014": "hsu_2014",
+    "kazan_reiter_2024": "kazan_reiter_2024",
+    "lee_clifton_2011": "lee_clifton_2011",
+    "mugunthan_poster": "mugunthan_poster",
+    "shoaran_2012": "shoaran_2012",
+    "synthesis": "synthesis",
+    "synthesis_risk_scale": "synthesis",
+}
+SCRUBBED = sorted(set(SCRUBBERS.values()))
 # Chromium on a machine with no network: without these it waits on connections it cannot make
 CHROMIUM_ARGS = [
     "--headless",
@@ -342,29 +345,51 @@ def test_every_table_fits_the_page(visits, name):
     assert overflowing == [], f"{name}: tables wider than their column (width, room, headers)"
 
 
-@pytest.mark.parametrize("name", SCRUBBED)
-def test_scrubber_follows_its_figure_and_moves(visits, name):
-    page = visits(name).page
-    assert page.locator("div.animation").count() == 1, f"{name}: one scrubber expected"
-    image = page.locator("div.animation img").first
-    SCRUBBERS = site_module("scrubbers").SCRUBBERS
+def test_the_scrubbers_named_here_are_the_sites():
+    scrubbers = site_module("scrubbers")
+    assert {name: s.notebook for name, s in scrubbers.SCRUBBERS.items()} == SCRUBBERS
 
-    # the code cell just before the scrubber: whether it shows an image, and its code
-    shows, code = page.evaluate(
-        "() => { const a = document.querySelector('div.animation');"
-        " const before = [...document.querySelectorAll('div.cell')].filter(c =>"
-        " c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1);"
-        " return before ? [before.querySelector('.cell_output img') !== null,"
-        " before.querySelector('.cell_input').textContent] : [false, ''] }"
+
+@pytest.mark.parametrize("notebook", SCRUBBED)
+def test_each_page_shows_its_scrubbers_in_order(visits, notebook):
+    """A page shows each of its notebook's scrubbers once, in the registry's order (the synthesis's
+    two follow the same figure)."""
+    scrubbers = site_module("scrubbers")
+    shown = visits(notebook).page.evaluate(
+        "() => [...document.querySelectorAll('div.animation img[id^=\"_anim_img\"]')]"
+        ".map(i => i.id)"
     )
-    stem = Path(SCRUBBERS[name].figure).stem
+    expected = [f"_anim_img{scrubbers.element_id(n)}" for n in scrubbers.of_notebook(notebook)]
+    assert shown == expected, f"{notebook}: scrubbers shown {shown}"
+
+
+# the code cell just before a scrubber's animation: whether it shows an image, and its code
+CELL_BEFORE = """ident => {
+  const a = document.getElementById('_anim_img' + ident).closest('div.animation');
+  const before = [...document.querySelectorAll('div.cell')].filter(c =>
+    c.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING).at(-1);
+  return before ? [before.querySelector('.cell_output img') !== null,
+    before.querySelector('.cell_input').textContent] : [false, ''];
+}"""
+
+
+@pytest.mark.parametrize("name", sorted(SCRUBBERS))
+def test_scrubber_follows_its_figure_and_moves(visits, name):
+    scrubbers = site_module("scrubbers")
+    page = visits(SCRUBBERS[name]).page
+    ident = scrubbers.element_id(name)
+    animation = page.locator(f"div.animation:has(#_anim_img{ident})")
+    assert animation.count() == 1, f"{name}: its scrubber is not on the page once"
+    image = animation.locator(f"#_anim_img{ident}")
+    shows, code = page.evaluate(CELL_BEFORE, ident)
+    stem = Path(scrubbers.SCRUBBERS[name].figure).stem
     assert shows and f'"{stem}"' in code, f"{name}: the scrubber does not follow {stem}'s cell"
-    slider = page.locator("div.animation input[type=range]")
+    slider = animation.locator("input[type=range]")
     frame, last = slider.evaluate("s => [Number(s.value), Number(s.max)]")
     assert last >= 1, f"{name}: the scrubber has one frame"
     first = image.get_attribute("src")
     step = "Next frame" if frame < last else "Previous frame"
-    page.locator(f"div.animation button[title='{step}']").click()
+    animation.locator(f"button[title='{step}']").click()
     second = image.get_attribute("src")
     assert second != first, f"{name}: the {step.lower()} button did not change the frame"
     other = 0 if frame != 0 else last
