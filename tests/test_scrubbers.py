@@ -305,7 +305,7 @@ def test_risk_scale_frames_show_the_pure_advantage_and_count_the_deployments_abo
         assert animation.marks["FPR 1%"].get_data()[1][0] == pytest.approx(1 - tpr, abs=1e-12)
         above = int((stated > expected).sum())
         allow = "allows" if above == 1 else "allow"
-        assert animation.title.startswith(f"ε = {epsilon:.3g}")
+        assert animation.title.startswith(f"ε = {epsilon:.4g}")
         assert (
             f"\n{above} of the {len(stated)} deployments that state a guarantee {allow} a larger "
             f"advantage ({len(deployed) - len(stated)} state none)"
@@ -329,7 +329,7 @@ def test_risk_scale_frame_at_the_default_reads_as_the_notebooks_posterior_bound_
         .loc["Posterior bound"]
     )
     assert animation.title.startswith(
-        f"ε = 1.1 (posterior bound): advantage {row.advantage:.3f}, "
+        f"ε = 1.099 (posterior bound): advantage {row.advantage:.3f}, "
         f"TPR at 1% FPR {row.tpr_at_fpr_1pct:.3f}, a guess at prior ½ right 75 in 100\n"
     )
 
