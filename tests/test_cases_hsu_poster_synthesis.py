@@ -437,18 +437,24 @@ def test_synthesis_on_a_parquet_column(tmp_path):
     assert "Eq. (7): ε = " in text and "(the participants' span: 84)" in text
 
 
-@pytest.mark.notebook
-def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
-    scores = np.random.default_rng(5).integers(0, 41, 800).astype(float) / 4  # quarter points
-    path = tmp_path / "scores.csv"
-    write_table(pd.DataFrame({"score": scores, "group": ["a", "b"] * 400}), path, "csv")
-    changes = {
+def score_changes(path) -> dict:
+    """A run on the column "score" of ``path``: test scores in the public range 0-10, with the
+    lengths of the methods in points."""
+    return {
         "data_path": str(path),
         "column": "score",
         "value_range": [0, 10],
         "mean_lower_bound": 1.0,
         "error_years": 0.5,
     }
+
+
+@pytest.mark.notebook
+def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
+    scores = np.random.default_rng(5).integers(0, 41, 800).astype(float) / 4  # quarter points
+    path = tmp_path / "scores.csv"
+    write_table(pd.DataFrame({"score": scores, "group": ["a", "b"] * 400}), path, "csv")
+    changes = score_changes(path)
     text, results = run("synthesis", changes, tmp_path / "out")
     table = check_every_epsilon(tmp_path / "out", scores, 10, changes)
     assert results["data"]["n"] == 800 and results["data"]["column"] == "score"
@@ -537,15 +543,7 @@ def test_synthesis_lee_clifton_for_another_statistic(tmp_path, query):
     scores[0] = 10.0 if query == "variance" else scores[0]
     path = tmp_path / "scores.csv"
     write_table(pd.DataFrame({"score": scores}), path, "csv")
-    changes = {
-        "data_path": str(path),
-        "column": "score",
-        "value_range": [0, 10],
-        "mean_lower_bound": 1.0,
-        "error_years": 0.5,
-        "rho": 0.05,
-        "lee_clifton_query": query,
-    }
+    changes = score_changes(path) | {"rho": 0.05, "lee_clifton_query": query}
     _, results = run("synthesis", changes, tmp_path / "out")
     table = pd.read_csv(tmp_path / "out" / "methods.csv").set_index("method")
     upper, exact = lee_clifton_by_brute_force(scores, query, 0.05, (0, 10))

@@ -65,13 +65,13 @@ def _shown(path: Path) -> str:
 def check_target(target: Path, notebook: str, changed: list[str]) -> None:
     """Refuse a file as output directory, the repository's root and its tracked folders (but
     figures/<notebook> at the committed parameters), each in one line that names output_dir (-o)."""
-    if target.exists() and not target.is_dir():
-        raise ValueError(f"output_dir (-o): {str(target)!r} is a file, not a directory")
-    real, root = Path(os.path.realpath(target)), Path(os.path.realpath(ROOT))
     instead = (
         "choose a directory outside the repository's folders, e.g. "
         f"-o {_shown(RUNS / notebook)} (ignored by git)"
     )
+    if target.exists() and not target.is_dir():  # a file, such as .git in a git worktree
+        raise ValueError(f"output_dir (-o): {str(target)!r} is a file, not a directory: {instead}")
+    real, root = Path(os.path.realpath(target)), Path(os.path.realpath(ROOT))
     if real == Path(os.path.realpath(committed(notebook))):
         if changed:
             raise ValueError(
