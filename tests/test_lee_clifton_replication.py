@@ -107,3 +107,17 @@ def test_worlds_all_alike_give_what_its_division_gives():
 def test_too_many_rows_are_refused_in_one_line():
     with pytest.raises(ValueError, match="at most 12 rows"):
         rep.replication_epsilon(np.arange(13.0), 0.5)
+
+
+@pytest.mark.parametrize("unit", [1, 200, 1000, 1e-3])
+def test_the_most_exposed_row_does_not_depend_on_the_columns_units(unit):
+    assert rep.most_exposed_row(np.array([1, 2, 3, 10]) * unit) == 3
+    assert rep.most_exposed_row(np.array([35000, 42000, 51000, 120000]) * unit / 1000) == 3
+
+
+def test_a_finite_exact_epsilon_above_its_ceiling_also_comes_back_as_the_ceiling():
+    values, rho = (10, 50.5, 10, 50), 0.6
+    found = rep.replication_epsilon(values, rho, skip_last_world=False, drop_equal_worlds=False)
+    exact = pw.epsilon_for_risk(list(values), rho).exact
+    assert found.ceiling < exact < math.inf
+    assert found.epsilon == pytest.approx(found.ceiling * (1 - 2**-25), rel=1e-12)

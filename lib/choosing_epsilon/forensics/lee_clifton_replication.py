@@ -13,8 +13,13 @@ our own terms, with each defect a switch, so that the notebook can show what eac
    value, listed next to each other, give two such worlds, each of which then omits the other's
    term e^0 = 1 and over-states its posterior (``drop_equal_worlds``).
 3. **A ceiling for "any ε".** It halves [0, ε_top] 25 times, ε_top being Eq. (7) at ρ = 0.9999,
-   and returns the last midpoint; where the posterior it computes never reaches ρ, that is ε_top
-   less 2^-25 of it, where the answer is that any ε keeps the risk below ρ.
+   and returns the last midpoint; where the posterior it computes stays below ρ up to ε_top, that
+   is ε_top less 2^-25 of it, whether the exact answer is ∞ (any ε keeps the risk below ρ) or a
+   finite ε above ε_top.
+
+Its search takes no level for a percentile: the posteriors it computes are the median's, whatever
+percentile's sensitivities it is given, so ``query="quantile"`` here at q other than 1/2 goes
+beyond the published procedure.
 
 Its Δf is the largest change of the query between a world and the world less one of its rows or
 with the missing row put back; its Δv the largest change between two worlds.
@@ -114,6 +119,8 @@ def replication_risk(
     x = _rows(values)
     f = _statistic(query, q)
     sensitivity, _ = replication_sensitivities(x, query, q)
+    if sensitivity == 0:  # every world, and every world less a row, gives one answer: 0/0
+        return math.nan
     worlds = listed_worlds(x)
     answers = np.array([f(w) for w in worlds])
     scaled = positive("epsilon", epsilon) / sensitivity
@@ -225,15 +232,17 @@ def defect_table(cases: Sequence[DefectCase]) -> pd.DataFrame:
 
 def most_exposed_row(values: Sequence[float] | np.ndarray, query: str = "mean") -> int:
     """The row whose absence makes the world the adversary singles out soonest: the largest
-    posterior of Eq. (3) at the worst response, at ε = Δv/Δf (a rate at which the worlds' answers
-    are one noise scale apart at most)."""
+    posterior of Eq. (3) at the worst response, at ε = Δf/Δv, where the two farthest answers are
+    one noise scale apart (a choice that does not depend on the column's units)."""
     x = _rows(values)
     f = _statistic(query, None)
     answers = np.array([f(np.delete(x, j)) for j in range(x.size)])
     classes = queries.world_classes(x, query, None, 1, None)
     if classes.spread == 0:
         return 0
-    return int(np.argmax(pw.risk_per_world(answers, classes.sensitivity, classes.spread)))
+    sensitivity = classes.sensitivity * classes.unit  # in the column's units, as the answers
+    epsilon = classes.sensitivity / classes.spread  # a ratio: the same in any units
+    return int(np.argmax(pw.risk_per_world(answers, sensitivity, epsilon)))
 
 
 def listing_table(
