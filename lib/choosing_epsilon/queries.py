@@ -360,7 +360,8 @@ def public_sensitivity(
     in [lower, upper] is removed, over every column the range allows (the paper's Δf without the
     data). With w = upper - lower and m = ``size``: the mean w/m, the sum max(|lower|, |upper|),
     the variance (m - 1) w²/m² and the standard deviation w √(m - 1)/m (population divisors),
-    the median w/2 (each attained by some column); a quantile w (a bound, not always attained)."""
+    the median w/2 (each attained by some column); a quantile w (a bound, not always attained),
+    but w/2 at q = 1/2, where it is the median."""
     query, q = check_query(query, q)
     lo, hi = float(lower), float(upper)
     if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
@@ -374,5 +375,5 @@ def public_sensitivity(
         "variance": (m - 1) * w * w / (m * m),
         "std": w * math.sqrt(m - 1) / m,
         "median": w / 2,
-        "quantile": w,
+        "quantile": w / 2 if q == 0.5 else w,
     }[query]

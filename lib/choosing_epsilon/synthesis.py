@@ -152,9 +152,10 @@ def read_survey(v: Mapping[str, Any]) -> Column:
 
 @dataclass(frozen=True)
 class Survey:
-    """The survey's public facts: its size, the public age range, the two sensitivities of the
-    mean (of all n ages, and of the n - 1 ages Lee & Clifton's worlds hold) and the public lower
-    bound L of the mean; with ``source``, the file whose column ``column`` is the data."""
+    """The survey's public facts: its size, the public age range, the sensitivity of the mean of
+    all n ages and that of Lee & Clifton's statistic of the n - 1 ages its worlds hold (the mean
+    unless ``lee_query`` says otherwise), and the public lower bound L of the mean; with
+    ``source``, the file whose column ``column`` is the data."""
 
     n_people: int
     lb: float
@@ -227,14 +228,15 @@ class Survey:
     def lee_mechanism(self) -> str:
         """Lee & Clifton's release: the statistic of the n - 1 values present in a possible world,
         with its Δ from the public range (``queries.public_sensitivity``)."""
-        present = f"{self.n_people - 1:,}"
+        present, fewer = f"{self.n_people - 1:,}", f"{self.n_people - 2:,}"
+        w = f"{self.ub - self.lb:g}"
         formula = {
-            "mean": f"{self.ub - self.lb:g}/{present}",
-            "sum": "max(|lb|, |ub|)",
-            "variance": "(m − 1)(ub − lb)²/m²",
-            "std": "(ub − lb)√(m − 1)/m",
-            "median": "(ub − lb)/2",
-            "quantile": "ub − lb",
+            "mean": f"{w}/{present}",
+            "sum": f"max(|{self.lb:g}|, |{self.ub:g}|)",
+            "variance": f"{fewer} × {w}²/{present}²",
+            "std": f"{w} × √{fewer}/{present}",
+            "median": f"{w}/2",
+            "quantile": f"{w}/2" if self.lee_q == 0.5 else w,
         }[self.lee_query]
         return (
             f"{self.lee_statistic} of the {present} {self.noun} present, Δ = {formula} = "
