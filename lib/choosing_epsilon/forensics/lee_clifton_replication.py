@@ -91,19 +91,55 @@ def listed_worlds(values: Sequence[float] | np.ndarray) -> list[np.ndarray]:
     return [np.array(w) for w in itertools.combinations(x, x.size - 1)]
 
 
-def replication_sensitivities(
-    values: Sequence[float] | np.ndarray, query: str = "mean", q: float | None = None
-) -> tuple[float, float]:
-    """Its Δf (a world against the world less a row or with the missing row back) and Δv."""
-    x = _rows(values)
+@dataclass(frozen=True)
+class _Listing:
+    """What the replication's search computes once: the worlds' answers in its order, which
+    worlds are equal as sequences of values, and its Δf and Δv."""
+
+    answers: np.ndarray
+    equal: np.ndarray  # equal[i, j]: worlds i and j hold the same values in the same order
+    sensitivity: float
+    delta_v: float
+
+
+def _listing(x: np.ndarray, query: str, q: float | None) -> _Listing:
+    """The ``_Listing`` of the column ``x`` (already checked) for ``query``."""
     f = _statistic(query, q)
     worlds = listed_worlds(x)
-    answers = [f(w) for w in worlds]
+    answers = np.array([f(w) for w in worlds])
     delta_f = 0.0
     for w, answer in zip(worlds, answers):
         neighbours = [f(np.delete(w, t)) for t in range(w.size)] + [f(x)]
         delta_f = max(delta_f, *(abs(answer - b) for b in neighbours))
-    return delta_f, float(max(answers) - min(answers))
+    equal = np.array([[np.array_equal(a, b) for b in worlds] for a in worlds])
+    return _Listing(answers, equal, float(delta_f), float(answers.max() - answers.min()))
+
+
+def replication_sensitivities(
+    values: Sequence[float] | np.ndarray, query: str = "mean", q: float | None = None
+) -> tuple[float, float]:
+    """Its Δf (a world against the world less a row or with the missing row back) and Δv."""
+    listing = _listing(_rows(values), query, q)
+    return listing.sensitivity, listing.delta_v
+
+
+def _listing_risk(
+    listing: _Listing, epsilon: float, skip_last_world: bool, drop_equal_worlds: bool
+) -> float:
+    """``replication_risk`` of a computed listing."""
+    if listing.sensitivity == 0:  # every world, and every world less a row, gives one answer: 0/0
+        return math.nan
+    answers = listing.answers
+    scaled = positive("epsilon", epsilon) / listing.sensitivity
+    # each world's denominator: every other world, less those equal to it where that defect is on
+    counted_in = ~np.eye(answers.size, dtype=bool)
+    if drop_equal_worlds:
+        counted_in &= ~listing.equal
+    worst = 0.0
+    for i in range(answers.size - 1 if skip_last_world else answers.size):
+        terms = np.exp(-scaled * np.abs(answers[i] - answers[counted_in[i]]))
+        worst = max(worst, 1.0 / (1.0 + float(terms.sum())))
+    return worst
 
 
 def replication_risk(
@@ -116,25 +152,8 @@ def replication_risk(
     drop_equal_worlds: bool = True,
 ) -> float:
     """The worst-case posterior as the replication computes it (Eq. 3 with defects 1 and 2)."""
-    x = _rows(values)
-    f = _statistic(query, q)
-    sensitivity, _ = replication_sensitivities(x, query, q)
-    if sensitivity == 0:  # every world, and every world less a row, gives one answer: 0/0
-        return math.nan
-    worlds = listed_worlds(x)
-    answers = np.array([f(w) for w in worlds])
-    scaled = positive("epsilon", epsilon) / sensitivity
-    counted = worlds[:-1] if skip_last_world else worlds
-    worst = 0.0
-    for i, world in enumerate(counted):
-        others = [
-            j
-            for j, other in enumerate(worlds)
-            if j != i and not (drop_equal_worlds and np.array_equal(world, other))
-        ]
-        terms = np.exp(-scaled * np.abs(answers[i] - answers[others]))
-        worst = max(worst, 1.0 / (1.0 + float(terms.sum())))
-    return worst
+    listing = _listing(_rows(values), query, q)
+    return _listing_risk(listing, epsilon, skip_last_world, drop_equal_worlds)
 
 
 def replication_epsilon(
@@ -149,7 +168,8 @@ def replication_epsilon(
     """The replication's answer: 25 halvings of [0, Eq. (7) at ρ = 0.9999], the last midpoint."""
     x = _rows(values)
     rho = pw.check_rho(rho, x.size)
-    sensitivity, delta_v = replication_sensitivities(x, query, q)
+    listing = _listing(x, query, q)  # the same at every halving: computed once
+    sensitivity, delta_v = listing.sensitivity, listing.delta_v
     log_odds = math.log((x.size - 1) * CEILING_RISK / (1 - CEILING_RISK))
     if delta_v == 0:  # every world gives the same answer: its division gives ∞ (nan if Δf = 0 too)
         ceiling = math.inf if sensitivity > 0 else math.nan
@@ -158,19 +178,22 @@ def replication_epsilon(
     low, high, epsilon = 0.0, ceiling, math.nan
     for _ in range(STEPS):
         epsilon = (low + high) / 2
-        risk = replication_risk(
-            x,
-            epsilon,
-            query,
-            q,
-            skip_last_world=skip_last_world,
-            drop_equal_worlds=drop_equal_worlds,
-        )
+        risk = _listing_risk(listing, epsilon, skip_last_world, drop_equal_worlds)
         if risk < rho:
             low = epsilon
         elif risk > rho:
             high = epsilon
     return ReplicationSearch(epsilon, ceiling, sensitivity, delta_v)
+
+
+def _paper_worlds(
+    x: np.ndarray, query: str, q: float | None
+) -> tuple[np.ndarray, queries.WorldClasses]:
+    """The paper's worlds of the column ``x`` as listed: world j misses row j; its answers, and
+    the classes of worlds (Δf, Δv) as ``epsilon_for_risk`` computes them."""
+    f = _statistic(query, q)
+    answers = np.array([f(np.delete(x, j)) for j in range(x.size)])
+    return answers, queries.world_classes(x, query, None, 1, q)
 
 
 def true_risk(
@@ -183,9 +206,7 @@ def true_risk(
     x = _rows(values)
     if math.isnan(epsilon):  # the replication's answer where Δf = Δv = 0
         return math.nan
-    f = _statistic(query, q)
-    answers = np.array([f(np.delete(x, j)) for j in range(x.size)])
-    classes = queries.world_classes(x, query, None, 1, q)
+    answers, classes = _paper_worlds(x, query, q)
     return pw.risk_at(answers, classes.sensitivity * classes.unit, epsilon)
 
 
@@ -234,10 +255,7 @@ def most_exposed_row(values: Sequence[float] | np.ndarray, query: str = "mean") 
     """The row whose absence makes the world the adversary singles out soonest: the largest
     posterior of Eq. (3) at the worst response, at ε = Δf/Δv, where the two farthest answers are
     one noise scale apart (a choice that does not depend on the column's units)."""
-    x = _rows(values)
-    f = _statistic(query, None)
-    answers = np.array([f(np.delete(x, j)) for j in range(x.size)])
-    classes = queries.world_classes(x, query, None, 1, None)
+    answers, classes = _paper_worlds(_rows(values), query, None)
     if classes.spread == 0:
         return 0
     sensitivity = classes.sensitivity * classes.unit  # in the column's units, as the answers
