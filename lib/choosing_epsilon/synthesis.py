@@ -366,16 +366,19 @@ def lee_clifton_rows(
         )
     else:
         meaning = f"none: ρ = {rho:g} is below the prior 1/n = {1 / n:.3g}"
-    exact_meaning = (
-        "none, as above"
-        if math.isnan(upper)
-        else "worst case over the worlds; a value held by one row lets a posterior approach 1"
-        if fewest == 1 and survey.lee_query == "mean"
-        else "worst case over the worlds; an answer that one world alone gives lets a posterior "
-        "approach 1"
-        if fewest == 1
-        else f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
-    )
+    if math.isnan(upper):
+        exact_meaning = "none, as above"
+    elif fewest > 1:
+        exact_meaning = f"worst case over the worlds; no posterior can exceed 1/{fewest} here"
+    elif survey.lee_query == "mean":
+        exact_meaning = (
+            "worst case over the worlds; a value held by one row lets a posterior approach 1"
+        )
+    else:
+        exact_meaning = (
+            "worst case over the worlds; an answer that one world alone gives lets a posterior "
+            "approach 1"
+        )
     counted = "every age" if not survey.source else "every value's count"
     answers = "means" if survey.lee_query == "mean" else "answers"
     reads = f"yes: {counted} (Δv = spread of the worlds' {answers})"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..queries import QUERIES
 from .paths import NOTEBOOKS
 
 
@@ -242,10 +243,7 @@ SYNTHESIS: dict[str, Param] = {
     ),
     "rho": Param("float", "(0, 1)", _unit, default=0.002),
     "lee_clifton_query": Param(
-        "str",
-        "one of mean, sum, variance, std, median, quantile",
-        lambda v: v in ("mean", "sum", "variance", "std", "median", "quantile"),
-        default="mean",
+        "str", "one of " + ", ".join(QUERIES), lambda v: v in QUERIES, default="mean"
     ),
     "lee_clifton_q": Param(
         "float", "(0, 1), read with lee_clifton_query quantile", _unit, default=0.9
