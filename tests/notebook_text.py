@@ -1,6 +1,8 @@
-"""What an executed notebook shows a reader: the text the notebook-running tests search."""
+"""What an executed notebook shows a reader: the text the notebook-running tests search, and
+how large the files of a run are."""
 
 import nbformat
+from PIL import Image
 
 
 def outputs_text(path) -> str:
@@ -15,3 +17,12 @@ def outputs_text(path) -> str:
         if cell.cell_type == "code"
         for out in cell.outputs
     )
+
+
+def assert_files_bounded(out, mb: float = 2.0) -> None:
+    """Every file a run wrote into ``out`` is under ``mb`` megabytes, and every PNG under 2,500
+    pixels on its longer side."""
+    for f in out.iterdir():
+        assert f.stat().st_size < mb * 1e6, f"{f.name} is {f.stat().st_size} bytes"
+        if f.suffix == ".png":
+            assert max(Image.open(f).size) < 2500

@@ -7,12 +7,11 @@ import math
 
 import pandas as pd
 import pytest
-from PIL import Image
 
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import PUBLISHED
-from tests.notebook_text import outputs_text
+from tests.notebook_text import assert_files_bounded, outputs_text
 
 NAME = "kazan_reiter_2024"
 ROWS = len(pd.read_csv(PUBLISHED / f"{NAME}.csv"))
@@ -24,13 +23,6 @@ def _status(out):
 
 def _results(out):
     return json.loads((out / "results.json").read_text())
-
-
-def _bounded(out, mb=2.0):
-    for f in out.iterdir():
-        assert f.stat().st_size < mb * 1e6, f"{f.name} is {f.stat().st_size} bytes"
-        if f.suffix == ".png":
-            assert max(Image.open(f).size) < 2500
 
 
 @pytest.mark.notebook
@@ -65,7 +57,7 @@ def test_the_runs_own_profile(tmp_path, params, expected):
     # the paper's rows do not depend on the run's own profile: all still checked at the paper's
     status = _status(tmp_path)
     assert len(status) == ROWS and set(status) == {"reproduced", "note"}
-    _bounded(tmp_path)
+    assert_files_bounded(tmp_path)
 
 
 @pytest.mark.notebook

@@ -10,14 +10,13 @@ import nbformat
 import numpy as np
 import pandas as pd
 import pytest
-from PIL import Image
 
 from choosing_epsilon import budget, interpretation, laplace
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS
 from tests import bruteforce
-from tests.notebook_text import outputs_text
+from tests.notebook_text import assert_files_bounded, outputs_text
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
 # no discrepancy: notes record slips in the paper's wording
@@ -185,13 +184,6 @@ def _status(out):
     return pd.read_csv(out / "claims.csv").set_index("claim_id").status
 
 
-def _bounded(out, mb=2.0):
-    for f in out.iterdir():
-        assert f.stat().st_size < mb * 1e6, f"{f.name} is {f.stat().st_size} bytes"
-        if f.suffix == ".png":
-            assert max(Image.open(f).size) < 2500
-
-
 @pytest.mark.notebook
 def test_laplace_intro_budget_beyond_the_releases(tmp_path):
     # case 1: ε = 0.001 with a budget of 2 pays for 2000 releases, but only 3 are simulated
@@ -226,7 +218,7 @@ def test_laplace_intro_at_epsilon_high_1000(tmp_path):
     captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
     scenarios = captions["scenarios_epsilon_0.5_and_10"]["caption"]
     assert "ε = 1000" in scenarios and f"{laplace.ratio_label(1000.0)} at ε = 1000" in scenarios
-    _bounded(tmp_path)
+    assert_files_bounded(tmp_path)
 
 
 @pytest.mark.notebook
@@ -255,7 +247,7 @@ def test_laplace_intro_with_a_million_releases_keeps_its_files_small(tmp_path):
     )  # the histogram, not a million rows
     attack = pd.read_csv(tmp_path / "averaging_attack.csv")
     assert attack.k.iloc[0] == 1 and attack.k.iloc[-1] == 10**6 and len(attack) <= 10_000
-    _bounded(tmp_path)
+    assert_files_bounded(tmp_path)
 
 
 @pytest.mark.notebook
