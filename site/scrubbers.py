@@ -808,8 +808,6 @@ SCRUBBERS: dict[str, Scrubber] = {
 """Every scrubber by name, in the order a page shows those that follow the same figure: a
 notebook's first is named after it, the others after it and what they move."""
 
-_BUILDERS: dict[str, Builder] = {name: scrubber.build for name, scrubber in SCRUBBERS.items()}
-
 
 def _scrubber(name: str) -> Scrubber:
     """The scrubber named ``name``; ValueError naming the known ones otherwise."""

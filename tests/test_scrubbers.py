@@ -55,7 +55,6 @@ def test_each_scrubber_accompanies_a_committed_figure_of_its_notebook(name):
     assert (FIGURES / scrubber.notebook / scrubber.figure).is_file()
     assert scrubber.label.endswith(".") and "\n" not in scrubber.label
     assert scrubber.parameter
-    assert scrubbers._BUILDERS[name] is scrubber.build
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -70,7 +69,7 @@ def test_fragment_is_deterministic_with_a_slider_and_a_frame_per_value(name):
     assert first.count('] = "data:image/png;base64,') == FEW
     assert not re.search(r"[0-9a-f]{32}", first.replace("\\\n", "").split("frames[0]")[0])
     # it opens at the notebook's default value
-    animation = scrubbers._BUILDERS[name](FEW)
+    animation = scrubbers.SCRUBBERS[name].build(FEW)
     assert f"anim{ident}.set_frame({animation.start});" in first
     assert f'value="{animation.start}"' in first
 
@@ -94,7 +93,7 @@ def test_png_frames_carry_no_metadata():
     ],
 )
 def test_the_scrubber_opens_at_the_notebook_default(name, parameter):
-    animation = scrubbers._BUILDERS[name](7)
+    animation = scrubbers.SCRUBBERS[name].build(7)
     assert len(animation.values) == 7
     assert animation.values[animation.start] == committed(name, parameter)
     assert animation.values == sorted(animation.values)
