@@ -1,15 +1,21 @@
-"""What an attacker can do under a privacy guarantee: every ε, (ε, δ), ρ-zCDP or μ-GDP read as a
-bound on a membership test (Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2019, f-DP).
+"""What an attacker can do under a privacy guarantee: every ε, (ε, δ), ρ-zCDP or μ-GDP read as the
+exact bound on a membership test (Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2019, f-DP).
 
 A test of "is this person's record in the data?" that says "in" with false-positive rate α has a
 true-positive rate at most T(α), the guarantee's bound; 1 − T(α) is the trade-off curve
 (false-negative rate against α). From it follow the largest advantage max_α T(α) − α, the
 true-positive rate at a small α, the best accuracy of a guess at prior ½ and the posterior that a
-positive test leaves from a stated prior. A ρ-zCDP guarantee is read through its whole family of
-(ε(δ), δ) guarantees, with the conversion of Canonne, Kamath & Steinke (2020, Prop. 12), the one
-the US Census Bureau and OpenDP use: its curve is the tightest bound all of them give together.
-"""
+positive test leaves from a stated prior. Every value is the worst case over all mechanisms with
+the guarantee, and some mechanism attains it (READINGS names the reading and the mechanism).
 
+A ρ-zCDP guarantee is read exactly through the test itself: the test turns the mechanism's
+outputs on two neighbouring data sets into two coin flips, Bernoulli(T) and Bernoulli(α), and
+zCDP's Rényi bounds D_a ≤ aρ hold for that pair in both directions at every order a > 1 (data
+processing); any pair that meets them is itself a ρ-zCDP mechanism. So T(α) is the largest T
+whose pair meets them (``bernoulli_zcdp_rho``). Reading ρ through its family of (ε(δ), δ)
+guarantees (Canonne, Kamath & Steinke 2020, Prop. 12: ``zcdp_tpr_via_approximate``) is valid but
+looser.
+"""
 from __future__ import annotations
 
 import math
@@ -23,6 +29,19 @@ from scipy import optimize, stats
 from ._validate import closed_unit, open_unit, positive, real
 
 MODELS = ("pure", "approximate", "zcdp", "gdp")
+# how each model's guarantee is read on the scale, and the mechanism that attains the reading
+READINGS = {
+    "pure": "ε-DP, exact: Kairouz, Oh & Viswanath's curve (randomized response attains it)",
+    "approximate": (
+        "(ε, δ)-DP, exact: Kairouz, Oh & Viswanath's curve (their four-outcome mechanism "
+        "attains it)"
+    ),
+    "zcdp": (
+        "ρ-zCDP, exact: the Rényi bounds on the test's two outcomes (a two-outcome mechanism "
+        "attains each point; randomized response the advantage)"
+    ),
+    "gdp": "μ-GDP, exact: Dong, Roth & Su's curve (the Gaussian mechanism attains it)",
+}
 # the ε grid of a zCDP guarantee's (ε(δ), δ) family: points per unit of log ε
 _GRID_POINTS = 100
 
@@ -166,17 +185,6 @@ def gaussian_mu_for_rho(rho: float) -> float:
     return math.sqrt(2 * positive("rho", rho))
 
 
-@lru_cache(maxsize=256)
-def _zcdp_family(rho: float) -> tuple[np.ndarray, np.ndarray]:
-    """The (ε, δ(ε)) family of ρ-zCDP on a log grid of ε, to the ε where δ falls to 1e-300."""
-    top = rho + 2 * math.sqrt(rho * math.log(1e300)) + 1
-    bottom = min(1e-6, rho / 100)
-    count = int(_GRID_POINTS * math.log(top / bottom)) + 1
-    epsilons = np.concatenate([[0.0], np.geomspace(bottom, top, count)])
-    deltas = np.array([zcdp_delta(rho, float(e)) for e in epsilons])
-    return epsilons, deltas
-
-
 # --- the trade-off curve ---------------------------------------------------------------------
 
 
@@ -189,23 +197,25 @@ def _approximate_tpr(epsilon: float, delta: float, fpr: float) -> float:
     )
 
 
-def _zcdp_tpr(rho: float, fpr: float) -> float:
-    """The least of the (ε(δ), δ) family's bounds at ``fpr``: a grid, then Brent between the
-    grid points around the least."""
-    epsilons, deltas = _zcdp_family(rho)
+def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
+    """ρ-zCDP read through its whole family of (ε(δ), δ) guarantees (Canonne, Kamath & Steinke
+    2020, Prop. 12): the least of their bounds at ``fpr``. A valid bound, but above the exact
+    ``tpr_bound(zcdp(ρ), fpr)`` at every α in (0, 1): shown beside it, never used for the scale."""
+    r, alpha = positive("rho", rho), closed_unit("fpr", fpr)
+    epsilons, deltas = _zcdp_family(r)
     with np.errstate(over="ignore"):
         values = np.minimum.reduce(
             [
                 np.ones_like(epsilons),
-                deltas + np.exp(epsilons) * fpr,
-                1 - np.exp(-epsilons) * (1 - deltas - fpr),
+                deltas + np.exp(epsilons) * alpha,
+                1 - np.exp(-epsilons) * (1 - deltas - alpha),
             ]
         )
     best = int(np.argmin(values))
     low = float(epsilons[max(best - 1, 0)])
     high = float(epsilons[min(best + 1, len(epsilons) - 1)])
     found = optimize.minimize_scalar(
-        lambda e: _approximate_tpr(e, zcdp_delta(rho, e), fpr),
+        lambda e: _approximate_tpr(e, zcdp_delta(r, e), alpha),
         bounds=(low, high),
         method="bounded",
         options={"xatol": 1e-12},
@@ -213,10 +223,120 @@ def _zcdp_tpr(rho: float, fpr: float) -> float:
     return float(min(values[best], found.fun))
 
 
+@lru_cache(maxsize=256)
+def _zcdp_family(rho: float) -> tuple[np.ndarray, np.ndarray]:
+    """The (ε, δ(ε)) family of ρ-zCDP on a log grid of ε, to the ε where δ falls to 1e-300."""
+    top = rho + 2 * math.sqrt(rho * math.log(1e300)) + 1
+    bottom = min(1e-6, rho / 100)
+    count = int(_GRID_POINTS * math.log(top / bottom)) + 1
+    epsilons = np.concatenate([[0.0], np.geomspace(bottom, top, count)])
+    deltas = np.array([zcdp_delta(rho, float(e)) for e in epsilons])
+    return epsilons, deltas
+
+
+# points per side of the order grid on which bernoulli_zcdp_rho looks for its largest D_a/a
+_ORDER_POINTS = 600
+
+
+def _log_moment(b: np.ndarray, fpr: float, l1: float, l0: float) -> np.ndarray:
+    """K(b) = log E_Q[(P/Q)^b] for P = Bernoulli(T), Q = Bernoulli(α), from the log ratios
+    l1 = log(T/α) and l0 = log((1 − T)/(1 − α)): log1p/expm1 near b·l = 0, logaddexp beyond."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        x1, x0 = b * l1, b * l0
+        near = np.maximum(np.abs(x1), np.abs(x0)) < 0.5
+        k_near = np.log1p(
+            fpr * np.expm1(np.where(near, x1, 0.0)) + (1 - fpr) * np.expm1(np.where(near, x0, 0.0))
+        )
+        k_far = np.logaddexp(math.log(fpr) + x1, math.log1p(-fpr) + x0)
+    return np.where(near, k_near, k_far)
+
+
+def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
+    """The least ρ for which a test with rates (α, T) = (``fpr``, ``tpr``) is possible under
+    ρ-zCDP: the largest D_a(P‖Q)/a or D_a(Q‖P)/a over orders a > 1 between P = Bernoulli(T) and
+    Q = Bernoulli(α) (Bun & Steinke 2016, Def. 1.1, applied to the test's outcome). With
+    K(b) = log E_Q[(P/Q)^b], D_a(P‖Q)/a = K(a)/(a(a − 1)) and D_a(Q‖P)/a = K(1 − a)/(a(a − 1)),
+    so it is the largest K(b)/(b(b − 1)) over b outside [0, 1]; its limits at b → 1 and b → 0 are
+    the two Kullback-Leibler divergences. ∞ where one outcome is certain under one hypothesis
+    only."""
+    alpha, t = closed_unit("fpr", fpr), closed_unit("tpr", tpr)
+    if t == alpha:
+        return 0.0
+    if alpha in (0.0, 1.0) or t in (0.0, 1.0):
+        return math.inf
+    l1 = math.log(t) - math.log(alpha)
+    l0 = math.log1p(-t) - math.log1p(-alpha)
+    kl_pq = t * l1 + (1 - t) * l0
+    kl_qp = -(alpha * l1 + (1 - alpha) * l0)
+    best = max(kl_pq, kl_qp, 0.0)
+    if best == 0.0:
+        return 0.0
+
+    def ratio(b: np.ndarray) -> np.ndarray:
+        return _log_moment(b, alpha, l1, l0) / (b * (b - 1))
+
+    # K(b) ≤ |b| max(|l1|, |l0|), so past |b| = 1 + that/best no order can beat the KL limits
+    reach = max(abs(l1), abs(l0)) / best + 2
+    steps = np.geomspace(1e-7, reach, _ORDER_POINTS)
+    for side in (1.0, -1.0):
+        orders = 1 + steps if side > 0 else -steps
+        values = ratio(orders)
+        i = int(np.nanargmax(values))
+        if not values[i] > best:
+            continue
+        low, high = steps[max(i - 1, 0)], steps[min(i + 1, _ORDER_POINTS - 1)]
+
+        def negated(step: float, side: float = side) -> float:
+            order = 1 + step if side > 0 else -step
+            return -float(ratio(np.array([order]))[0])
+
+        found = optimize.minimize_scalar(
+            negated, bounds=(low, high), method="bounded", options={"xatol": 1e-13 * high}
+        )
+        best = max(best, float(values[i]), -float(found.fun))
+    return best
+
+
+@lru_cache(maxsize=4096)
+def _zcdp_tpr(rho: float, fpr: float) -> float:
+    """The exact T(α) of ρ-zCDP: the largest T ≥ α with bernoulli_zcdp_rho(α, T) ≤ ρ. The least
+    such ρ grows with T (exp((a − 1) D_a) is jointly convex, so every pair between (α, α) and
+    a feasible (α, T) is feasible), so it is the root of bernoulli_zcdp_rho(α, T) = ρ."""
+    if fpr in (0.0, 1.0):
+        return fpr  # a test that never (always) says "in" under one hypothesis does so under both
+    top = 1 - 2**-53
+    if bernoulli_zcdp_rho(fpr, top) <= rho:
+        return 1.0
+    return float(
+        optimize.brentq(
+            lambda t: bernoulli_zcdp_rho(fpr, t) - rho, fpr, top, xtol=1e-16, rtol=1e-15
+        )
+    )
+
+
+def zcdp_advantage(rho: float) -> float:
+    """The largest advantage under ρ-zCDP: tanh(ε/2), with ε the randomized response whose
+    Kullback-Leibler divergence ε tanh(ε/2) is ρ. The pairs (α, T) that ρ-zCDP allows form a
+    convex set (see ``_zcdp_tpr``) that the relabelling (α, T) → (1 − T, 1 − α) maps onto itself
+    and that keeps T − α, so the largest T − α is reached at a pair with α = 1 − T: randomized
+    response, which meets every Rényi bound once its KL divergence (the limit a → 1) meets ρ."""
+    r = positive("rho", rho)
+    # t = tanh(ε/2): ε = log((1 + t)/(1 − t)), and t·ε rises from 0 to ∞ on (0, 1)
+    top = 1 - 2**-53
+    if top * (math.log1p(top) - math.log1p(-top)) <= r:
+        return 1.0
+    return float(
+        optimize.brentq(
+            lambda t: t * (math.log1p(t) - math.log1p(-t)) - r, 0.0, top, xtol=1e-17, rtol=1e-15
+        )
+    )
+
+
 def tpr_bound(g: Guarantee, fpr: float) -> float:
     """The largest true-positive rate of a membership test with false-positive rate ``fpr``
-    under ``g``: (ε, δ) by Kairouz, Oh & Viswanath's Thm. 2.1, μ-GDP by Φ(Φ⁻¹(α) + μ) (Dong,
-    Roth & Su, Eq. (2.4)), ρ-zCDP by the least bound of its (ε(δ), δ) family."""
+    under ``g``, exactly: (ε, δ) by Kairouz, Oh & Viswanath's Thm. 2.1, μ-GDP by Φ(Φ⁻¹(α) + μ)
+    (Dong, Roth & Su, Eq. (2.4)), ρ-zCDP by the Rényi bounds on the test's two outcomes
+    (``bernoulli_zcdp_rho``)."""
     alpha = closed_unit("fpr", fpr)
     if g.model in ("pure", "approximate"):
         return _approximate_tpr(g.epsilon, g.delta, alpha)
@@ -234,24 +354,20 @@ def tradeoff(g: Guarantee, fprs: np.ndarray | list[float]) -> np.ndarray:
 
 
 def advantage(g: Guarantee) -> float:
-    """The largest advantage TPR − FPR of a membership test under ``g``: the α where the
-    symmetric curve crosses the diagonal, α = 1 − T(α), gives 1 − 2α (pure ε: (e^ε − 1)/(e^ε + 1);
-    (ε, δ): (e^ε − 1 + 2δ)/(e^ε + 1); μ-GDP: 2Φ(μ/2) − 1)."""
-    if g.model not in MODELS:
-        raise ValueError(f"g.model must be one of {list(MODELS)}, got {g.model!r}")
-    # every curve here is symmetric, so its largest T(α) − α lies where α = 1 − T(α)
-
-    def crossing(alpha: float) -> float:
-        return alpha - (1 - tpr_bound(g, alpha))
-
-    if crossing(1e-300) >= 0:
-        return 1.0  # the crossing lies below 1e-300: 1 − 2α is 1 in floating point
-    # in log α, so that the relative tolerance holds at ε = 50, where α ≈ e^−50
-    log_alpha = optimize.brentq(
-        lambda t: crossing(math.exp(t)), math.log(1e-300), math.log(0.5), xtol=1e-14, rtol=1e-15
-    )
-    alpha = math.exp(log_alpha)
-    return float(1 - 2 * alpha)
+    """The largest advantage TPR − FPR of a membership test under ``g``, in closed form: pure ε,
+    tanh(ε/2) = (e^ε − 1)/(e^ε + 1); (ε, δ), (e^ε − 1 + 2δ)/(e^ε + 1) (Kairouz, Oh & Viswanath's
+    curve at its crossing of α = 1 − T(α)); μ-GDP, 2Φ(μ/2) − 1 (Dong, Roth & Su, Cor. 2.13 at
+    ε = 0); ρ-zCDP, ``zcdp_advantage``."""
+    if g.model == "pure":
+        return math.tanh(g.epsilon / 2)
+    if g.model == "approximate":
+        # 1 − 2(1 − δ)/(e^ε + 1), which stays exact where e^ε overflows
+        return 1 - 2 * (1 - g.delta) / (math.exp(g.epsilon) + 1) if g.epsilon < 700 else 1.0
+    if g.model == "gdp":
+        return math.erf(g.mu / (2 * math.sqrt(2)))
+    if g.model == "zcdp":
+        return zcdp_advantage(g.rho)
+    raise ValueError(f"g.model must be one of {list(MODELS)}, got {g.model!r}")
 
 
 def accuracy_at_half(g: Guarantee) -> float:
