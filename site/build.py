@@ -258,6 +258,8 @@ def fold_cells(nb: nbformat.NotebookNode) -> None:
             fold(cell, "hide-input", "Show the set-up code", "Hide the set-up code")
         elif cell.cell_type == "code" and "checks" in tags:
             fold(cell, "hide-input", "Show the guard's code", "Hide the guard's code")
+        elif cell.cell_type == "code" and "answer" in tags:
+            fold(cell, "hide-input", "Show the answer's code", "Hide the answer's code")
         elif cell.cell_type == "code" and "solution" in tags:
             fold(cell, "hide-cell", "Show solution", "Hide solution")
         elif cell.cell_type == "code" and "grader" in tags:

@@ -6,13 +6,13 @@ from PIL import Image
 
 
 def outputs_text(path) -> str:
-    """All text the executed notebook printed or displayed (streams and text/plain), one output
-    per line."""
+    """All text the executed notebook printed or displayed (streams, and text/markdown where a
+    display has it, else text/plain), one output per line."""
     nb = nbformat.read(path, as_version=4)
     return "\n".join(
         out.get("text", "")
         if out.output_type == "stream"
-        else out.get("data", {}).get("text/plain", "")
+        else out.get("data", {}).get("text/markdown", out.get("data", {}).get("text/plain", ""))
         for cell in nb.cells
         if cell.cell_type == "code"
         for out in cell.outputs

@@ -7,6 +7,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from scipy import optimize
 import pytest
 from matplotlib.patches import Rectangle
 
@@ -48,7 +49,7 @@ def test_two_panels_on_one_epsilon_axis_and_the_risk_scale_below(scale):
     ax, ax_b, ax_r = fig.axes
     assert style.problems(fig) == []
     assert ax.get_title("left") == f"(a) one mechanism, every input public\n{SURVEY.mechanism}"
-    assert ax_b.get_title("left").endswith(SURVEY.lee_mechanism)
+    assert " ".join(ax_b.get_title("left").split()).endswith(SURVEY.lee_mechanism)
     assert ax_r.get_title("left").startswith("(c) what an attacker testing one person's presence")
     assert ax.get_shared_x_axes().joined(ax, ax_b)
     assert not ax.get_shared_x_axes().joined(ax, ax_r)
@@ -90,13 +91,44 @@ def test_every_placed_row_has_its_advantage_tpr_and_words(scale):
     assert np.all(np.diff(deployed) >= 0)
 
 
+def test_an_advantage_and_a_tpr_that_coincide_stay_apart_and_titles_stay_inside(scale):
+    """Where the advantage and the TPR at 1% lie within 0.01 of each other (both near 0 or 1:
+    22 rows at the defaults), their markers still do not overlap, and no text leaves the
+    figure."""
+    fig, _ = draw(default_table(), scale, committed_results()["feasible_interval"])
+    ax_r = fig.axes[2]
+    fig.canvas.draw()
+    rows = plot.placed(scale)
+    close = (rows.advantage - rows.tpr_at_fpr_1pct).abs() < 0.01
+    assert close.sum() >= 20  # the case the offset is for
+    points = [line for line in ax_r.get_lines() if len(line.get_xdata())]
+    circles = [p for p in points if p.get_marker() == "o"]
+    diamonds = [p for p in points if p.get_marker() == "D"]
+    for i in np.flatnonzero(close.to_numpy()):
+        centres = [
+            ax_r.transData.transform((p.get_xdata()[0], p.get_ydata()[0]))
+            for p in (circles[i], diamonds[i])
+        ]
+        apart = np.hypot(*(centres[0] - centres[1]))
+        sizes = (circles[i].get_markersize() + diamonds[i].get_markersize()) / 2
+        assert apart >= sizes * fig.dpi / 72, rows.row.iloc[i]  # marker sizes are in points
+    renderer = fig.canvas.get_renderer()
+    for text in [ax.title for ax in fig.axes] + [ax._left_title for ax in fig.axes]:
+        box = text.get_window_extent(renderer)
+        assert box.x1 <= fig.bbox.x1 + 0.5 and box.x0 >= fig.bbox.x0 - 0.5, text.get_text()
+
+
 def test_the_committed_risk_scale_has_the_issues_columns_and_every_row(deployments):
     committed = pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
     assert list(committed.columns) == [
         "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
-        "tpr_at_fpr_1pct", "accuracy_at_half",
+        "tpr_at_fpr_1pct", "accuracy_at_half", "reading",
     ]  # fmt: skip
     assert (committed.kind == "deployment").sum() == len(deployments)
+    # every placed row names its model's exact reading; an unplaced one says why
+    placed = committed.advantage.notna()
+    assert list(committed.reading[placed]) == [ar.READINGS[m] for m in committed.model[placed]]
+    assert committed.reading[~placed].str.startswith("not placed").all()
     methods = default_table()
     assert (committed.kind == "method").sum() == synth.has_epsilon(methods.epsilon).sum()
     assert set(committed.model.dropna()) <= set(ar.MODELS)
@@ -106,6 +138,10 @@ def test_the_committed_risk_scale_has_the_issues_columns_and_every_row(deploymen
     zcdp = committed[committed.model == "zcdp"]
     gaussian = [ar.advantage(ar.gdp(ar.gaussian_mu_for_rho(r))) for r in zcdp.rho]
     assert np.all(zcdp.advantage.to_numpy() >= np.array(gaussian) - 1e-12)
+    # each zCDP row at the exact reading: randomized response whose KL divergence is ρ
+    for rho, adv in zip(zcdp.rho, zcdp.advantage):
+        eps = optimize.brentq(lambda e, r=rho: e * np.tanh(e / 2) - r, 1e-9, rho + 40, xtol=1e-14)
+        assert adv == pytest.approx(np.tanh(eps / 2), abs=1e-9)
 
 
 def test_the_caption_follows_the_interval_and_the_scale(scale):

@@ -204,6 +204,40 @@ def test_feasibility_when_the_bounds_cross_or_a_requirement_is_unmet():
     assert unbounded.feasible and "no finite bound from above" in unbounded.summary()
 
 
+def scale_of(methods, advantages):
+    """A risk scale of ``methods`` and deployments with pure ε at the given advantages."""
+    epsilons = [2 * math.atanh(a) for a in advantages]
+    deployed = pd.DataFrame(
+        {
+            "label": [f"d{i}" for i in range(len(epsilons))],
+            "scale_model": "pure",
+            "local": False,
+            "epsilon": epsilons,
+            "delta": 0.0,
+            "rho": math.nan,
+            "mu": math.nan,
+        }
+    )
+    return synth.risk_scale(methods, deployed)
+
+
+def test_the_answer_in_short_states_the_interval_the_attacker_and_the_deployments():
+    table = one_mechanism(0.1, 0.5)
+    answer = synth.answer_in_short(synth.feasibility(table), scale_of(table, [0.01, 0.3]), SURVEY)
+    assert answer.startswith("**The answer, in short, for the mean of all 20,000 ages.**")
+    assert "agree on any ε from ε = 0.1 (utility) to ε = 0.5 (privacy)" in answer
+    # the attacker at each end: advantage tanh(ε/2), TPR at 1% e^ε × 1%
+    assert f"advantage {math.tanh(0.05):.3g}, TPR at 1% FPR {math.exp(0.1) * 0.01:.4g}" in answer
+    assert f"at the upper end, advantage {math.tanh(0.25):.3g}" in answer
+    assert "1 of the 2 deployments that state a guarantee allow a larger advantage" in answer
+    assert "the least of them, d0, allows 0.01" in answer
+    crossed = one_mechanism(0.5, 0.1)
+    none = synth.answer_in_short(synth.feasibility(crossed), scale_of(crossed, [0.3]), SURVEY)
+    assert "No ε meets every requirement at these parameters: the utility methods need" in none
+    assert f"At the largest ε the privacy bounds allow, advantage {math.tanh(0.05):.3g}" in none
+    assert "The one deployment that states a guarantee allows a larger advantage" in none
+
+
 def test_rows_name_unmeetable_and_vacuous_requirements():
     lee, exact = synth.lee_clifton_rows(SURVEY, 1e-5, math.nan, math.nan, 229)
     assert lee.meaning == "none: ρ = 1e-05 is below the prior 1/n = 5e-05"

@@ -1,7 +1,8 @@
 """Collapse each notebook's machinery in Jupyter, so that a reader sees the argument.
 
 Cells tagged `claims` (the ledger's checks), `setup` (the parameter check and the run's output
-folder) and `checks` (guards that stop a run whose computation disagrees with itself) get the
+folder), `checks` (guards that stop a run whose computation disagrees with itself) and `answer`
+(the synthesis's answer, computed at once so that it can open the notebook) get the
 cell metadata `{"jupyter": {"source_hidden": true}}`, which JupyterLab and Notebook 7 honour: the
 cell shows as one folded line that a click opens. The site folds the same tags itself.
 
@@ -17,7 +18,7 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
-MACHINERY = ("claims", "setup", "checks")
+MACHINERY = ("claims", "setup", "checks", "answer")
 
 
 def open_machinery(notebook: nbformat.NotebookNode) -> list[int]:

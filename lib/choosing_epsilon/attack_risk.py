@@ -16,6 +16,7 @@ whose pair meets them (``bernoulli_zcdp_rho``). Reading ρ through its family of
 guarantees (Canonne, Kamath & Steinke 2020, Prop. 12: ``zcdp_tpr_via_approximate``) is valid but
 looser.
 """
+
 from __future__ import annotations
 
 import math
@@ -221,6 +222,22 @@ def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
         options={"xatol": 1e-12},
     )
     return float(min(values[best], found.fun))
+
+
+def zcdp_advantage_via_approximate(rho: float) -> float:
+    """The largest advantage that ρ-zCDP's (ε(δ), δ) family allows (``zcdp_tpr_via_approximate``
+    where its symmetric curve crosses α = 1 − T(α)): above the exact ``zcdp_advantage``."""
+    r = positive("rho", rho)
+
+    def crossing(alpha: float) -> float:
+        return alpha - (1 - zcdp_tpr_via_approximate(r, alpha))
+
+    if crossing(1e-300) >= 0:
+        return 1.0
+    log_alpha = optimize.brentq(
+        lambda t: crossing(math.exp(t)), math.log(1e-300), math.log(0.5), xtol=1e-14, rtol=1e-15
+    )
+    return float(1 - 2 * math.exp(log_alpha))
 
 
 @lru_cache(maxsize=256)

@@ -278,9 +278,11 @@ def _rounding(text: str) -> tuple[float, float]:
 
 def check_conversions(path: str | Path) -> pd.DataFrame:
     """Each stated conversion of ``path`` (registry_conversions.csv: a ρ or μ with the ε it gives
-    at δ) against the exact ones: ρ-zCDP by Canonne, Kamath & Steinke (2020, Prop. 12), μ-GDP by
-    Dong, Roth & Su (2019, Cor. 2.13); beside them Bun & Steinke's bound ρ + 2√(ρ ln(1/δ)), the
-    Gaussian mechanism with the same ρ, and the exact ε over the rounding of the printed ρ or μ."""
+    at δ) against the conversions OpenDP implements, in the columns "exact epsilon": ρ-zCDP by
+    Canonne, Kamath & Steinke (2020, Prop. 12; exact given the Rényi bounds one order at a time,
+    a valid bound of the ρ-zCDP mechanisms), μ-GDP exactly by Dong, Roth & Su (2019, Cor. 2.13);
+    beside them Bun & Steinke's bound ρ + 2√(ρ ln(1/δ)), the Gaussian mechanism with the same ρ,
+    and that ε over the rounding of the printed ρ or μ."""
     from . import attack_risk as ar
 
     table = pd.read_csv(path, dtype={"stated": str}, keep_default_na=False)

@@ -743,11 +743,11 @@ def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
 
 RISK_COLUMNS = [
     "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
-    "tpr_at_fpr_1pct", "accuracy_at_half",
+    "tpr_at_fpr_1pct", "accuracy_at_half", "reading",
 ]  # fmt: skip
 
 
-def _on_the_scale(g: Any) -> dict[str, float]:
+def _on_the_scale(g: Any) -> dict[str, Any]:
     """The scale's three numbers for guarantee ``g`` (attack_risk.Guarantee)."""
     from choosing_epsilon import attack_risk as ar
 
@@ -756,6 +756,7 @@ def _on_the_scale(g: Any) -> dict[str, float]:
         "advantage": advantage,
         "tpr_at_fpr_1pct": ar.tpr_bound(g, 0.01),
         "accuracy_at_half": (1 + advantage) / 2,
+        "reading": ar.READINGS[g.model],
     }
 
 
@@ -782,8 +783,38 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
             row |= _on_the_scale(g)
         else:
             row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
+            row["reading"] = "not placed: the record states no guarantee"
         rows.append(row)
     return pd.DataFrame(rows, columns=RISK_COLUMNS)
+
+
+def zcdp_readings(scale: pd.DataFrame, fpr: float = 0.01) -> pd.DataFrame:
+    """Each ρ-zCDP row of the scale read four ways, advantage and TPR at ``fpr``: exactly (the
+    scale's), through Canonne, Kamath & Steinke's (ε(δ), δ) family (valid, looser), by the
+    Gaussian mechanism with μ = √(2ρ) (one ρ-zCDP mechanism: below the exact reading), and by
+    riskcal 1.5.1's get_beta_from_zcdp (a grid of Rényi orders)."""
+    from riskcal.analysis import get_beta_from_zcdp
+
+    from choosing_epsilon import attack_risk as ar
+
+    rows = []
+    for row in scale[scale.model == "zcdp"].itertuples():
+        rho = float(row.rho)  # type: ignore[arg-type]
+        mu = ar.gaussian_mu_for_rho(rho)
+        rows.append(
+            {
+                "row": row.row,
+                "rho": rho,
+                "advantage, exact": ar.zcdp_advantage(rho),
+                "advantage, (ε(δ), δ) family": ar.zcdp_advantage_via_approximate(rho),
+                "advantage, Gaussian mechanism": ar.advantage(ar.gdp(mu)),
+                "TPR, exact": ar.tpr_bound(ar.zcdp(rho), fpr),
+                "TPR, (ε(δ), δ) family": ar.zcdp_tpr_via_approximate(rho, fpr),
+                "TPR, Gaussian mechanism": ar.tpr_bound(ar.gdp(mu), fpr),
+                "TPR, riskcal": 1 - float(get_beta_from_zcdp(rho, fpr)),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def in_words(accuracy: float) -> str:
@@ -791,3 +822,141 @@ def in_words(accuracy: float) -> str:
     from choosing_epsilon import attack_risk as ar
 
     return f"right {ar.in_100(accuracy).removesuffix(' in 100')} times in 100"
+
+
+def _risk_at(epsilon: float) -> dict[str, float]:
+    """The scale's numbers at a pure ε (a method's answer sets the ε of a Laplace release)."""
+    from choosing_epsilon import attack_risk as ar
+
+    return _on_the_scale(ar.pure(epsilon)) if has_epsilon(epsilon) else {}
+
+
+def _risk_words(epsilon: float) -> str:
+    """ "advantage 0.0116, TPR at 1% FPR 0.0103, a guess at prior ½ right 51 times in 100"."""
+    risk = _risk_at(epsilon)
+    if not risk:
+        return "any test" if epsilon == math.inf else "no test at all"
+    return (
+        f"advantage {risk['advantage']:.3g}, TPR at 1% FPR {risk['tpr_at_fpr_1pct']:.4g}, "
+        f"a guess at prior ½ {in_words(risk['accuracy_at_half'])}"
+    )
+
+
+def answer_in_short(window: Feasibility, scale: pd.DataFrame, survey: Survey) -> str:
+    """The notebook's answer at the run's parameters, in numbers (Markdown): the ε that panel
+    (a)'s methods agree on, what an attacker can do at its ends, and where that sits among the
+    deployments that state a guarantee."""
+    deployed = scale[(scale.kind == "deployment") & scale.advantage.notna()]
+    lines = [f"**The answer, in short, for the {survey.mechanism.split(', Δ')[0]}.**"]
+    if window.feasible:
+        low, high = window.interval or [math.nan, math.nan]
+        bound_text = (
+            f"from ε = {low:.4g} ({window.binding_lower}) to ε = {high:.4g} "
+            f"({window.binding_upper})"
+            if math.isfinite(high)
+            else f"from ε = {low:.4g} ({window.binding_lower}) upwards: nothing bounds it above"
+        )
+        lines.append(
+            f"The methods that bound its ε from public inputs agree on any ε {bound_text}."
+        )
+        lines.append(
+            f"At the lower end an attacker testing whether one person took part has "
+            f"{_risk_words(low)}; at the upper end, {_risk_words(high)} (a blind guess has "
+            "advantage 0 and TPR 0.01)."
+        )
+        reference = high
+    else:
+        if window.unmet:
+            why = f"no ε at all meets {', '.join(window.unmet)}"
+        else:
+            why = (
+                f"the utility methods need ε ≥ {window.lower:.4g} ({window.binding_lower}), more "
+                f"than the privacy and budget bounds allow, ε ≤ {window.upper:.4g} "
+                f"({window.binding_upper})"
+            )
+        lines.append(f"No ε meets every requirement at these parameters: {why}.")
+        reference = window.upper
+        if has_epsilon(reference):
+            lines.append(f"At the largest ε the privacy bounds allow, {_risk_words(reference)}.")
+    risk = _risk_at(reference)
+    if len(deployed) and risk:
+        above = int((deployed.advantage > risk["advantage"]).sum())
+        least = deployed.sort_values(["advantage", "row"], kind="stable").iloc[0]
+        count = len(deployed)
+        share = f"{above} of the {count} deployments that state a guarantee allow a"
+        if count == 1:
+            share = "The one deployment that states a guarantee allows " + ("a" if above else "no")
+        elif above == count:
+            share = f"All {count} deployments that state a guarantee allow a"
+        lines.append(
+            f"{share} larger advantage than ε = {reference:.4g} does; the least of them, "
+            f"{least.row}, allows {least.advantage:.3g}."
+        )
+    lines.append(
+        "Lee & Clifton's adversary reads the private data and bounds another release (panel "
+        "(b)); the sections below derive every number."
+    )
+    return " ".join(lines)
+
+
+def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
+    """How far the (ε(δ), δ) family, the Gaussian mechanism and riskcal sit from the exact
+    reading of each ρ-zCDP row (``zcdp_readings``), in sentences; and riskcal's trivial curve at
+    the smallest ρ at FPR 0.1%, where it is wrong, beside the Gaussian mechanism that beats it."""
+    from riskcal.analysis import get_beta_from_zcdp
+
+    from choosing_epsilon import attack_risk as ar
+
+    if not len(readings):
+        return "no deployment states a ρ-zCDP guarantee"
+    sentences = []
+    for what, column in (("advantage", "advantage"), (f"TPR at FPR {fpr:.0%}", "TPR")):
+        over = (readings[f"{column}, (ε(δ), δ) family"] - readings[f"{column}, exact"]).to_numpy()
+        under = (
+            readings[f"{column}, exact"] - readings[f"{column}, Gaussian mechanism"]
+        ).to_numpy()
+        most, least = int(np.argmax(over)), int(np.argmax(under))
+        sentences.append(
+            f"{what}: the (ε(δ), δ) family overstates it by up to {over[most]:.4f} "
+            f"({readings.row.iloc[most]}, ρ = {readings.rho.iloc[most]:g}), the Gaussian "
+            f"mechanism with the same ρ falls short of it by up to {under[least]:.4f} "
+            f"({readings.row.iloc[least]})"
+        )
+    riskcal_gap = (readings["TPR, riskcal"] - readings["TPR, exact"]).abs().max()
+    sentences.append(
+        f"riskcal's TPR at FPR {fpr:.0%} is within {riskcal_gap:.1e} of the exact reading on "
+        "every row"
+    )
+    rho = float(readings.rho.min())
+    small_fpr = 0.001
+    said = 1 - float(get_beta_from_zcdp(rho, small_fpr))
+    gaussian = ar.tpr_bound(ar.gdp(ar.gaussian_mu_for_rho(rho)), small_fpr)
+    exact = ar.tpr_bound(ar.zcdp(rho), small_fpr)
+    verdict = (
+        "the trivial curve, no better than chance, though the Gaussian mechanism with that ρ "
+        f"reaches TPR {gaussian:.6f}: the exact reading, {exact:.6f}, is used instead"
+        if said < gaussian
+        else f"TPR {said:.6f} (exact: {exact:.6f})"
+    )
+    sentences.append(
+        f"at the smallest ρ, {rho:g}, and FPR {small_fpr:.1%}, riskcal 1.5.1's "
+        f"get_beta_from_zcdp gives TPR {said:.6f}, {verdict}"
+    )
+    return ";\n".join(sentences) + "."
+
+
+def the_answer(v: Mapping[str, Any]) -> str:
+    """``answer_in_short`` at the run's parameters ``v`` (every parameter of the notebook, by
+    name): the table of methods as the notebook's steps build it, and the registry's deployments
+    on the scale, computed at once so that the answer can open the notebook."""
+    from choosing_epsilon import registry
+    from choosing_epsilon.harness.paths import DATA
+
+    spec = parameters.SPECS["synthesis"]
+    methods = methods_at(**{name: v[name] for name in spec if name != "output_dir"})
+    data = read_survey(v)
+    survey = survey_for(
+        data, v["value_range"], v["mean_lower_bound"], v["lee_clifton_query"], v["lee_clifton_q"]
+    )
+    deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
+    return answer_in_short(feasibility(methods), risk_scale(methods, deployments), survey)

@@ -5,6 +5,7 @@ testing one person's presence can do (attack_risk)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -29,7 +30,16 @@ MODEL_MARKERS = {"ε-DP": "o", "(ε, δ)-DP": "s", "zCDP": "D", "not stated": "^
 ADVANTAGE_COLOUR = style.PALETTE[0]  # blue: the largest advantage
 TPR_COLOUR = style.PALETTE[1]  # orange: the true-positive rate at FPR 1%
 ROW_HEIGHT = 0.24  # inches per row of a panel
+# panel (c) draws a row's advantage this far above its line and its TPR as far below, so that
+# the two stay apart where they coincide (both near 0 or 1): centres 0.1 in apart, markers 0.08
+SPLIT = 0.21
 MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
+TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
+
+
+def _wrapped(title: str) -> str:
+    """``title`` with each line wrapped to TITLE_CHARACTERS."""
+    return "\n".join(textwrap.fill(line, TITLE_CHARACTERS) for line in title.split("\n"))
 
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
@@ -117,8 +127,9 @@ def _models_panel(axis: Axes, rows: pd.DataFrame) -> None:
 
 def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
     """Every method's answer and every deployment with a stated guarantee, one row each: the
-    attacker's largest advantage (filled circle) and its TPR at FPR 1% (hollow diamond), and
-    at the right the accuracy of a guess at prior ½ in words."""
+    attacker's largest advantage (filled circle, a little above the row's line) and its TPR at
+    FPR 1% (hollow diamond, a little below it, so that the two stay apart where they coincide),
+    and at the right the accuracy of a guess at prior ½ in words."""
     rows = placed(scale)
     deployed = rows[rows.kind == "deployment"]
     if len(deployed) > MAX_NAMED:
@@ -126,9 +137,9 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
         return
     for i, row in enumerate(rows.itertuples()):
         advantage, tpr = float(row.advantage), float(row.tpr_at_fpr_1pct)  # type: ignore[arg-type]
-        axis.plot([advantage], [i], "o", ms=6, color=ADVANTAGE_COLOUR, mfc=(
+        axis.plot([advantage], [i - SPLIT], "o", ms=6, color=ADVANTAGE_COLOUR, mfc=(
             "none" if row.local else ADVANTAGE_COLOUR))  # fmt: skip
-        axis.plot([tpr], [i], "D", ms=5, color=TPR_COLOUR, mfc="none", mew=1.2)
+        axis.plot([tpr], [i + SPLIT], "D", ms=5, color=TPR_COLOUR, mfc="none", mew=1.2)
         words = attack_risk.in_100(float(row.accuracy_at_half))  # type: ignore[arg-type]
         style.note(axis, 1.01, i, words, va="center", transform=axis.get_yaxis_transform())
         axis.texts[-1].set_clip_on(False)
@@ -137,8 +148,8 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
     methods = int((rows.kind == "method").sum())
     if 0 < methods < len(rows):
         axis.axhline(methods - 0.5, color=style.REFERENCE, lw=1)
-    axis.plot([], [], "o", color=ADVANTAGE_COLOUR, label="largest advantage (TPR − FPR)")
-    axis.plot([], [], "D", color=TPR_COLOUR, mfc="none", label="TPR at FPR 1%")
+    axis.plot([], [], "o", color=ADVANTAGE_COLOUR, label="largest advantage (TPR − FPR), upper")
+    axis.plot([], [], "D", color=TPR_COLOUR, mfc="none", label="TPR at FPR 1%, lower")
     if rows.local.any():
         axis.plot([], [], "o", color=ADVANTAGE_COLOUR, mfc="none", label="local: ε per report")
     axis.legend(loc="best", title="what the attacker can do")
@@ -173,7 +184,7 @@ def methods_and_deployments(
     ]
     lines = 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
-    height = head + 1.9 + ROW_HEIGHT * sum(rows) + 0.9 * 3
+    height = head + 1.9 + ROW_HEIGHT * sum(rows) + 1.1 * 3
     fig = plt.figure(figsize=(10, height))
     grid = fig.add_gridspec(3, 1, height_ratios=[r + 3 for r in rows])
     ax = fig.add_subplot(grid[0])
@@ -190,7 +201,7 @@ def methods_and_deployments(
     ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
     ax.legend(loc="best")  # where it hides the fewest markers, whatever the parameters
     verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
-    style.panel_title(ax, 0, f"one mechanism, every input public{verdict}\n{mechanism}")
+    style.panel_title(ax, 0, _wrapped(f"one mechanism, every input public{verdict}\n{mechanism}"))
     hatch = Rectangle(
         (0, 0), 1, 1, transform=ax_b.transAxes, hatch="///", fill=False, edgecolor="0.8",
         zorder=0, label="reads the private data",
@@ -204,20 +215,25 @@ def methods_and_deployments(
     style.panel_title(
         ax_b,
         1,
-        "Lee & Clifton: reads the private data (its possible worlds are the survey)\n"
-        f"{lee_mechanism}",
+        _wrapped(
+            f"Lee & Clifton: reads the private data (its possible worlds are the survey)\n"
+            f"{lee_mechanism}"
+        ),
     )
     unplaced = int((scale.kind == "deployment").sum()) - len(deployed)
     none = f" ({unplaced} state none: see the table)" if unplaced else ""
     style.panel_title(
         ax_r,
         2,
-        "what an attacker testing one person's presence can do, at each method's answer\n"
-        + (
-            f"and at each deployment's stated guarantee{none}; right: a guess at prior ½, "
-            "right in 100"
-            if named
-            else f"and at {len(deployed)} deployments{none}, too many to name: see the table"
+        _wrapped(
+            "what an attacker testing one person's presence can do, at each method's "
+            + (
+                f"answer and each deployment's stated guarantee{none}\nread exactly, for ε, "
+                "(ε, δ) and ρ alike; right: a guess at prior ½, right in 100"
+                if named
+                else f"answer and {len(deployed)} deployments{none},\ntoo many to name (see "
+                "the table); ε, (ε, δ) and ρ read exactly"
+            )
         ),
     )
     ax_b.set(xscale="log", xlabel="privacy parameter (ε, log scale)")
@@ -233,7 +249,7 @@ def methods_and_deployments(
     if provenance is not None:
         fig.text(0.5, 1 - 0.5 / height, provenance, ha="center", va="top", color="0.3",
                  fontsize=style.FONT["note"])  # fmt: skip
-    bottom, gap = 0.6 / height, 0.95  # inches between panels, for their two-line titles
+    bottom, gap = 0.6 / height, 1.2  # inches between panels, for their titles of up to 3 lines
     axes_height = (height * (top - bottom) - 2 * gap) / 3
     fig.subplots_adjust(top=top, bottom=bottom, left=0.40, right=0.90, hspace=gap / axes_height)
     drawn = pd.concat(panels.values(), ignore_index=True)[FRAME_COLUMNS].assign(kind="method")
@@ -262,8 +278,8 @@ def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) ->
         f"For the mean of {n_people:,} survey values, {verdict}; panel (c) reads every method's "
         f"answer and {len(on_scale)} of {len(deployed)} published deployments as the largest "
         f"advantage of an attacker testing one person's presence ({spread} for the "
-        "deployments) and its true-positive rate at 1% false positives, in the privacy unit "
-        "each deployment states."
+        "deployments) and its true-positive rate at 1% false positives, both exact, in each "
+        "deployment's privacy unit."
     )
     alt = (
         "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
@@ -278,9 +294,9 @@ def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) ->
         + (
             "(c) lists the methods' answers and then the deployments, from the smallest "
             "advantage to the largest, on an axis from 0 to 1: a filled circle at the largest "
-            "advantage (hollow for local deployments), a hollow diamond at the true-positive "
-            "rate at 1% false positives, and at the right how often a guess at even prior "
-            "odds is right, in 100."
+            "advantage (hollow for local deployments) just above each row's line, a hollow "
+            "diamond at the true-positive rate at 1% false positives just below it, and at the "
+            "right how often a guess at even prior odds is right, in 100."
             if len(on_scale) <= MAX_NAMED
             else f"(c) marks the {len(on_scale)} deployments' advantage on one row per privacy "
             "model."
