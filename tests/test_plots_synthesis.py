@@ -7,9 +7,9 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from scipy import optimize
 import pytest
 from matplotlib.patches import Rectangle
+from scipy import optimize
 
 from choosing_epsilon import attack_risk as ar
 from choosing_epsilon import registry
