@@ -1,6 +1,8 @@
 """What an executed notebook shows a reader: the text the notebook-running tests search, and
 how large the files of a run are."""
 
+import json
+
 import nbformat
 from PIL import Image
 
@@ -26,3 +28,12 @@ def assert_files_bounded(out, mb: float = 2.0) -> None:
         assert f.stat().st_size < mb * 1e6, f"{f.name} is {f.stat().st_size} bytes"
         if f.suffix == ".png":
             assert max(Image.open(f).size) < 2500
+
+
+def strict_load(text: str) -> object:
+    """json.loads that refuses NaN, Infinity and -Infinity, as strict parsers (jq, a browser) do."""
+
+    def refuse(constant: str) -> object:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)

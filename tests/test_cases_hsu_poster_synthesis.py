@@ -17,7 +17,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness import figures, parameters, reproduce
-from tests.notebook_text import outputs_text
+from tests.notebook_text import outputs_text, strict_load
 
 P = econ.expected_cost(1274, 0.05)
 REGISTRY_HEADER = (
@@ -222,7 +222,7 @@ def test_one_row_registry_loads(tmp_path):
 
 def run(name, params, tmp_path):
     reproduce.run_notebook(name, params, tmp_path)
-    return outputs_text(tmp_path / f"{name}.ipynb"), json.loads(
+    return outputs_text(tmp_path / f"{name}.ipynb"), strict_load(
         (tmp_path / "results.json").read_text()
     )
 

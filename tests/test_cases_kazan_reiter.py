@@ -2,7 +2,6 @@
 (paper rows not applicable, the run's own profile solved), and bad values are refused in one line
 before a kernel starts."""
 
-import json
 import math
 
 import pandas as pd
@@ -11,7 +10,7 @@ import pytest
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import PUBLISHED
-from tests.notebook_text import assert_files_bounded, outputs_text
+from tests.notebook_text import assert_files_bounded, outputs_text, strict_load
 
 NAME = "kazan_reiter_2024"
 ROWS = len(pd.read_csv(PUBLISHED / f"{NAME}.csv"))
@@ -22,7 +21,7 @@ def _status(out):
 
 
 def _results(out):
-    return json.loads((out / "results.json").read_text())
+    return strict_load((out / "results.json").read_text())
 
 
 @pytest.mark.notebook

@@ -16,7 +16,7 @@ from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS
 from tests import bruteforce
-from tests.notebook_text import assert_files_bounded, outputs_text
+from tests.notebook_text import assert_files_bounded, outputs_text, strict_load
 
 PAPER = ([3000.0, 30000.0], [1.0, 1.0], [1.0, 10.0])  # Example 3: answers, sensitivities, index
 # no discrepancy: notes record slips in the paper's wording
@@ -188,7 +188,7 @@ def _status(out):
 def test_laplace_intro_budget_beyond_the_releases(tmp_path):
     # case 1: ε = 0.001 with a budget of 2 pays for 2000 releases, but only 3 are simulated
     reproduce.run_notebook("laplace_intro", {"epsilon": 0.001, "n_runs": 3}, tmp_path)
-    got = json.loads((tmp_path / "results.json").read_text())
+    got = strict_load((tmp_path / "results.json").read_text())
     assert got["runs_until_budget_exhausted"] == 2000
     text = outputs_text(tmp_path / "laplace_intro.ipynb")
     assert "the budget pays for 2000 releases; 3 made" in text and "no request refused" in text
@@ -205,7 +205,7 @@ def test_laplace_intro_budget_beyond_the_releases(tmp_path):
 def test_laplace_intro_at_epsilon_high_1000(tmp_path):
     # case 2: e^1000 overflows a float; it is printed as a power of ten and recorded as inf
     reproduce.run_notebook("laplace_intro", {"epsilon_high": 1000.0}, tmp_path)
-    got = json.loads((tmp_path / "results.json").read_text())
+    got = strict_load((tmp_path / "results.json").read_text())
     assert got["ratio_bound_high"] == "inf" and got["ratio_bound"] == pytest.approx(math.exp(0.5))
     assert "e^1000 = 1.9701 × 10^434" in outputs_text(tmp_path / "laplace_intro.ipynb")
     data = pd.read_csv(tmp_path / "scenarios_epsilon_0.5_and_10.csv")
@@ -227,7 +227,7 @@ def test_laplace_intro_at_epsilon_high_1000(tmp_path):
 )
 def test_laplace_intro_at_extreme_epsilon_and_two_releases(tmp_path, params):
     reproduce.run_notebook("laplace_intro", params, tmp_path)
-    got = json.loads((tmp_path / "results.json").read_text())
+    got = strict_load((tmp_path / "results.json").read_text())
     assert got["noise_scale"] == pytest.approx(7 / params["epsilon"])
     assert got["runs_until_budget_exhausted"] == budget.releases_within(
         params.get("budget", 2.0), params["epsilon"]

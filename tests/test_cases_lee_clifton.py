@@ -1,7 +1,6 @@
 """Parameter extremes of lee_clifton_2011: each case once crashed, misreported or grew without
 bound."""
 
-import json
 import math
 
 import nbformat
@@ -17,7 +16,7 @@ from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS, PUBLISHED
 from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
-from tests.notebook_text import outputs_text
+from tests.notebook_text import outputs_text, strict_load
 
 ABSENCE = [1, 2, 3, 10]
 EVEN_SIX = "name,absence_days,school_year\nA,1,1\nB,2,2\nC,3,3\nD,4,4\nE,5,1\nF,10,2\n"
@@ -69,7 +68,7 @@ def test_notebook_shows_an_infinite_median_epsilon(tmp_path, csv, params):
         given["data_path"] = str(tmp_path / "db.csv")
     out = tmp_path / "run"
     reproduce.run_notebook("lee_clifton_2011", given, out)
-    results = json.loads((out / "results.json").read_text())
+    results = strict_load((out / "results.json").read_text())
     assert results["attributes"]["absence_days"]["median"]["epsilon_exact"] == "inf"
     text = outputs_text(out / "lee_clifton_2011.ipynb")
     assert (
@@ -186,7 +185,7 @@ def check_bounded_outputs(out, path):
             assert len(pd.read_csv(csv)) <= max(pw.MAX_TABLE_ROWS, 2 * pw.MAX_WORLDS_SHOWN), (
                 csv.name
             )
-    results = json.loads((out / "results.json").read_text())
+    results = strict_load((out / "results.json").read_text())
     frame = pd.read_csv(path)
     for attribute in ("absence_days", "school_year"):
         reference = pw.epsilon_for_risk(frame[attribute], 1 / 3, "mean")

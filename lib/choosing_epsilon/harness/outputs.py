@@ -20,6 +20,7 @@ written."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -134,3 +135,24 @@ def deliver(stage: Path, target: Path) -> list[str]:
         manifest.write_text(json.dumps(written, indent=0) + "\n")
     shutil.rmtree(stage, ignore_errors=True)
     return changed
+
+
+def strict_json(value: object) -> object:
+    """``value`` with every float JSON cannot hold replaced: NaN (no value, not applicable) by
+    null, ±∞ by the strings "inf" and "-inf"; dicts, lists and tuples recursively."""
+    if isinstance(value, Mapping):
+        return {key: strict_json(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict_json(item) for item in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+def write_results(results: Mapping[str, object], output_dir: str | Path) -> str:
+    """Write ``results`` to ``output_dir``/results.json as strict JSON (``strict_json``: no NaN
+    or Infinity, which strict parsers such as jq or a browser refuse), keys sorted; return the
+    text written."""
+    text = json.dumps(strict_json(results), indent=2, sort_keys=True, allow_nan=False) + "\n"
+    (Path(output_dir) / "results.json").write_text(text)
+    return text

@@ -215,7 +215,12 @@ def execute(
         # the runner starts and owns the kernel, so that it is shut down however the run ends: a
         # signal while it starts waits until it is up (nbclient would start it where a signal could
         # leave it, or its connection file, behind)
-        kernel = AsyncKernelManager(kernel_name="python3")
+        # IPC sockets in a folder of their own, removed with the run, not TCP: a kernel on TCP
+        # without CurveZMQ keys warns of plain-text traffic on every start
+        sockets = stack.enter_context(tempfile.TemporaryDirectory(prefix="choosing-epsilon-ipc-"))
+        kernel = AsyncKernelManager(
+            kernel_name="python3", transport="ipc", ip=str(Path(sockets) / "kernel")
+        )
         stack.callback(_shut_down, kernel)
         with signals_deferred():
             run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=NO_HISTORY)
