@@ -56,6 +56,9 @@ settings.load_profile(os.environ.get("CHOOSING_EPSILON_HYPOTHESIS", "project"))
 
 OUTPUT_ROOT = tempfile.mkdtemp(prefix="choosing-epsilon-tests-")
 os.environ[outputs.REDIRECT] = OUTPUT_ROOT  # inherited by every kernel nbval and papermill start
+# under the suite a figure or caption that departs from the style stops the run (a reader's run
+# records it in captions.json instead)
+os.environ["CHOOSING_EPSILON_STRICT_FIGURES"] = "1"
 # nbval's kernels stage there too
 os.environ[outputs.STAGE_ROOT] = os.path.join(OUTPUT_ROOT, "stages")
 os.mkdir(os.environ[outputs.STAGE_ROOT])

@@ -37,7 +37,7 @@ def test_every_figure_has_a_caption_and_an_alt_text(folder):
     for name, entry in entries.items():
         assert set(entry) == {"caption", "alt"}, f"{folder.name}/{name}: {sorted(entry)}"
         # the same rules as when the figure was saved: one sentence, an alt text of its own
-        figures.Caption(caption=entry["caption"], alt=entry["alt"])
+        assert figures.Caption(caption=entry["caption"], alt=entry["alt"]).problems() == []
         assert len(entry["caption"]) <= 400, f"{folder.name}/{name}: caption too long to read"
         assert 40 <= len(entry["alt"]) <= 1000, f"{folder.name}/{name}: alt text length"
 
@@ -45,17 +45,63 @@ def test_every_figure_has_a_caption_and_an_alt_text(folder):
 @pytest.mark.parametrize(
     "caption, alt, message",
     [
-        ("", "An alt text.", "caption: a non-empty text"),
-        ("One sentence.", " ", "alt: a non-empty text"),
         ("No full stop", "An alt text.", "ending with a full stop"),
         ("Two sentences. Here is the second.", "An alt text.", "more than one"),
+        ("Two sentences. (The second opens with a bracket.", "An alt text.", "more than one"),
         ("Same words.", "Same words.", "repeats the caption"),
         ("A caption\non two lines.", "An alt text.", "one line"),
     ],
 )
-def test_a_caption_that_breaks_the_rules_is_refused(caption, alt, message):
+def test_a_caption_that_breaks_the_rules_names_the_rule(caption, alt, message):
+    problems = figures.Caption(caption=caption, alt=alt).problems()
+    assert len(problems) == 1 and message in problems[0]
+
+
+@pytest.mark.parametrize(
+    "caption",
+    [
+        "The bound of Eq. (7) and the exact ε.",
+        "As in Fig. 2 and Thm. 1, per Kulynych et al. (2024).",
+    ],
+)
+def test_an_abbreviation_ends_no_sentence(caption):
+    assert figures.Caption(caption=caption, alt="An alt text.").problems() == []
+
+
+@pytest.mark.parametrize(
+    "caption, alt, message",
+    [("", "An alt text.", "caption: a non-empty text"), ("One.", " ", "alt: a non-empty text")],
+)
+def test_an_empty_caption_is_refused(caption, alt, message):
     with pytest.raises(ValueError, match=message):
         figures.Caption(caption=caption, alt=alt)
+
+
+def test_a_departure_stops_a_test_run_and_is_recorded_in_a_readers(tmp_path, monkeypatch):
+    """Under the test suite a style departure stops the run; in a reader's run the figure is
+    saved, its departures recorded in captions.json, and the run goes on."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    def departing():
+        fig, ax = plt.subplots()
+        ax.plot([0, 1], [0, 1], color="tab:red")  # a colour outside the palette
+        ax.set(xlabel="time (s)", ylabel="height (m)")
+        return fig
+
+    caption = figures.Caption("Two lines. And a second sentence.", "Two crossing lines.")
+    data = pd.DataFrame({"x": [0, 1]})
+    monkeypatch.setenv(figures.STRICT, "1")
+    with pytest.raises(ValueError, match=r"not in the palette.*more than one"):
+        figures.save_figure(departing(), "f", data, tmp_path / "strict", caption)
+    assert not (tmp_path / "strict").exists()
+    monkeypatch.setenv(figures.STRICT, "")
+    figures.save_figure(departing(), "f", data, tmp_path / "reader", caption)
+    entry = json.loads((tmp_path / "reader" / figures.CAPTIONS).read_text(encoding="utf-8"))["f"]
+    assert (tmp_path / "reader" / "f.png").is_file()
+    assert any("not in the palette" in p for p in entry["problems"])
+    assert any("more than one" in p for p in entry["problems"])
+    plt.close("all")
 
 
 def test_captions_json_keeps_every_figure_in_sorted_order(tmp_path):

@@ -153,7 +153,7 @@ def test_captions_are_valid_and_follow_the_parameters():
         caption, changed = default[name][1], other[name][1]
         assert isinstance(caption, figures.Caption) and isinstance(changed, figures.Caption)
         # the rules of a caption are checked again on the text as stored
-        figures.Caption(caption=changed.caption, alt=changed.alt)
+        assert figures.Caption(caption=changed.caption, alt=changed.alt).problems() == []
         assert caption.caption != changed.caption and caption.alt != changed.alt, name
     assert "ε = 0.5" in default["output_perturbation"][1].caption
     assert "ε = 3" in other["output_perturbation"][1].caption
