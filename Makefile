@@ -49,8 +49,9 @@ $(STAMP): requirements.lock pyproject.toml
 reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
 	$(BIN)/python -m choosing_epsilon.harness.reproduce
 
-authors-code: $(STAMP)  ## run Kazan & Reiter's find_eps.R (needs R, and AUTHORS_CHECKOUT=path of their repository) on the notebook's profiles: data/authors_code/
+authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook's profiles, and values read off their figures (AUTHORS_CHECKOUT=path of their repository)
 	@$(BIN)/python tools/authors_code.py "$(AUTHORS_CHECKOUT)"
+	@$(BIN)/python tools/read_kazan_reiter_figures.py "$(AUTHORS_CHECKOUT)"
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site and not spark"

@@ -387,3 +387,70 @@ def _add_run_profile(v: Mapping[str, Any], add: Callable[..., None]) -> None:
     elif form == "box":
         (p0, p1), (q0, q1) = v["box_p_range"], v["box_q_range"]
         add(name, "box", r=r, p0=p0, p1=p1, q0=q0, q1=q1)
+
+
+def parse_profile(name: str, form: str, parameters: str) -> ProfileSpec:
+    """The ``ProfileSpec`` a row of data/authors_code/kazan_reiter_find_eps.csv names."""
+    pairs = [item.split("=") for item in parameters.split(";")]
+    return ProfileSpec(name, form, tuple((k, float(v)) for k, v in pairs))
+
+
+def authors_comparison(authors: pd.DataFrame) -> pd.DataFrame:
+    """Each profile the authors' find_eps.R was run on (the committed table), beside the package's
+    exact answer: ε and the minimiser, and what the grid's step costs."""
+    rows = []
+    for row in authors.itertuples():
+        spec = parse_profile(row.profile, row.form, row.parameters)
+        exact = spec.exact()
+        found = row.outcome == "found"
+        grid = float(row.grid_epsilon) if found else math.inf
+        rows.append(
+            {"profile": row.profile, "authors_epsilon": grid, "exact_epsilon": exact.epsilon}
+            | {"grid_minus_exact": grid - exact.epsilon if found else math.inf}
+            | {"authors_p": float(row.grid_p) if found else math.nan, "exact_p": exact.p}
+            | {"authors_q": float(row.grid_q) if found else math.nan, "exact_q": exact.q}
+            | {"grid_holds_a_binding_point": found}
+        )
+    return pd.DataFrame(rows)
+
+
+def figure2_values(durham: pd.DataFrame, deviations: Sequence[float]) -> dict[str, float]:
+    """The Durham table's values under the ids of the ledger's Fig. 2 readings (one bar each)."""
+    values = {}
+    for _, row in durham.iterrows():
+        key = f"r{row.r_tilde:g}_a{row.a_tilde:g}"
+        values[f"fig2_epsilon_{key}"] = float(row.epsilon)
+        values[f"fig2_rmse_{key}"] = float(row.rmse)
+        for d in deviations:
+            values[f"fig2_switch{d:g}_{key}"] = float(row[f"switch_{d:g}"])
+    return values
+
+
+def figure_values(
+    agency1: rp.Solution,
+    agency2: rp.Solution,
+    durham: pd.DataFrame,
+    deviations: Sequence[float],
+    table1_rows: Sequence[Row],
+    table5_rows: Sequence[Row],
+) -> dict[str, float]:
+    """The notebook's computed values under the ids of the ledger's readings of Figs. 1-4: the
+    curves' minima and kinks, Fig. 2's bars, Figs. 3 and 4's colours at the minima (Table 1's
+    and Table 5's ε), levels r̃ and kinks."""
+    values = {
+        "fig1_agency1_min_epsilon": agency1.epsilon,
+        "fig1_agency1_kink": agency1.p,
+        "fig1_agency1_argmin": agency1.p,
+        "fig1_agency2_min_epsilon": agency2.epsilon,
+        "fig1_agency2_kink": agency2.q,
+    }
+    values |= figure2_values(durham, deviations)
+    for row in table1_rows:
+        key = f"fig3_agency{row['agency']}"
+        values |= {f"{key}_epsilon": row["epsilon"], f"{key}_r_star": row["r_tilde"]}
+        values[f"{key}_kink"] = row["argmin_p"]
+    for row in table5_rows:
+        key = f"fig4_agency{row['agency']}"
+        values |= {f"{key}_epsilon": row["epsilon"], f"{key}_r_star": row["r_tilde"]}
+        values[f"{key}_kink"] = row["argmin_q"]
+    return values
