@@ -443,12 +443,44 @@ def _coloured_figure(
     return readings
 
 
+def _baselines(checkout: Path) -> list[Reading]:
+    """Fig. 3's upper row: each baseline's colour at its left end (p = 0.01), read against the
+    one colour bar the figure shows."""
+    a = load(checkout, "choosing_eps_ex1.png")
+    bar = colour_bar(a, [3, 2, 1])
+    readings = []
+    for k, ticks in enumerate(_tick_groups(a, 2106, 4)):
+        columns = (int(ticks[0]) - 60, int(ticks[-1]) + 160)
+        curve = saturated(a[150:1080, columns[0] : columns[1]])
+        start = int(np.flatnonzero(curve.any(axis=0))[0])
+        pixels = [
+            a[150 + y, columns[0] + x]
+            for x in range(start + 2, start + 10)
+            for y in np.flatnonzero(curve[:, x])
+        ]
+        readings.append(
+            Reading(
+                f"fig3_baseline{k + 1}_left_epsilon",
+                "Fig. 3",
+                f"Baseline {k + 1} (upper panel {k + 1}): epsilon at its left end, p = 0.01, "
+                "from the colour read against the figure's colour bar",
+                round(bar.value(np.median(np.array(pixels), axis=0)), 2),
+                0.05,
+                "Figures/choosing_eps_ex1.png, 600 dpi: the median colour of 8 columns of the "
+                "round cap at the curve's left end (the colour of its first segment, p = 0.01) "
+                "matched (nearest RGB) to the colour bar, calibrated on its tick marks 3, 2, 1; "
+                "precision 0.05 (ten pixels of the bar)",
+            )
+        )
+    return readings
+
+
 def figure3(checkout: Path) -> list[Reading]:
     panels = [
         (f"fig3_agency{letter}", f"agency {letter} (lower panel {k + 1})", k, True)
         for k, letter in enumerate("ABC")
     ]
-    return _coloured_figure(
+    return _baselines(checkout) + _coloured_figure(
         checkout,
         "choosing_eps_ex1.png",
         "Fig. 3",

@@ -454,3 +454,34 @@ def figure_values(
         values |= {f"{key}_epsilon": row["epsilon"], f"{key}_r_star": row["r_tilde"]}
         values[f"{key}_kink"] = row["argmin_q"]
     return values
+
+
+def figure3_colour_scales(r_tildes: Sequence[float], a_tilde: float) -> dict[str, Row]:
+    """Fig. 3 as the authors' code colours it: each row of panels gets its own colour scale,
+    from its smallest finite εᵢ to its largest (εᵢ cut at 4), over the priors 10^seq(−2, 0,
+    length 1000), and only the lower row's colour bar is shown. For each baseline (upper row):
+    its εᵢ at p = 0.01, and the value the lower row's bar gives its colour."""
+    prior = 10 ** np.linspace(-2, 0, 1000)
+
+    def eps(r_star: np.ndarray) -> np.ndarray:  # as the authors' code: log((1−p)/(1/r* − p))
+        with np.errstate(all="ignore"):
+            value = np.minimum(np.log((1 - prior) / (1 / r_star - prior)), 4.0)
+        return value[np.isfinite(value)]
+
+    upper = np.concatenate([eps(np.full_like(prior, r)) for r in r_tildes])
+    lower = np.concatenate(
+        [eps(np.where(prior <= a_tilde / r, a_tilde / prior, r)) for r in r_tildes]
+    )
+    rows = {}
+    for k, r in enumerate(r_tildes):
+        true = math.log((1 - 0.01) / (1 / r - 0.01))
+        share = (true - upper.min()) / (upper.max() - upper.min())
+        shown = lower.min() + share * (lower.max() - lower.min())
+        note = (
+            f"the upper row has a colour scale of its own, from {upper.min():.4f} to "
+            f"{upper.max():g}, but the bar shown is the lower row's, from {lower.min():.4f} to "
+            f"{lower.max():g}: epsilon_i = {true:.4f} at p = 0.01 takes the colour that the bar "
+            f"gives {shown:.4f}"
+        )
+        rows[f"fig3_baseline{k + 1}_left_epsilon"] = {"value": true, "note": note, "slip": shown}
+    return rows
