@@ -60,7 +60,10 @@ class Reading:
 
 
 def load(checkout: Path, name: str) -> np.ndarray:
-    return np.asarray(Image.open(checkout / "Figures" / name).convert("RGB")).astype(int)
+    image = Image.open(checkout / "Figures" / name)
+    if image.mode == "P":  # a palette with transparency: through RGBA, as Pillow asks
+        image = image.convert("RGBA")
+    return np.asarray(image.convert("RGB")).astype(int)
 
 
 def is_colour(pixels: np.ndarray, colour: Sequence[int]) -> np.ndarray:

@@ -399,16 +399,16 @@ def authors_comparison(authors: pd.DataFrame) -> pd.DataFrame:
     """Each profile the authors' find_eps.R was run on (the committed table), beside the package's
     exact answer: ε and the minimiser, and what the grid's step costs."""
     rows = []
-    for row in authors.itertuples():
-        spec = parse_profile(row.profile, row.form, row.parameters)
+    for row in authors.astype(str).to_dict("records"):
+        spec = parse_profile(row["profile"], row["form"], row["parameters"])
         exact = spec.exact()
-        found = row.outcome == "found"
-        grid = float(row.grid_epsilon) if found else math.inf
+        found = row["outcome"] == "found"
+        grid = float(row["grid_epsilon"]) if found else math.inf
         rows.append(
-            {"profile": row.profile, "authors_epsilon": grid, "exact_epsilon": exact.epsilon}
+            {"profile": row["profile"], "authors_epsilon": grid, "exact_epsilon": exact.epsilon}
             | {"grid_minus_exact": grid - exact.epsilon if found else math.inf}
-            | {"authors_p": float(row.grid_p) if found else math.nan, "exact_p": exact.p}
-            | {"authors_q": float(row.grid_q) if found else math.nan, "exact_q": exact.q}
+            | {"authors_p": float(row["grid_p"]) if found else math.nan, "exact_p": exact.p}
+            | {"authors_q": float(row["grid_q"]) if found else math.nan, "exact_q": exact.q}
             | {"grid_holds_a_binding_point": found}
         )
     return pd.DataFrame(rows)
