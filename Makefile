@@ -29,7 +29,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: help reproduce test test-cases test-fast test-explore test-spark test-site site assignments lint bench lab lock hooks clean
+.PHONY: help reproduce authors-code test test-cases test-fast test-explore test-spark test-site site assignments lint bench lab lock hooks clean
 
 help:  ## this list: every target and what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -48,6 +48,10 @@ $(STAMP): requirements.lock pyproject.toml
 
 reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
 	$(BIN)/python -m choosing_epsilon.harness.reproduce
+
+authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook's profiles, and values read off their figures (AUTHORS_CHECKOUT=path of their repository)
+	@$(BIN)/python tools/authors_code.py "$(AUTHORS_CHECKOUT)"
+	@$(BIN)/python tools/read_kazan_reiter_figures.py "$(AUTHORS_CHECKOUT)"
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site and not spark"

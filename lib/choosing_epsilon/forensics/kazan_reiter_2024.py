@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import math
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -225,3 +226,262 @@ def run_profile(
         raise ValueError(f"form must be one of {sorted(forms)}, got {form!r}")
     make, ranges, closed = forms[form]
     return rp.minimise(make(), **ranges), (closed() if closed else math.nan)
+
+
+# --- the authors' grid search, run on the notebook's profiles ---------------------------------
+
+# The authors' public repository (no licence file: their code is run, never copied) and the commit
+# whose find_eps.R ``tools/authors_code.py`` runs; the file's git blob id identifies it in any copy.
+AUTHORS_REPOSITORY = "zekicankazan/choosing_dp_epsilon"
+AUTHORS_COMMIT = "2e2bb5d2fd23325800be93b4ef784bc0c8959b2d"
+AUTHORS_FIND_EPS_BLOB = "a6806d2e7f5cb25c50bd9fd2dddf308b90123066"
+GRID_STEP = 1e-3  # find_eps's default grid, seq(1e-3, 1, 1e-3) on each axis
+
+
+@dataclass(frozen=True)
+class ProfileSpec:
+    """A risk profile the notebook evaluates, by form and parameters, so that the same profile can
+    be written for the authors' R code and built here. Forms: ``constant`` (Eq. 14, r), ``fixed_q``
+    (Eq. 15, a, q, r), ``fixed_p`` (Eq. 16, a, p, r), ``two_dimensional`` (Eq. 33, a, r), ``box``
+    (Eq. 25, r, p0, p1, q0, q1; a point profile is a box of one point), ``difference`` (Eq. 28, b).
+    """
+
+    name: str
+    form: str
+    values: tuple[tuple[str, float], ...]
+
+    def __getitem__(self, key: str) -> float:
+        return dict(self.values)[key]
+
+    @property
+    def parameters(self) -> str:
+        """The parameters as one text field, ``key=value`` joined by ``;`` (shortest repr)."""
+        return ";".join(f"{k}={v!r}" for k, v in self.values)
+
+    def profile(self) -> rp.Profile:
+        """The profile as a function of (p, q)."""
+        v = dict(self.values)
+        builders: dict[str, Callable[[], rp.Profile]] = {
+            "constant": lambda: rp.constant_profile(v["r"]),
+            "fixed_q": lambda: rp.fixed_q_profile(v["a"], v["q"], v["r"]),
+            "fixed_p": lambda: rp.fixed_p_profile(v["a"], v["p"], v["r"]),
+            "two_dimensional": lambda: rp.two_dimensional_profile(v["a"], v["r"]),
+            "box": lambda: rp.box_profile(v["r"], (v["p0"], v["p1"]), (v["q0"], v["q1"])),
+            "difference": lambda: rp.difference_profile(v["b"]),
+        }
+        if self.form not in builders:
+            raise ValueError(f"form must be one of {sorted(builders)}, got {self.form!r}")
+        return builders[self.form]()
+
+    def exact(self) -> rp.Solution:
+        """Eq. (13) solved by the package's optimiser over the priors the profile bounds."""
+        v = dict(self.values)
+        ranges: dict[str, tuple[float, float]] = {}
+        if self.form == "fixed_q":
+            ranges = {"q_range": (v["q"], v["q"])}
+        elif self.form == "fixed_p":
+            ranges = {"p_range": (v["p"], v["p"])}
+        elif self.form == "box":
+            ranges = {"p_range": (v["p0"], v["p1"]), "q_range": (v["q0"], v["q1"])}
+        return rp.minimise(self.profile(), **ranges)
+
+
+def authors_code_profiles(values: Mapping[str, Any]) -> list[ProfileSpec]:
+    """Every risk profile whose ε the notebook finds at the given parameters (its defaults: the
+    paper's), once each, in the notebook's order; a profile that several sections use is named
+    after all of them."""
+    v = values
+    specs: dict[tuple[str, tuple[tuple[str, float], ...]], list[str]] = {}
+
+    def add(name: str, form: str, **params: float) -> None:
+        key = (form, tuple((k, float(x)) for k, x in params.items()))
+        specs.setdefault(key, []).append(name)
+
+    for letter, r in zip(string.ascii_uppercase, v["table1_r_tildes"]):
+        add(
+            f"Table 1, agency {letter}",
+            "fixed_q",
+            a=v["table1_a_tilde"],
+            q=v["table1_q_tilde"],
+            r=r,
+        )
+    for r in (1.5, 3, 6):
+        add(f"Sec. 4, constant r~ = {r:g}", "constant", r=r)
+    add(
+        "Fig. 1, Agency 1",
+        "fixed_q",
+        a=v["fig1_a_tilde"],
+        q=v["table1_q_tilde"],
+        r=v["table5_r_tilde"],
+    )
+    add(
+        "Fig. 1, Agency 2",
+        "fixed_p",
+        a=v["fig1_a_tilde"],
+        p=v["table5_p_tilde"],
+        r=v["table5_r_tilde"],
+    )
+    add(
+        "Fig. 1, Agency 1 as the authors draw it (q~ = 0.999)",
+        "fixed_q",
+        a=v["fig1_a_tilde"],
+        q=0.999,
+        r=v["table5_r_tilde"],
+    )
+    for r in (1.2, 1.5, 1.9, 1.99):
+        add(f"Sec. 4, point profile r' = {r:g}", "box", r=r, p0=0.5, p1=0.5, q0=1, q1=1)
+    for r in v["durham_r_tildes"]:
+        for a in v["durham_a_tildes"]:
+            name = f"Sec. 5 (Fig. 2), r~ = {r:g}, a~ = {a:g}"
+            if a == 0:  # profile (17) at a~ = 0: r~ at q = 1, every p
+                add(name, "box", r=r, p0=0, p1=1, q0=1, q1=1)
+            else:
+                add(name, "fixed_q", a=a, q=1, r=r)
+    for letter, a in zip(string.ascii_uppercase, v["table5_a_tildes"]):
+        add(
+            f"Table 5, agency {letter}",
+            "fixed_p",
+            a=a,
+            p=v["table5_p_tilde"],
+            r=v["table5_r_tilde"],
+        )
+    add(f"App. C.2, constant r~ = {v['table5_r_tilde']:g}", "constant", r=v["table5_r_tilde"])
+    for p_t in v["c2_p_tildes"]:
+        add(
+            f"App. C.2, p~ = {p_t:g}",
+            "fixed_p",
+            a=v["table5_a_tildes"][0],
+            p=p_t,
+            r=v["table5_r_tilde"],
+        )
+    add("App. C.3 (Fig. 5)", "two_dimensional", a=v["twod_a_tilde"], r=v["twod_r_tilde"])
+    n = v["lc_n"]
+    add(
+        "App. D.1, Lee & Clifton's setting",
+        "box",
+        r=n * v["lc_a_tilde"],
+        p0=1 / n,
+        p1=1 / n,
+        q0=1,
+        q1=1,
+    )
+    _add_run_profile(v, add)
+    add("Exercise 1", "difference", b=0.05)
+    add("Exercise 2", "fixed_p", a=0.025, p=0.01, r=3)
+    add("Exercise 3", "fixed_q", a=0.5, q=1, r=10)
+    return [ProfileSpec("; ".join(names), form, params) for (form, params), names in specs.items()]
+
+
+def _add_run_profile(v: Mapping[str, Any], add: Callable[..., None]) -> None:
+    """The run's own profile (parameters ``profile``, ``profile_*``), where the values name it."""
+    form, name = v.get("profile"), "the run's own profile"
+    r, a = v.get("profile_r_tilde"), v.get("profile_a_tilde")
+    if form == "constant":
+        add(name, "constant", r=r)
+    elif form == "fixed_q":
+        add(name, "fixed_q", a=a, q=v["profile_q_tilde"], r=r)
+    elif form == "fixed_p":
+        add(name, "fixed_p", a=a, p=v["profile_p_tilde"], r=r)
+    elif form == "two_dimensional":
+        add(name, "two_dimensional", a=a, r=r)
+    elif form == "box":
+        (p0, p1), (q0, q1) = v["box_p_range"], v["box_q_range"]
+        add(name, "box", r=r, p0=p0, p1=p1, q0=q0, q1=q1)
+
+
+def parse_profile(name: str, form: str, parameters: str) -> ProfileSpec:
+    """The ``ProfileSpec`` a row of data/authors_code/kazan_reiter_find_eps.csv names."""
+    pairs = [item.split("=") for item in parameters.split(";")]
+    return ProfileSpec(name, form, tuple((k, float(v)) for k, v in pairs))
+
+
+def authors_comparison(authors: pd.DataFrame) -> pd.DataFrame:
+    """Each profile the authors' find_eps.R was run on (the committed table), beside the package's
+    exact answer: ε and the minimiser, and what the grid's step costs."""
+    rows = []
+    for row in authors.astype(str).to_dict("records"):
+        spec = parse_profile(row["profile"], row["form"], row["parameters"])
+        exact = spec.exact()
+        found = row["outcome"] == "found"
+        grid = float(row["grid_epsilon"]) if found else math.inf
+        rows.append(
+            {"profile": row["profile"], "authors_epsilon": grid, "exact_epsilon": exact.epsilon}
+            | {"grid_minus_exact": grid - exact.epsilon if found else math.inf}
+            | {"authors_p": float(row["grid_p"]) if found else math.nan, "exact_p": exact.p}
+            | {"authors_q": float(row["grid_q"]) if found else math.nan, "exact_q": exact.q}
+            | {"grid_holds_a_binding_point": found}
+        )
+    return pd.DataFrame(rows)
+
+
+def figure2_values(durham: pd.DataFrame, deviations: Sequence[float]) -> dict[str, float]:
+    """The Durham table's values under the ids of the ledger's Fig. 2 readings (one bar each)."""
+    values = {}
+    for _, row in durham.iterrows():
+        key = f"r{row.r_tilde:g}_a{row.a_tilde:g}"
+        values[f"fig2_epsilon_{key}"] = float(row.epsilon)
+        values[f"fig2_rmse_{key}"] = float(row.rmse)
+        for d in deviations:
+            values[f"fig2_switch{d:g}_{key}"] = float(row[f"switch_{d:g}"])
+    return values
+
+
+def figure_values(
+    agency1: rp.Solution,
+    agency2: rp.Solution,
+    durham: pd.DataFrame,
+    deviations: Sequence[float],
+    table1_rows: Sequence[Row],
+    table5_rows: Sequence[Row],
+) -> dict[str, float]:
+    """The notebook's computed values under the ids of the ledger's readings of Figs. 1-4: the
+    curves' minima and kinks, Fig. 2's bars, Figs. 3 and 4's colours at the minima (Table 1's
+    and Table 5's ε), levels r̃ and kinks."""
+    values = {
+        "fig1_agency1_min_epsilon": agency1.epsilon,
+        "fig1_agency1_kink": agency1.p,
+        "fig1_agency1_argmin": agency1.p,
+        "fig1_agency2_min_epsilon": agency2.epsilon,
+        "fig1_agency2_kink": agency2.q,
+    }
+    values |= figure2_values(durham, deviations)
+    for row in table1_rows:
+        key = f"fig3_agency{row['agency']}"
+        values |= {f"{key}_epsilon": row["epsilon"], f"{key}_r_star": row["r_tilde"]}
+        values[f"{key}_kink"] = row["argmin_p"]
+    for row in table5_rows:
+        key = f"fig4_agency{row['agency']}"
+        values |= {f"{key}_epsilon": row["epsilon"], f"{key}_r_star": row["r_tilde"]}
+        values[f"{key}_kink"] = row["argmin_q"]
+    return values
+
+
+def figure3_colour_scales(r_tildes: Sequence[float], a_tilde: float) -> dict[str, Row]:
+    """Fig. 3 as the authors' code colours it: each row of panels gets its own colour scale,
+    from its smallest finite εᵢ to its largest (εᵢ cut at 4), over the priors 10^seq(−2, 0,
+    length 1000), and only the lower row's colour bar is shown. For each baseline (upper row):
+    its εᵢ at p = 0.01, and the value the lower row's bar gives its colour."""
+    prior = 10 ** np.linspace(-2, 0, 1000)
+
+    def eps(r_star: np.ndarray) -> np.ndarray:  # as the authors' code: log((1−p)/(1/r* − p))
+        with np.errstate(all="ignore"):
+            value = np.minimum(np.log((1 - prior) / (1 / r_star - prior)), 4.0)
+        return value[np.isfinite(value)]
+
+    upper = np.concatenate([eps(np.full_like(prior, r)) for r in r_tildes])
+    lower = np.concatenate(
+        [eps(np.where(prior <= a_tilde / r, a_tilde / prior, r)) for r in r_tildes]
+    )
+    rows = {}
+    for k, r in enumerate(r_tildes):
+        true = math.log((1 - 0.01) / (1 / r - 0.01))
+        share = (true - upper.min()) / (upper.max() - upper.min())
+        shown = lower.min() + share * (lower.max() - lower.min())
+        note = (
+            f"the upper row has a colour scale of its own, from {upper.min():.4f} to "
+            f"{upper.max():g}, but the bar shown is the lower row's, from {lower.min():.4f} to "
+            f"{lower.max():g}: epsilon_i = {true:.4f} at p = 0.01 takes the colour that the bar "
+            f"gives {shown:.4f}"
+        )
+        rows[f"fig3_baseline{k + 1}_left_epsilon"] = {"value": true, "note": note, "slip": shown}
+    return rows

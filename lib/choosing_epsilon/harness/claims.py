@@ -163,6 +163,14 @@ class Ledger:
             )
         return not (uses & self._differs)
 
+    def claim_ids(self, prefix: str) -> list[str]:
+        """The ledger's claim ids that start with ``prefix``, in published order (for checking a
+        family of rows, such as the values read off one figure, in one loop)."""
+        ids = [c for c in self.table.claim_id if c.startswith(prefix)]
+        if not ids:
+            raise ValueError(f"no claim id starts with {prefix!r}")
+        return ids
+
     def _row(self, claim_id: str) -> pd.Series:
         rows = self.table.index[self.table.claim_id == claim_id]
         if len(rows) != 1:
