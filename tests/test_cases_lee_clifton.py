@@ -77,6 +77,21 @@ def test_notebook_shows_an_infinite_median_epsilon(tmp_path, csv, params):
     )
 
 
+@pytest.mark.notebook
+def test_rho_near_one_puts_both_epsilons_of_fig2_off_the_axis_and_runs_to_the_end(tmp_path):
+    """At ρ = 0.99 the bound and the exact ε of absence_days both lie beyond Fig. 2's ε = 5: two
+    arrowheads at one place, which once shared dash and marker, and a caption naming Eq. (7) that
+    the one-sentence rule read as two sentences; either stopped the run."""
+    out = tmp_path / "run"
+    reproduce.run_notebook("lee_clifton_2011", {"rho": 0.99, "n_trials": 500}, out)
+    captions = strict_load((out / "captions.json").read_text())
+    assert all("problems" not in entry for entry in captions.values())
+    caption = captions["fig2_risk_upper_bound"]["caption"]
+    assert (
+        "the Eq. (7) ε for absence_days, 5.3774 and the exact ε for absence_days, 6.2321" in caption
+    )
+
+
 # --- case 2: claims at other ε -------------------------------------------------------------------
 
 

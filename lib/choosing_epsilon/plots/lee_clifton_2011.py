@@ -157,11 +157,13 @@ def fig2_risk_upper_bound(
         ax.plot(epsilons, beta1, color=style.LOWER, ls="-", label="β(ω1) at γ = f(ω1), Eq. (3)")
         ax.plot(epsilons, upper, color=style.UPPER, ls="--", label="upper bound, Eq. (5)")
         ax.axhline(rho, color=style.REFERENCE, ls=REFERENCE_DASH, lw=1, label=f"ρ = {rho:.4g}")
+        # off the axis both sit at ρ on its right edge: the bound a small filled arrowhead, the
+        # exact ε a larger hollow one around it, so that greyscale tells them apart
         marks = (
-            (bounds[a], style.UPPER, ":", "Eq. (7) ε"),
-            (exacts[a], style.LOWER, "-.", "exact ε"),
+            (bounds[a], style.UPPER, ":", "Eq. (7) ε", {"ms": 6}),
+            (exacts[a], style.LOWER, "-.", "exact ε", {"ms": 12, "mfc": "none", "mew": 1.5}),
         )
-        for value, colour, dash, label in marks:
+        for value, colour, dash, label, arrowhead in marks:
             if value <= end:
                 ax.axvline(value, color=colour, ls=dash, lw=1, label=f"{label} = {value:.4f}")
             elif math.isinf(value):
@@ -175,6 +177,7 @@ def fig2_risk_upper_bound(
                     ls="none",
                     clip_on=False,
                     label=f"{label} = {value:.4f}, beyond the axis's {end:g} →",
+                    **arrowhead,
                 )
         ax.set(
             xlabel="privacy parameter (ε)",
