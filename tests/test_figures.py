@@ -284,3 +284,21 @@ def test_a_caption_reads_as_written_under_the_figure(text):
     inner = re.fullmatch(r"<p><em>(.*)</em></p>\n", html, flags=re.DOTALL)
     assert inner is not None, html
     assert unescape(inner.group(1)) == text
+
+
+def test_a_log_axis_within_one_decade_is_labelled_in_plain_numbers(tmp_path):
+    """1 to 3 on a log axis: "1", "2", "3", not 10⁰, 2×10⁰, 3×10⁰."""
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from choosing_epsilon.harness import figures
+
+    fig, ax = plt.subplots()
+    ax.plot([1, 2, 3], [1, 2, 3], label="a line")
+    ax.set(xscale="log", xlabel="releases (count)", ylabel="estimate (value)")
+    caption = figures.Caption("A line on a narrow log axis.", "A rising line, releases 1 to 3.")
+    figures.save_figure(fig, "narrow", pd.DataFrame({"k": [1, 2, 3]}), tmp_path, caption)
+    fig.canvas.draw()
+    labels = {t.get_text() for t in ax.get_xticklabels(minor=True) + ax.get_xticklabels()}
+    assert {"1", "2", "3"} <= labels and not any("×" in label for label in labels)
+    plt.close(fig)

@@ -20,7 +20,7 @@ import matplotlib.transforms
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.ticker import LogFormatterSciNotation, LogLocator
+from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
 from ..plots import style
@@ -160,6 +160,12 @@ def _log_axes(fig: plt.Figure) -> None:
                     )
             minor = axis.get_minor_locator()
             low, high = sorted(limits)
+            if low > 0 and high / low < 10:
+                # within one decade matplotlib labels 2×10⁰, 3×10⁰: plain numbers read better
+                plain = FuncFormatter(lambda x, pos: f"{x:g}")
+                axis.set_major_formatter(plain)
+                axis.set_minor_formatter(plain)
+                continue
             # matplotlib's default minor locator: subs="auto"
             default = type(minor) is LogLocator and isinstance(getattr(minor, "_subs", None), str)
             if default and low > 0 and math.log10(high / low) >= 2:

@@ -188,7 +188,8 @@ def averaging_attack(
         ylabel="estimate of the true answer\n(mean of k releases)",
         title="The averaging attack",
     )
-    ax.legend()
+    # below the axes: wherever the band and the line run, the legend covers neither
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2)
     frame = pd.DataFrame({"k": k, "running_mean": running_mean, "standard_error": standard_error})
     return fig, frame
 
