@@ -255,14 +255,34 @@ def _zcdp_family(rho: float) -> tuple[np.ndarray, np.ndarray]:
 _ORDER_POINTS = 600
 
 
-def _log_moment(b: np.ndarray, fpr: float, l1: float, l0: float) -> np.ndarray:
+def _expm1_minus(x: np.ndarray) -> np.ndarray:
+    """e^x − 1 − x to full relative precision: its series x²/2 + x³/6 + x⁴/24 + x⁵/120 where
+    |x| < 1e-3 (the next term is below 1e-14 of the sum), directly beyond."""
+    with np.errstate(over="ignore"):
+        series = x * x * (1 / 2 + x * (1 / 6 + x * (1 / 24 + x / 120)))
+        return np.where(np.abs(x) < 1e-3, series, np.expm1(x) - x)
+
+
+def _log1p_minus(x: float) -> float:
+    """log(1 + x) − x to full relative precision: its series −x²/2 + x³/3 − x⁴/4 + x⁵/5 where
+    |x| < 1e-3, directly beyond."""
+    if abs(x) < 1e-3:
+        return x * x * (-1 / 2 + x * (1 / 3 + x * (-1 / 4 + x / 5)))
+    return math.log1p(x) - x
+
+
+def _log_moment(b: np.ndarray, fpr: float, l1: float, l0: float, linear: float) -> np.ndarray:
     """K(b) = log E_Q[(P/Q)^b] for P = Bernoulli(T), Q = Bernoulli(α), from the log ratios
-    l1 = log(T/α) and l0 = log((1 − T)/(1 − α)): log1p/expm1 near b·l = 0, logaddexp beyond."""
+    l1 = log(T/α) and l0 = log((1 − T)/(1 − α)) and linear = α l1 + (1 − α) l0 (= −KL(Q‖P)).
+    Near b·l = 0 the sum α(e^(b l1) − 1) + (1 − α)(e^(b l0) − 1) is written as
+    α(e^(b l1) − 1 − b l1) + (1 − α)(e^(b l0) − 1 − b l0) + b·linear, so that the first-order
+    terms, which cancel to the second order, never meet in floating point; beyond, logaddexp."""
     with np.errstate(over="ignore", invalid="ignore"):
         x1, x0 = b * l1, b * l0
         near = np.maximum(np.abs(x1), np.abs(x0)) < 0.5
+        z1, z0 = np.where(near, x1, 0.0), np.where(near, x0, 0.0)
         k_near = np.log1p(
-            fpr * np.expm1(np.where(near, x1, 0.0)) + (1 - fpr) * np.expm1(np.where(near, x0, 0.0))
+            fpr * _expm1_minus(z1) + (1 - fpr) * _expm1_minus(z0) + np.where(near, b, 0) * linear
         )
         k_far = np.logaddexp(math.log(fpr) + x1, math.log1p(-fpr) + x0)
     return np.where(near, k_near, k_far)
@@ -281,16 +301,27 @@ def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
         return 0.0
     if alpha in (0.0, 1.0) or t in (0.0, 1.0):
         return math.inf
-    l1 = math.log(t) - math.log(alpha)
-    l0 = math.log1p(-t) - math.log1p(-alpha)
-    kl_pq = t * l1 + (1 - t) * l0
-    kl_qp = -(alpha * l1 + (1 - alpha) * l0)
+    # the log ratios from the difference d = T − α (exact in floating point for T near α):
+    # l1 = log1p(d/α), l0 = log1p(−d/(1 − α)); α l1 + (1 − α) l0 loses its first-order terms
+    # exactly, α(log1p(u) − u) + (1 − α)(log1p(−v) + v) with α u = (1 − α) v = d
+    d = t - alpha
+    u, v = d / alpha, d / (1 - alpha)
+    # near T = 1, 1 − T is exact (Sterbenz) where the rounded v may reach 1
+    l1 = math.log1p(u)
+    l0 = math.log1p(-v) if v < 0.5 else math.log((1 - t) / (1 - alpha))
+    if v < 0.5:
+        linear = alpha * _log1p_minus(u) + (1 - alpha) * _log1p_minus(-v)
+    else:  # far apart: no cancellation to guard against
+        linear = alpha * l1 + (1 - alpha) * l0
+    kl_qp = -linear
+    kl_pq = linear + d * (l1 - l0)
     best = max(kl_pq, kl_qp, 0.0)
     if best == 0.0:
         return 0.0
 
     def ratio(b: np.ndarray) -> np.ndarray:
-        return _log_moment(b, alpha, l1, l0) / (b * (b - 1))
+        with np.errstate(over="ignore"):  # b(b − 1) beyond 1e308: the ratio is 0 there
+            return _log_moment(b, alpha, l1, l0, linear) / (b * (b - 1))
 
     # K(b) ≤ |b| max(|l1|, |l0|), so past |b| = 1 + that/best no order can beat the KL limits
     reach = max(abs(l1), abs(l0)) / best + 2
@@ -318,17 +349,21 @@ def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
 def _zcdp_tpr(rho: float, fpr: float) -> float:
     """The exact T(α) of ρ-zCDP: the largest T ≥ α with bernoulli_zcdp_rho(α, T) ≤ ρ. The least
     such ρ grows with T (exp((a − 1) D_a) is jointly convex, so every pair between (α, α) and
-    a feasible (α, T) is feasible), so it is the root of bernoulli_zcdp_rho(α, T) = ρ."""
+    a feasible (α, T) is feasible), so it is the root of bernoulli_zcdp_rho(α, T) = ρ, found in
+    the logarithm of T − α, which spans from far below α to 1 − α."""
     if fpr in (0.0, 1.0):
         return fpr  # a test that never (always) says "in" under one hypothesis does so under both
     top = 1 - 2**-53
     if bernoulli_zcdp_rho(fpr, top) <= rho:
         return 1.0
-    return float(
-        optimize.brentq(
-            lambda t: bernoulli_zcdp_rho(fpr, t) - rho, fpr, top, xtol=1e-16, rtol=1e-15
-        )
-    )
+
+    def excess(log_gap: float) -> float:
+        return bernoulli_zcdp_rho(fpr, min(fpr + math.exp(log_gap), top)) - rho
+
+    # a gap below α's last bits leaves T = α, where the excess is −ρ
+    lowest = math.log(max(fpr * 1e-17, 1e-320))
+    log_gap = optimize.brentq(excess, lowest, math.log(top - fpr), xtol=1e-14, rtol=1e-15)
+    return min(fpr + math.exp(log_gap), top)
 
 
 def zcdp_advantage(rho: float) -> float:
