@@ -8,6 +8,7 @@ import json
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from dp_accounting.pld import privacy_loss_distribution
 from hypothesis import given
@@ -248,3 +249,15 @@ def test_a_committed_calibration_recomputed_brackets_its_target(kind):
     epsilon = accountant.measure("epsilon", row["sigma_standard"])
     assert epsilon == pytest.approx(row["epsilon_target"], rel=10 * cal.CALIBRATION_RTOL)
     assert math.isclose(row["noise_ratio"], row["sigma_standard"] / row["sigma_aware"])
+
+
+def test_a_rerun_within_the_calibrations_tolerance_leaves_the_store(tmp_path):
+    """make reproduce rewrites the store only when a number moved beyond 10 × the tolerance."""
+    store = tmp_path / "grid.json"
+    store.write_text(STORE.read_text())
+    table = pd.DataFrame([{"key": k, **v} for k, v in forensics.load(store).items()])
+    tolerance = 10 * cal.CALIBRATION_RTOL
+    nudged = table.assign(sigma_aware=table.sigma_aware * (1 + cal.CALIBRATION_RTOL))
+    assert forensics.write(nudged, store, tolerance=tolerance) is False
+    moved = table.assign(sigma_aware=table.sigma_aware * (1 + 20 * cal.CALIBRATION_RTOL))
+    assert forensics.write(moved, store, tolerance=tolerance) is True
