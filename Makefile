@@ -46,7 +46,8 @@ $(STAMP): requirements.lock pyproject.toml
 		$(PIP) install -q -r requirements.lock && $(PIP) install -q --no-deps -e .; fi
 	@touch $(STAMP)
 
-reproduce: $(STAMP)  ## run every notebook in place with the papers' parameters; figures/ and README status
+reproduce: $(STAMP)  ## recompute the stored DP-SGD calibrations, run every notebook in place with the papers' parameters; figures/ and README status
+	$(BIN)/python -m choosing_epsilon.harness.precompute
 	$(BIN)/python -m choosing_epsilon.harness.reproduce
 
 authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook's profiles, and values read off their figures (AUTHORS_CHECKOUT=path of their repository)
@@ -85,7 +86,7 @@ lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebo
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## performance measurements (pytest-benchmark); never part of `make test`
-	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py tests/benchmarks/bench_counts.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
+	$(BIN)/python -m pytest tests/benchmarks/bench_scaling.py tests/benchmarks/bench_counts.py tests/benchmarks/bench_calibration.py --benchmark-disable-gc -o addopts="-p no:cacheprovider"
 
 lab: $(STAMP)  ## JupyterLab in the project environment, opened at the project root (also as root)
 	$(PIP) install -q jupyterlab==$(JUPYTERLAB_VERSION)

@@ -62,6 +62,8 @@ READING_ORDER = {
     "participation costs and what the analyst can pay.",
     "kazan_reiter_2024": "Kazan and Reiter: the agency states how much posterior risk it "
     "accepts at each prior, and that risk profile fixes ε.",
+    "kulynych_2024": "Kulynych et al.: skip ε, state the attack risk accepted (an advantage, or a "
+    "TPR at a low FPR) and calibrate the noise to it directly.",
 }
 
 # How each status reads in a claims table: a symbol and words, so that colour is never the only

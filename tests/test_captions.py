@@ -20,6 +20,7 @@ def test_every_folder_with_figures_is_checked():
         "shoaran_2012",
         "synthesis",
         "kazan_reiter_2024",
+        "kulynych_2024",
         "benchmarks",
     }
 

@@ -27,6 +27,7 @@ SOURCES = {
     "laplace_intro": ["laplaceblog"],
     "synthesis": ["opendp2024registry", "opendp2026deployments"],
     "kazan_reiter_2024": ["kazan2024prioritizing"],
+    "kulynych_2024": ["kulynych2024attack"],
 }
 
 

@@ -18,6 +18,9 @@ The mathematics, one module per concept, reused across papers (this folder):
 - ``interpretation``: what ε allows an adversary to conclude.
 - ``attack_risk``: every guarantee (pure ε, (ε, δ), ρ-zCDP, μ-GDP) read as what an attacker
   testing one person's presence can do: trade-off curve, advantage, TPR at small FPR, accuracy.
+- ``calibration``: noise calibrated to an attack risk (an advantage, or a TPR at a fixed FPR)
+  instead of to ε, for the Gaussian mechanism in closed form and DP-SGD through riskcal and
+  dp-accounting (Kulynych et al. 2024).
 - ``registry``: real deployments: the deployments registry's YAML records, the older registry's
   CSV and its δ column, and the conversions the registry states.
 - ``tables``: a column on disk as its distinct values and counts (DuckDB); ``synthesis``: one
@@ -28,7 +31,8 @@ Each source's own figures and forensics, one module per source:
 - ``plots``: each notebook's figures (``plots.hsu_2014``, ...) and the one style they share
   (``plots.style``).
 - ``forensics``: how a source's printed numbers were obtained and where they slip
-  (``forensics.lee_clifton_2011``, ``forensics.hsu_2014``).
+  (``forensics.lee_clifton_2011``, ``forensics.hsu_2014``; ``forensics.kulynych_2024`` also
+  stores its DP-SGD calibrations by content).
 
 The reproducibility harness, ``harness``: the runner (``harness.reproduce``), parameter and input
 checks, where runs write, deterministic figure files, the claims ledger and the assignments.

@@ -366,9 +366,54 @@ def _kazan_reiter_joint(v: Mapping[str, Any]) -> None:
         )
 
 
+KULYNYCH_2024: dict[str, Param] = {
+    "sample_rate": Param("float", "(0, 1)", _unit, paper=0.001),
+    "num_steps": Param("int", "[1, 10**6]", lambda v: 1 <= v <= 10**6, paper=10000),
+    "delta": Param("float", "(0, 1)", _unit, paper=1e-5),
+    "advantage_targets": Param(
+        "list[float]",
+        "a non-empty list of values in (delta, 1)",
+        _unit_list,
+        paper=[0.004, 0.00752, 0.0141, 0.0266, 0.05, 0.1, 0.15, 0.2, 0.25],
+    ),
+    "fpr_targets": Param(
+        "list[float]", "a non-empty list of values in (0, 1)", _unit_list, paper=[0.01, 0.05, 0.1]
+    ),
+    "tpr_targets": Param(
+        "list[float]",
+        "a non-empty list of values in (0, 1)",
+        _unit_list,
+        paper=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
+    ),
+    "gap_advantage": Param("float", "(delta, 1)", _unit, paper=0.5),
+    "gap_fpr": Param("float", "(0, (1 - gap_advantage)/2)", _unit, paper=0.1),
+    "workers": Param("int", "[1, 8]", lambda v: 1 <= v <= 8, default=1),
+    "seed": _default(SEED, 20240702),
+    "n_trials": _default(N_TRIALS, 200000),
+    "output_dir": OUTPUT_DIR,
+}
+
+
+def _kulynych_joint(v: Mapping[str, Any]) -> None:
+    """Kulynych et al.'s parameters that constrain one another."""
+    low = [a for a in [*v["advantage_targets"], v["gap_advantage"]] if not a > v["delta"]]
+    if low:
+        raise ValueError(
+            "parameters 'advantage_targets' and 'gap_advantage' must exceed delta = "
+            f"{v['delta']!r} "
+            f"((0, δ)-DP already allows advantage δ), got {low!r}"
+        )
+    if not v["gap_fpr"] < (1 - v["gap_advantage"]) / 2:
+        raise ValueError(
+            f"parameter 'gap_fpr' must be below (1 - gap_advantage)/2 = "
+            f"{(1 - v['gap_advantage']) / 2:.6g} (Proposition 3.3), got {v['gap_fpr']!r}"
+        )
+
+
 # checks across parameters, by notebook: called with every parameter (given or committed)
 JOINT_CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
     "kazan_reiter_2024": _kazan_reiter_joint,
+    "kulynych_2024": _kulynych_joint,
 }
 
 SPECS: dict[str, dict[str, Param]] = {
@@ -379,6 +424,7 @@ SPECS: dict[str, dict[str, Param]] = {
     "shoaran_2012": SHOARAN_2012,
     "mugunthan_poster": MUGUNTHAN_POSTER,
     "kazan_reiter_2024": KAZAN_REITER_2024,
+    "kulynych_2024": KULYNYCH_2024,
 }
 
 

@@ -1,0 +1,246 @@
+"""Kulynych et al. (2024): the DP-SGD calibration grid of Figures 2a and 3, stored by content, and
+the authors' published training runs (Figures 1 and 4).
+
+Each calibration of the grid (one target: an advantage, or a TPR at an FPR) takes a minute or more
+of accounting. Its result is stored in a JSON file under a key that hashes everything it depends
+on: the DP-SGD setting, the target, the calibration's tolerance and the versions of riskcal,
+dp-accounting, numpy and scipy. A run reuses a stored row only under the key it would compute
+itself, and computes (and returns, but never writes into the store) every row it does not find.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import calibration as cal
+
+# the libraries whose versions a stored row depends on
+LIBRARIES = ("riskcal", "dp-accounting", "numpy", "scipy")
+# the paper's Fig. 1 and 4 read (ε, δ) at this δ (App. H.2)
+CIFAR_DATA_SIZE = 50000  # CIFAR-10's training set (App. H.2)
+CIFAR_NORM_NOISE = 8.0  # noise of the two feature-normalisation queries (the authors' script)
+
+
+def versions() -> dict[str, str]:
+    """The installed versions of the libraries a calibration depends on."""
+    return {name: metadata.version(name) for name in LIBRARIES}
+
+
+def targets(
+    advantages: Sequence[float], fprs: Sequence[float], tprs: Sequence[float], delta: float
+) -> list[tuple[str, float, float | None]]:
+    """The grid's targets as (kind, target, fpr): every advantage, and every TPR at every FPR that
+    some ε ≥ 0 can meet (FPR + FNR < 1 − δ; the authors skip the others too)."""
+    rows: list[tuple[str, float, float | None]] = [
+        ("advantage", float(a), None) for a in advantages
+    ]
+    for a in fprs:
+        rows += [("tpr", float(t), float(a)) for t in tprs if a + (1 - t) < 1 - delta]
+    return rows
+
+
+def grid_request(
+    sample_rate: float,
+    num_steps: int,
+    delta: float,
+    advantage_targets: Sequence[float],
+    fpr_targets: Sequence[float],
+    tpr_targets: Sequence[float],
+) -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | None]]]:
+    """The DP-SGD setting and the targets of a run's grid (the notebook's parameters)."""
+    setting = cal.DpsgdSetting(sample_rate, num_steps, delta, tuple(float(a) for a in fpr_targets))
+    return setting, targets(advantage_targets, fpr_targets, tpr_targets, delta)
+
+
+def key(setting: cal.DpsgdSetting, kind: str, target: float, fpr: float | None) -> str:
+    """The content address of one calibration: a hash of every input and library version."""
+    inputs = {
+        "setting": {
+            "sample_rate": setting.sample_rate,
+            "num_steps": int(setting.num_steps),
+            "delta": setting.delta,
+            "fprs": list(setting.fprs),
+            "grid_step": setting.grid_step,
+        },
+        "target": {"kind": kind, "target": target, "fpr": fpr},
+        "calibration": {"rtol": cal.CALIBRATION_RTOL, "ladder": "2^(k/4), k = -12..32"},
+        "versions": versions(),
+    }
+    text = json.dumps(inputs, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def load(store: Path) -> dict[str, dict]:
+    """The stored rows by key (empty if there is no store)."""
+    if not Path(store).is_file():
+        return {}
+    return json.loads(Path(store).read_text())["rows"]
+
+
+def _compute(setting: cal.DpsgdSetting, chunk: list[tuple[str, float, float | None]]) -> list[dict]:
+    accountant = cal.DpsgdAccountant(setting)
+    return [cal.standard_and_aware(accountant, kind, t, fpr) for kind, t, fpr in chunk]
+
+
+def calibrations(
+    setting: cal.DpsgdSetting,
+    wanted: Iterable[tuple[str, float, float | None]],
+    store: Path,
+    recompute: bool = False,
+    workers: int = 1,
+) -> tuple[pd.DataFrame, dict[str, int]]:
+    """Both calibrations of every wanted target: stored rows where the key matches (unless
+    ``recompute``), the others computed (in ``workers`` processes). Returns the table and how many
+    rows were reused and computed."""
+    wanted = list(wanted)
+    stored = {} if recompute else load(store)
+    keys = [key(setting, *w) for w in wanted]
+    missing = [w for w, k in zip(wanted, keys) if k not in stored]
+    computed: list[dict] = []
+    if missing and workers > 1:
+        chunks = [missing[i::workers] for i in range(workers)]
+        with ProcessPoolExecutor(workers) as pool:
+            for part in pool.map(_compute, [setting] * workers, chunks):
+                computed += part
+    elif missing:
+        computed = _compute(setting, missing)
+    found = {key(setting, r["kind"], r["target"], _fpr(r)): r for r in computed}
+    rows = [stored.get(k) or found[k] for k in keys]
+    table = pd.DataFrame(rows)
+    table.insert(0, "key", keys)
+    return table, {"reused": len(wanted) - len(missing), "computed": len(missing)}
+
+
+def _fpr(row: dict) -> float | None:
+    return None if row["fpr"] is None or math.isnan(row["fpr"]) else row["fpr"]
+
+
+def write(table: pd.DataFrame, store: Path, tolerance: float = 1e-9) -> bool:
+    """Write ``table`` as the store, unless every number agrees with the stored one to
+    ``tolerance`` (relative) under the same keys: a rerun leaves the file as it was."""
+    rows = {
+        r["key"]: {
+            k: (None if isinstance(v, float) and math.isnan(v) else v)
+            for k, v in r.items()
+            if k != "key"
+        }
+        for r in table.to_dict("records")
+    }
+    old = load(store)
+    if old.keys() == rows.keys() and all(_close(old[k], rows[k], tolerance) for k in rows):
+        return False
+    text = json.dumps({"versions": versions(), "rows": rows}, indent=1, sort_keys=True)
+    Path(store).write_text(text + "\n")
+    return True
+
+
+def _close(a: dict, b: dict, tolerance: float) -> bool:
+    if a.keys() != b.keys():
+        return False
+    for k in a:
+        x, y = a[k], b[k]
+        if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+            if not math.isclose(x, y, rel_tol=tolerance, abs_tol=1e-15):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def largest_ratio(table: pd.DataFrame, kind: str) -> pd.Series:
+    """The row of ``kind`` where standard calibration costs most noise over the attack-aware."""
+    part = table[table.kind == kind]
+    return part.iloc[int(np.argmax(part.noise_ratio.to_numpy()))]
+
+
+# --- the authors' training runs (Figures 1 and 4) ----------------------------------------------
+
+
+def gpt2_runs(path: Path) -> pd.DataFrame:
+    """The GPT-2 runs on SST-2: noise σ, sampling rate q, steps, test accuracy (sorted by σ)."""
+    runs = pd.read_csv(path, index_col=0).sort_values("sigma").reset_index(drop=True)
+    return runs.rename(columns={"eps": "epsilon_target", "q": "sample_rate"})
+
+
+def cifar_runs(path: Path) -> pd.DataFrame:
+    """The CIFAR-10 runs: σ, epochs, batch size, test accuracy (in %, as the file holds it);
+    q = batch/50,000 and the steps as the authors' script counts them, epochs × ⌈50,000/batch⌉."""
+    runs = pd.read_csv(path, index_col=0).sort_values("sigma").reset_index(drop=True)
+    runs["sample_rate"] = runs.batch_size / CIFAR_DATA_SIZE
+    runs["steps"] = (runs.epochs * np.ceil(CIFAR_DATA_SIZE / runs.batch_size)).astype(int)
+    runs["test_acc"] = runs.test_acc / 100
+    return runs
+
+
+def run_pld(sigma: float, sample_rate: float, steps: int, norm_queries: int = 0):
+    """A run's privacy loss distribution: DP-SGD's, composed with ``norm_queries`` Gaussian
+    queries of noise ``CIFAR_NORM_NOISE`` (the CIFAR-10 runs' feature normalisation, 2)."""
+    from dp_accounting.pld import privacy_loss_distribution
+
+    pld = cal.dpsgd_pld(sigma, sample_rate, steps)
+    if norm_queries:
+        norm = privacy_loss_distribution.from_gaussian_mechanism(
+            standard_deviation=CIFAR_NORM_NOISE,
+            use_connect_dots=True,
+            value_discretization_interval=1e-4,
+        ).self_compose(norm_queries)
+        pld = norm.compose(pld)
+    return pld
+
+
+def _runs(runs: pd.DataFrame) -> list[tuple[float, float, int, float]]:
+    """Each run's σ, sampling rate, steps and test accuracy."""
+    columns = [runs[c].to_numpy(dtype=float) for c in ("sigma", "sample_rate", "steps", "test_acc")]
+    return [(s, q, int(t), a) for s, q, t, a in zip(*columns)]
+
+
+def run_analysis(
+    runs: pd.DataFrame,
+    fprs: Sequence[float],
+    curve_fprs: np.ndarray,
+    delta: float,
+    norm_queries: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """For each run, from one privacy loss distribution: ε at δ (dp-accounting), the TPR at each
+    of ``fprs`` that this ε allows under standard calibration (Eq. 5) and the TPR the run's own
+    trade-off curve allows (riskcal, Algorithm 1) (Fig. 1); and both curves, FNR at each of
+    ``curve_fprs`` (Fig. 4)."""
+    from riskcal.analysis import get_beta_from_pld
+
+    rows, frames = [], []
+    for sigma, rate, steps, accuracy in _runs(runs):
+        pld = run_pld(sigma, rate, steps, norm_queries)
+        epsilon = float(pld.get_epsilon_for_delta(delta))
+        aware = np.atleast_1d(get_beta_from_pld(pld, alpha=np.asarray(fprs, dtype=float)))
+        for a, b in zip(fprs, aware):
+            rows.append(
+                {
+                    "sigma": sigma,
+                    "test_acc": accuracy,
+                    "epsilon": epsilon,
+                    "fpr": a,
+                    "tpr_standard": 1 - cal.beta_bound(epsilon, delta, a),
+                    "tpr_aware": 1 - float(b),
+                }
+            )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "sigma": sigma,
+                    "test_acc": accuracy,
+                    "fpr": curve_fprs,
+                    "fnr_aware": np.atleast_1d(get_beta_from_pld(pld, alpha=curve_fprs)),
+                    "fnr_standard": cal.beta_bound(epsilon, delta, curve_fprs),
+                }
+            )
+        )
+    return pd.DataFrame(rows), pd.concat(frames, ignore_index=True)

@@ -1,0 +1,77 @@
+"""make bench: the Kulynych et al. (2024) notebook at its defaults (which reuses the stored DP-SGD
+calibrations), one DP-SGD calibration at the paper's setting (the unit of the grid that
+`make reproduce` recomputes), and the sample of the stored grid that `make test` recomputes.
+
+Nothing here asserts a time; the measurements go to figures/benchmarks/calibration.csv.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import pytest
+
+from choosing_epsilon import calibration as cal
+from choosing_epsilon.forensics import kulynych_2024 as forensics
+from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.harness.precompute import STORE
+
+pytestmark = pytest.mark.notebook  # the first measurement starts a kernel
+RESULTS: list[dict] = []
+
+
+def paper_setting() -> cal.DpsgdSetting:
+    v = parameters.committed_values("kulynych_2024")
+    return forensics.grid_request(
+        v["sample_rate"],
+        v["num_steps"],
+        v["delta"],
+        v["advantage_targets"],
+        v["fpr_targets"],
+        v["tpr_targets"],
+    )[0]
+
+
+def test_notebook_at_its_defaults(benchmark, tmp_path):
+    benchmark.pedantic(reproduce.run_notebook, ("kulynych_2024", {}, tmp_path), rounds=1)
+    RESULTS.append({"measure": "notebook at defaults", "seconds": benchmark.stats.stats.mean})
+
+
+@pytest.mark.parametrize("kind, target, fpr", [("advantage", 0.05, None), ("tpr", 0.3, 0.05)])
+def test_one_dpsgd_calibration_at_the_papers_setting(benchmark, kind, target, fpr):
+    def both():
+        return cal.standard_and_aware(cal.DpsgdAccountant(paper_setting()), kind, target, fpr)
+
+    benchmark.pedantic(both, rounds=1)
+    RESULTS.append(
+        {"measure": f"one grid row ({kind} {target:g})", "seconds": benchmark.stats.stats.mean}
+    )
+
+
+def test_the_sample_make_test_recomputes(benchmark):
+    stored = forensics.load(STORE)
+
+    def sample():
+        accountant = cal.DpsgdAccountant(paper_setting())
+        for kind in ("advantage", "tpr"):
+            row = max(
+                (r for r in stored.values() if r["kind"] == kind), key=lambda r: r["sigma_aware"]
+            )
+            fpr = row["fpr"] if kind == "tpr" else None
+            for factor in (1 - 2e-4, 1 + 2e-4):
+                accountant.measure(kind, row["sigma_aware"] * factor, fpr)
+            accountant.measure("epsilon", row["sigma_standard"])
+
+    benchmark.pedantic(sample, rounds=1)
+    RESULTS.append(
+        {"measure": "make test's sample of the grid", "seconds": benchmark.stats.stats.mean}
+    )
+
+
+def test_write_report():
+    out = FIGURES / "benchmarks"
+    out.mkdir(parents=True, exist_ok=True)
+    table = pd.DataFrame(RESULTS).assign(measured=time.strftime("%Y-%m-%d"))
+    table.to_csv(out / "calibration.csv", index=False, float_format="%.3f", lineterminator="\n")

@@ -1,0 +1,263 @@
+"""Calibration to attack risk (Kulynych et al. 2024): the closed forms against riskcal,
+dp-accounting and the project's attacker scale, DP-SGD calibration against riskcal's own, and the
+stored grid of the notebook: its content addresses and a recomputed sample of its rows."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from dp_accounting.pld import privacy_loss_distribution
+from hypothesis import given
+from hypothesis import strategies as st
+from riskcal.analysis import (
+    get_advantage_from_adp,
+    get_advantage_from_pld,
+    get_beta_from_adp,
+    get_beta_from_pld,
+    get_epsilon_from_err_rates,
+)
+from riskcal.calibration.dpsgd import (
+    find_noise_multiplier_for_advantage,
+    find_noise_multiplier_for_err_rates,
+)
+
+from choosing_epsilon import attack_risk
+from choosing_epsilon import calibration as cal
+from choosing_epsilon.forensics import kulynych_2024 as forensics
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.precompute import STORE
+
+DELTA = 1e-5
+
+
+# --- (ε, δ) read as risk --------------------------------------------------------------------
+
+
+@given(st.floats(0, 8), st.floats(0, 0.1))
+def test_advantage_bound_is_the_attacker_scales_and_riskcals(epsilon, delta):
+    ours = cal.advantage_bound(epsilon, delta)
+    assert ours == pytest.approx(get_advantage_from_adp(epsilon, delta), abs=1e-12)
+    assert ours == pytest.approx(attack_risk.advantage(attack_risk.approximate(epsilon, delta)))
+
+
+@given(st.floats(0, 8), st.floats(0, 0.1), st.floats(0, 1))
+def test_beta_bound_is_riskcals(epsilon, delta, alpha):
+    expected = float(np.atleast_1d(get_beta_from_adp(epsilon, delta, np.array([alpha])))[0])
+    assert cal.beta_bound(epsilon, delta, alpha) == pytest.approx(expected, abs=1e-12)
+
+
+@given(st.floats(2e-5, 0.99))
+def test_epsilon_for_advantage_gives_back_the_advantage(eta):
+    assert cal.advantage_bound(cal.epsilon_for_advantage(eta, DELTA), DELTA) == pytest.approx(eta)
+
+
+@given(st.floats(1e-3, 0.5), st.floats(0.3, 0.99))
+def test_epsilon_for_err_rates_is_the_largest_meeting_the_rates(alpha, beta):
+    if alpha + beta >= 1 - DELTA:
+        return
+    eps = cal.epsilon_for_err_rates(alpha, beta, DELTA)
+    assert eps == pytest.approx(float(get_epsilon_from_err_rates(DELTA, alpha, beta)))
+    assert cal.beta_bound(eps, DELTA, alpha) == pytest.approx(beta, abs=1e-12)
+    assert cal.beta_bound(eps * 1.001 + 1e-9, DELTA, alpha) < beta  # any larger ε falls short
+
+
+def test_proposition_33_is_a_lower_bound_that_the_worst_case_attains():
+    alphas = np.linspace(0, 0.25, 101)
+    exact = cal.worst_case_gap(0.5, DELTA, alphas)
+    stated = np.array([cal.advantage_calibration_gap(0.5, DELTA, a) for a in alphas])
+    assert np.all(stated <= exact + 1e-15)  # Eq. (15) from below
+    assert np.max(exact - stated) < 2 * DELTA  # and only δ-close to the attained gap
+    assert cal.advantage_calibration_gap(0.5, DELTA, 0.1) == pytest.approx(0.29999, abs=1e-8)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: cal.epsilon_for_advantage(1e-6, 1e-5), "advantage"),
+        (lambda: cal.epsilon_for_err_rates(0.5, 0.6, 1e-5), r"alpha \+ beta"),
+        (lambda: cal.gaussian_sigma_for_err_rates(0.0, 0.5), "alpha"),
+        (lambda: cal.gaussian_mu(-1.0), "sigma"),
+        (lambda: cal.DpsgdSetting(1.5, 10, 1e-5, (0.1,)), "sample_rate"),
+        (lambda: cal.DpsgdSetting(0.1, 0, 1e-5, (0.1,)), "num_steps"),
+    ],
+)
+def test_bad_input_is_refused_naming_the_parameter(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# --- the Gaussian mechanism (Appendix G) -------------------------------------------------------
+
+
+@given(st.floats(0.01, 0.9))
+def test_gaussian_advantage_calibration_against_dp_accounting(eta):
+    sigma = cal.gaussian_sigma_for_advantage(eta)
+    assert cal.gaussian_advantage(cal.gaussian_mu(sigma)) == pytest.approx(eta, rel=1e-12)
+
+
+@pytest.mark.parametrize("alpha, beta", [(0.01, 0.7), (0.05, 0.5), (0.1, 0.8)])
+def test_gaussian_err_rates_calibration_against_riskcal(alpha, beta):
+    sigma = cal.gaussian_sigma_for_err_rates(alpha, beta)
+    pld = privacy_loss_distribution.from_gaussian_mechanism(
+        sigma, value_discretization_interval=1e-4
+    )
+    assert float(get_beta_from_pld(pld, alpha=alpha)) == pytest.approx(beta, abs=1e-3)
+    assert cal.gaussian_beta(cal.gaussian_mu(sigma), alpha) == pytest.approx(beta, rel=1e-12)
+    eta = cal.gaussian_advantage(cal.gaussian_mu(sigma))
+    assert float(get_advantage_from_pld(pld)) == pytest.approx(eta, abs=1e-3)
+
+
+@pytest.mark.parametrize("mu, epsilon", [(0.5, 0.1), (1.0, 1.0), (0.2, 0.0)])
+def test_gaussian_delta_against_dp_accounting_and_the_attacker_scale(mu, epsilon):
+    pld = privacy_loss_distribution.from_gaussian_mechanism(
+        1 / mu, value_discretization_interval=1e-5
+    )
+    ours = cal.gaussian_delta(mu, epsilon)
+    assert ours == pytest.approx(float(pld.get_delta_for_epsilon(epsilon)), rel=1e-3, abs=1e-9)
+    assert ours == pytest.approx(attack_risk.gdp_delta(mu, epsilon), rel=1e-9)
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 4.0])
+def test_gaussian_standard_calibration_is_the_smallest_noise(epsilon):
+    sigma = cal.gaussian_sigma_for_epsilon_delta(epsilon, DELTA)
+    assert cal.gaussian_delta(1 / sigma, epsilon) == pytest.approx(DELTA, rel=1e-9)
+    assert cal.gaussian_delta(1 / (sigma * (1 - 1e-6)), epsilon) > DELTA  # less noise: not (ε, δ)
+
+
+def test_standard_route_needs_more_noise_than_the_attack_aware_for_the_gaussian():
+    for eta in (0.01, 0.1, 0.5):
+        standard = cal.gaussian_sigma_for_epsilon_delta(
+            cal.epsilon_for_advantage(eta, DELTA), DELTA
+        )
+        assert standard > cal.gaussian_sigma_for_advantage(eta)
+
+
+# --- DP-SGD: our calibration against riskcal's ------------------------------------------------
+
+SMALL = cal.DpsgdSetting(0.1, 10, DELTA, (0.01, 0.1), grid_step=1e-3)
+
+
+@pytest.fixture(scope="module")
+def small_accountant():
+    return cal.DpsgdAccountant(SMALL)
+
+
+def test_dpsgd_advantage_calibration_agrees_with_riskcals(small_accountant):
+    ours = small_accountant.calibrate("advantage", 0.1)
+    theirs = find_noise_multiplier_for_advantage(
+        0.1, SMALL.sample_rate, SMALL.num_steps, SMALL.grid_step, noise_min=0.5, noise_max=4.0
+    )
+    assert small_accountant.measure("advantage", theirs) <= 0.1 + 1e-3  # riskcal's tolerance
+    assert ours == pytest.approx(theirs, rel=2e-2)
+    # ours brackets the target from both sides, to its relative tolerance
+    assert small_accountant.measure("advantage", ours * (1 + 2 * cal.CALIBRATION_RTOL)) <= 0.1
+    assert small_accountant.measure("advantage", ours * (1 - 2 * cal.CALIBRATION_RTOL)) > 0.1
+
+
+def test_dpsgd_tpr_calibration_agrees_with_riskcals(small_accountant):
+    ours = small_accountant.calibrate("tpr", 0.3, 0.1)
+    theirs = find_noise_multiplier_for_err_rates(
+        0.1, 0.7, SMALL.sample_rate, SMALL.num_steps, SMALL.grid_step, noise_min=0.5, noise_max=4.0
+    )
+    assert ours == pytest.approx(theirs, rel=2e-2)
+    assert small_accountant.measure("tpr", ours * (1 + 2 * cal.CALIBRATION_RTOL), 0.1) <= 0.3
+    assert small_accountant.measure("tpr", ours * (1 - 2 * cal.CALIBRATION_RTOL), 0.1) > 0.3
+
+
+def test_dpsgd_independent_routes_bound_riskcal(small_accountant):
+    checks = cal.independent_checks(SMALL, 1.0)
+    risks = small_accountant.risks(1.0)
+    assert checks["advantage_from_curve"] <= risks.advantage + 1e-9
+    assert checks["advantage_from_curve"] == pytest.approx(risks.advantage, abs=2e-3)
+    for a, b in zip(SMALL.fprs, risks.betas):
+        assert 1 - b <= checks[f"tpr_blackbox_at_{a:g}"] + 1e-9  # Eq. (20) bounds from above
+        assert 1 - b == pytest.approx(checks[f"tpr_blackbox_at_{a:g}"], abs=2e-3)
+
+
+def test_standard_and_aware_row(small_accountant):
+    row = cal.standard_and_aware(small_accountant, "tpr", 0.3, 0.1)
+    assert row["sigma_standard"] >= row["sigma_aware"]
+    assert row["epsilon_standard"] == pytest.approx(row["epsilon_target"], rel=1e-3)
+    assert row["tpr_aware_at_0.1"] == pytest.approx(0.3, abs=1e-3)
+    assert row["tpr_standard_at_0.1"] <= 0.3
+
+
+# --- the stored grid: content addresses, reuse, and a recomputed sample ------------------------
+
+
+def test_the_key_moves_with_every_input_and_version(monkeypatch):
+    base = forensics.key(SMALL, "tpr", 0.3, 0.1)
+    assert base == forensics.key(SMALL, "tpr", 0.3, 0.1)
+    assert base != forensics.key(SMALL, "tpr", 0.3, 0.05)
+    assert base != forensics.key(
+        cal.DpsgdSetting(0.1, 11, DELTA, (0.01, 0.1), grid_step=1e-3), "tpr", 0.3, 0.1
+    )
+    monkeypatch.setattr(forensics, "versions", lambda: {"riskcal": "0.0"})
+    assert base != forensics.key(SMALL, "tpr", 0.3, 0.1)
+
+
+def test_stored_rows_are_reused_and_missing_ones_computed(tmp_path):
+    setting = cal.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-3)
+    store = tmp_path / "grid.json"
+    wanted = [("advantage", 0.1, None)]
+    first, counts = forensics.calibrations(setting, wanted, store)
+    assert counts == {"reused": 0, "computed": 1}
+    assert forensics.write(first, store) is True
+    assert forensics.write(first, store) is False  # unchanged: the file is left as it was
+    again, counts = forensics.calibrations(setting, [*wanted, ("tpr", 0.3, 0.1)], store)
+    assert counts == {"reused": 1, "computed": 1}
+    assert again.sigma_aware.iloc[0] == first.sigma_aware.iloc[0]
+
+
+def committed_grid():
+    values = parameters.committed_values("kulynych_2024")
+    setting, wanted = forensics.grid_request(
+        values["sample_rate"],
+        values["num_steps"],
+        values["delta"],
+        values["advantage_targets"],
+        values["fpr_targets"],
+        values["tpr_targets"],
+    )
+    return setting, wanted, forensics.load(STORE)
+
+
+def test_the_committed_grid_holds_every_target_under_todays_key():
+    setting, wanted, stored = committed_grid()
+    keys = [forensics.key(setting, *w) for w in wanted]
+    assert set(keys) == set(stored), "rerun `python -m choosing_epsilon.harness.precompute`"
+    assert json.loads(STORE.read_text())["versions"] == forensics.versions()
+
+
+@pytest.mark.parametrize("kind", ["advantage", "tpr"])
+def test_a_committed_calibration_recomputed_brackets_its_target(kind):
+    """The sample: the committed row of ``kind`` with the most noise (the cheapest to account),
+    its risk recomputed just above and below the stored σ at the paper's 10,000 steps."""
+    setting, _, stored = committed_grid()
+    rows = [r for r in stored.values() if r["kind"] == kind]
+    row = max(rows, key=lambda r: r["sigma_aware"])
+    accountant = cal.DpsgdAccountant(setting)
+    fpr = row["fpr"] if kind == "tpr" else None
+    slack = 2 * cal.CALIBRATION_RTOL
+    assert accountant.measure(kind, row["sigma_aware"] * (1 + slack), fpr) <= row["target"]
+    assert accountant.measure(kind, row["sigma_aware"] * (1 - slack), fpr) > row["target"]
+    # and standard calibration's σ gives its ε* (dp-accounting)
+    epsilon = accountant.measure("epsilon", row["sigma_standard"])
+    assert epsilon == pytest.approx(row["epsilon_target"], rel=10 * cal.CALIBRATION_RTOL)
+    assert math.isclose(row["noise_ratio"], row["sigma_standard"] / row["sigma_aware"])
+
+
+def test_a_rerun_within_the_calibrations_tolerance_leaves_the_store(tmp_path):
+    """make reproduce rewrites the store only when a number moved beyond 10 × the tolerance."""
+    store = tmp_path / "grid.json"
+    store.write_text(STORE.read_text())
+    table = pd.DataFrame([{"key": k, **v} for k, v in forensics.load(store).items()])
+    tolerance = 10 * cal.CALIBRATION_RTOL
+    nudged = table.assign(sigma_aware=table.sigma_aware * (1 + cal.CALIBRATION_RTOL))
+    assert forensics.write(nudged, store, tolerance=tolerance) is False
+    moved = table.assign(sigma_aware=table.sigma_aware * (1 + 20 * cal.CALIBRATION_RTOL))
+    assert forensics.write(moved, store, tolerance=tolerance) is True
