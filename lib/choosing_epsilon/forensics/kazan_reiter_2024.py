@@ -472,8 +472,18 @@ def figure3_colour_scales(r_tildes: Sequence[float], a_tilde: float) -> dict[str
     lower = np.concatenate(
         [eps(np.where(prior <= a_tilde / r, a_tilde / prior, r)) for r in r_tildes]
     )
-    rows = {}
+    rows: dict[str, Row] = {}
     for k, r in enumerate(r_tildes):
+        if not (1 / r > 0.01 and upper.size and lower.size and np.ptp(upper) > 0):
+            # r̃ ≥ 100: the baseline binds nothing at p = 0.01 (r̃ ≥ 1/p), εᵢ is infinite there
+            # and has no colour; or no finite εᵢ to make a scale from
+            note = f"at r~ = {r:g} the baseline's epsilon_i at p = 0.01 is infinite: no colour"
+            rows[f"fig3_baseline{k + 1}_left_epsilon"] = {
+                "value": math.inf if 1 / r <= 0.01 else math.nan,
+                "note": note,
+                "slip": None,
+            }
+            continue
         true = math.log((1 - 0.01) / (1 / r - 0.01))
         share = (true - upper.min()) / (upper.max() - upper.min())
         shown = lower.min() + share * (lower.max() - lower.min())
