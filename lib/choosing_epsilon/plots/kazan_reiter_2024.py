@@ -250,7 +250,8 @@ def two_dimensional_figure(
     )
     fig.colorbar(mesh, ax=bottom, label="privacy parameter allowed (εᵢ)")
     for ax in (top, bottom):
-        ax.plot(*minimum, "o", color=style.UPPER, mec="white", label="minimum of εᵢ")
+        # unclipped: a minimiser on the grid's edge (p = 1 at the paper's values) shows whole
+        ax.plot(*minimum, "o", color=style.UPPER, mec="white", label="minimum of εᵢ", clip_on=False)
         ax.set(xscale="log", yscale="log", ylabel="prior of the value (q)")
     bottom.legend(loc="upper left", bbox_to_anchor=(0.0, -0.18), borderaxespad=0.0)
     bottom.set(xlabel="prior of inclusion (p)")
