@@ -47,3 +47,39 @@ def test_curve_appends_the_minimum_and_lee_clifton_examples():
 def test_run_profile_refuses_an_unknown_form():
     with pytest.raises(ValueError, match="form must be one of"):
         kr.run_profile("circle", 3, 0.25, 0.05, 1, [0, 1], [0, 1])
+
+
+def test_curve_puts_the_minimiser_on_the_drawn_grid():
+    # the kink of profile (15) at r~ = 100 lies at p = a~/r~ = 0.0025, between grid points
+    prior = np.geomspace(0.001, 1, 40)
+    profile = rp.fixed_q_profile(0.25, 1, 100)
+    found = rp.minimise(profile, q_range=(1, 1))
+    frame = kr.curve(prior, prior, 1.0, profile, "A", found)
+    line = frame[~frame.minimum]
+    assert len(line) == len(prior) + 1 and (line.prior == found.p).any()
+    assert line.epsilon.min() == pytest.approx(found.epsilon, rel=1e-9)
+    # on the paper's grid the minimiser is a grid point already, and the curve is unchanged
+    paper = rp.fixed_q_profile(0.25, 1, 3)
+    at = rp.minimise(paper, q_range=(1, 1))
+    assert (
+        len(kr.curve(np.array([0.05, at.p, 0.5]), np.array([0.05, at.p, 0.5]), 1.0, paper, "B", at))
+        == 4
+    )
+
+
+def test_figure1_prior_keeps_the_papers_grid_unless_few_priors_are_bounded():
+    paper = rp.fixed_q_profile(0.1, 1, 3)
+    assert np.array_equal(kr.figure1_prior(paper, "p", 1.0), np.linspace(0.001, 0.999, 999))
+    # r~ = 5000 binds nothing from p = 1/5000 on: the grid ends where epsilon_i is last finite
+    large = rp.fixed_q_profile(0.1, 1, 5000)
+    grid = kr.figure1_prior(large, "p", 1.0)
+    eps = rp.epsilon_grid(grid, 1.0, np.asarray(large(grid, 1.0), dtype=float))
+    assert len(grid) == 999 and np.isfinite(eps).sum() >= 900 and grid.max() < 1 / 5000
+
+
+def test_colour_scales_of_a_baseline_that_binds_nothing_at_p_001():
+    scales = kr.figure3_colour_scales([1.5, 100, 1000], 0.25)
+    assert math.isfinite(scales["fig3_baseline1_left_epsilon"]["value"])
+    for k in (2, 3):  # r~ >= 1/0.01: the baseline's epsilon_i at p = 0.01 is infinite
+        row = scales[f"fig3_baseline{k}_left_epsilon"]
+        assert row["value"] == math.inf and row["slip"] is None

@@ -115,11 +115,36 @@ def durham(
     return pd.DataFrame(rows), target_count
 
 
+def figure1_prior(profile: rp.Profile, along: str, fixed: float) -> np.ndarray:
+    """Fig. 1's priors along ``along`` ("p" or "q", the other held at ``fixed``): the paper's
+    0.001, 0.002, ..., 0.999, or, where fewer than 100 of those have a finite εᵢ (a large r̃
+    binds nothing above a small prior), 999 evenly spaced priors up to the largest with a finite
+    εᵢ, so the curve is drawn where it exists."""
+    base = np.linspace(0.001, 0.999, 999)
+    fine = np.geomspace(1e-12, 1.0, 4001)
+    counts = []
+    for grid in (base, fine):
+        p, q = (grid, fixed) if along == "p" else (fixed, grid)
+        r_star = np.broadcast_to(np.asarray(profile(p, q), dtype=float), grid.shape)
+        counts.append(np.isfinite(rp.epsilon_grid(p, q, r_star)))
+    if counts[0].sum() >= 100 or not counts[1].any():
+        return base
+    high = float(fine[counts[1]].max())
+    return np.linspace(high / 999, high, 999)
+
+
 def curve(
     prior: np.ndarray, p: Any, q: Any, profile: rp.Profile, name: str, minimum: rp.Solution | None
 ) -> pd.DataFrame:
     """A profile along one prior (``p`` and ``q`` arrays or numbers, one of them ``prior``), with
-    εᵢ there, and a last row at the solver's minimum when given (``minimum`` True)."""
+    εᵢ there, and a last row at the solver's minimum when given (``minimum`` True); the minimiser
+    joins the grid."""
+    if minimum is not None:
+        # the minimiser joins the grid, so the drawn curve passes through its marked minimum
+        at = minimum.p if np.ndim(p) else minimum.q
+        if np.isfinite(at) and 0 < at <= 1:
+            prior = np.union1d(prior, [at])
+            p, q = (prior, q) if np.ndim(p) else (p, prior)
     r_star = np.broadcast_to(np.asarray(profile(p, q), dtype=float), prior.shape)
     frame = pd.DataFrame(
         {"agency": name, "prior": prior, "r_star": r_star, "epsilon": rp.epsilon_grid(p, q, r_star)}
@@ -472,8 +497,18 @@ def figure3_colour_scales(r_tildes: Sequence[float], a_tilde: float) -> dict[str
     lower = np.concatenate(
         [eps(np.where(prior <= a_tilde / r, a_tilde / prior, r)) for r in r_tildes]
     )
-    rows = {}
+    rows: dict[str, Row] = {}
     for k, r in enumerate(r_tildes):
+        if not (1 / r > 0.01 and upper.size and lower.size and np.ptp(upper) > 0):
+            # r̃ ≥ 100: the baseline binds nothing at p = 0.01 (r̃ ≥ 1/p), εᵢ is infinite there
+            # and has no colour; or no finite εᵢ to make a scale from
+            note = f"at r~ = {r:g} the baseline's epsilon_i at p = 0.01 is infinite: no colour"
+            rows[f"fig3_baseline{k + 1}_left_epsilon"] = {
+                "value": math.inf if 1 / r <= 0.01 else math.nan,
+                "note": note,
+                "slip": None,
+            }
+            continue
         true = math.log((1 - 0.01) / (1 / r - 0.01))
         share = (true - upper.min()) / (upper.max() - upper.min())
         shown = lower.min() + share * (lower.max() - lower.min())

@@ -4,11 +4,13 @@ Fig. 5, each with the function that writes its caption and alt text from the dat
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
@@ -33,6 +35,19 @@ def _finite_max(values: np.ndarray) -> float:
     return float(finite.max()) if finite.size else float("nan")
 
 
+def epsilon_cut(minima: Sequence[float], floor: float) -> float:
+    """Where an εᵢ axis is cut: ``floor`` (the paper's cut), or higher when a minimum would lie
+    above it, so that every marked minimum is inside the axes with room above it."""
+    finite = [float(m) for m in minima if np.isfinite(m)]
+    highest = max(finite, default=0.0)
+    return float(max(floor, math.ceil(highest * 1.25)))
+
+
+def _legend_beside(ax: Axes, **kwargs: object) -> None:
+    """The panel's legend to the right of its axes, where it covers no drawn data."""
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, **kwargs)
+
+
 def profile_pair_figure(
     frames: Sequence[pd.DataFrame], names: Sequence[str], axis_names: Sequence[str]
 ) -> tuple[Figure, pd.DataFrame]:
@@ -40,12 +55,15 @@ def profile_pair_figure(
 
     Each frame has columns ``prior`` (the prior that varies), ``r_star`` and ``epsilon``
     (``inf`` where the profile binds nothing, left out of the drawing) and ``minimum`` (True at
-    the prior where εᵢ is smallest).
+    the prior where εᵢ is smallest). εᵢ is cut at 3 as in the paper, or higher where a minimum
+    lies above 3; values above the cut are drawn on it, as the panel's title says.
     """
     fig, axes = plt.subplots(
-        2, len(frames), figsize=(6.4, 5.6), squeeze=False, sharex="col", layout="constrained"
+        2, len(frames), figsize=(6.4, 6.0), squeeze=False, sharex="col", layout="constrained"
     )
     rows = []
+    minima = [float(f.epsilon[f.minimum].min()) for f in frames if f.minimum.any()]
+    top_cut = epsilon_cut(minima, 3.0)
     for column, (frame, name, axis) in enumerate(zip(frames, names, axis_names, strict=True)):
         top, bottom = axes[0, column], axes[1, column]
         line = frame[~frame.minimum]
@@ -53,7 +71,7 @@ def profile_pair_figure(
         top.set(yscale="log", ylabel=RISK_LABEL)
         style.panel_title(top, column, name)
         shown = line[np.isfinite(line.epsilon)]
-        bottom.plot(shown.prior, shown.epsilon, **_series(0))
+        bottom.plot(shown.prior, np.minimum(shown.epsilon, top_cut), label="εᵢ", **_series(0))
         if len(shown):
             bottom.set_xlim(0, float(shown.prior.max()) * 1.02)
         else:
@@ -62,10 +80,16 @@ def profile_pair_figure(
         bottom.plot(
             low.prior, low.epsilon, "o", color=style.UPPER, label="smallest: the recommended ε"
         )
-        bottom.set(xlabel=axis, ylabel=EPSILON_LABEL, ylim=(0, 3.05))
-        style.panel_title(bottom, len(frames) + column)
-        bottom.legend(loc="upper right")
+        bottom.set(xlabel=axis, ylabel=EPSILON_LABEL, ylim=(0, top_cut * 1.02))
+        above = bool((shown.epsilon > top_cut).any())
+        style.panel_title(
+            bottom,
+            len(frames) + column,
+            f"εᵢ above {top_cut:g} drawn at {top_cut:g}" if above else "",
+        )
         rows.append(frame.assign(agency=name))
+    handles, labels = axes[1, 0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=2)
     fig.suptitle("Fig. 1: two agencies' risk profiles and the ε they imply")
     return fig, pd.concat(rows, ignore_index=True)
 
@@ -96,9 +120,11 @@ def agencies_figure(
     """Figs. 3 and 4: several agencies' profiles r* against one prior (top) and εᵢ (bottom).
 
     ``frame`` has columns ``agency``, ``prior``, ``r_star``, ``epsilon`` and ``minimum``; εᵢ
-    above ``epsilon_top`` is cut at it, as the paper cuts at 4.
+    above ``epsilon_top`` (raised where a minimum lies above it) is drawn at it, as the paper
+    cuts at 4. The legend stands beside the panels, over no curve.
     """
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 5.6), sharex=True, layout="constrained")
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(7.2, 5.6), sharex=True, layout="constrained")
+    epsilon_top = epsilon_cut(frame.epsilon[frame.minimum].tolist(), epsilon_top)
     for index, (name, rows) in enumerate(frame.groupby("agency", sort=False)):
         line = rows[~rows.minimum]
         top.plot(line.prior, line.r_star, label=name, **_series(index))
@@ -108,11 +134,14 @@ def agencies_figure(
         )
         low = rows[rows.minimum]
         bottom.plot(low.prior, low.epsilon, "o", color=style.PALETTE[index], label="_minimum")
-    top.set(xscale="log", yscale="log", ylabel=RISK_LABEL, ylim=(1, 30))
+    drawn = frame.r_star[~frame.minimum & np.isfinite(frame.r_star)]
+    r_low = min(1.0, float(drawn.min())) if len(drawn) else 1.0
+    r_high = max(30.0, float(drawn.max()) * 1.3) if len(drawn) else 30.0
+    top.set(xscale="log", yscale="log", ylabel=RISK_LABEL, ylim=(r_low, r_high))
     bottom.set(xscale="log", xlabel=axis, ylabel=EPSILON_LABEL, ylim=(0, epsilon_top * 1.02))
     style.panel_title(top, 0, "profiles")
     style.panel_title(bottom, 1, f"the ε each prior allows (cut at {epsilon_top:g}); dots: minima")
-    top.legend(loc="lower right")
+    _legend_beside(top)
     fig.suptitle(title)
     return fig, frame
 
@@ -153,7 +182,7 @@ def durham_figure(frame: pd.DataFrame, deviations: Sequence[float]) -> tuple[Fig
             edgecolor="white",
         )
     top.set(ylabel="probability the\ndecision changes")
-    top.legend(title="true rate above target by", ncols=2, loc="upper right")
+    _legend_beside(top, title="true rate above\ntarget by")
     middle.bar(x, frame.rmse, 0.6, color=style.PALETTE[0])
     middle.set(ylabel="RMSE of the\nnoisy count")
     bottom.bar(x, frame.epsilon, 0.6, color=style.PALETTE[0])
@@ -183,6 +212,16 @@ def durham_caption(frame: pd.DataFrame, deviation: float, limit: float) -> figur
     )
 
 
+def two_dimensional_cuts(r_star: np.ndarray, epsilon: np.ndarray) -> tuple[float, float]:
+    """Where Fig. 5 cuts r* and εᵢ: at 100 and 4 as the paper does, or higher where the profile's
+    smallest r* or εᵢ would otherwise leave the colour map a single colour."""
+    finite_r = r_star[np.isfinite(r_star)]
+    r_cut = max(100.0, 10.0 * float(finite_r.min())) if finite_r.size else 100.0
+    finite_e = epsilon[np.isfinite(epsilon)]
+    e_cut = epsilon_cut([float(finite_e.min())] if finite_e.size else [], 4.0)
+    return r_cut, e_cut
+
+
 def two_dimensional_figure(
     p: np.ndarray,
     q: np.ndarray,
@@ -190,31 +229,34 @@ def two_dimensional_figure(
     epsilon: np.ndarray,
     minimum: tuple[float, float],
 ) -> tuple[Figure, pd.DataFrame]:
-    """Fig. 5: r*(p, q) (cut at 100) and εᵢ(p, q) (cut at 4) over log axes, with the minimiser."""
+    """Fig. 5: r*(p, q) and εᵢ(p, q) over log axes, each cut as ``two_dimensional_cuts`` says,
+    with the minimiser."""
     fig, (top, bottom) = plt.subplots(2, 1, figsize=(6.4, 7.2), sharex=True, layout="constrained")
-    shown_r = np.minimum(r_star, 100)
-    shown_e = np.minimum(epsilon, 4)
+    r_cut, e_cut = two_dimensional_cuts(r_star, epsilon)
+    shown_r = np.minimum(r_star, r_cut)
+    shown_e = np.minimum(epsilon, e_cut)
     mesh = top.pcolormesh(
         p,
         q,
         shown_r.T,
-        norm=LogNorm(shown_r.min(), 100),
+        norm=LogNorm(float(shown_r.min()), r_cut),
         cmap="cividis",
         label="_r_star",
         rasterized=True,
     )
     fig.colorbar(mesh, ax=top, label="largest accepted ratio (r*)")
     mesh = bottom.pcolormesh(
-        p, q, shown_e.T, vmin=0, vmax=4, cmap="cividis", label="_epsilon", rasterized=True
+        p, q, shown_e.T, vmin=0, vmax=e_cut, cmap="cividis", label="_epsilon", rasterized=True
     )
     fig.colorbar(mesh, ax=bottom, label="privacy parameter allowed (εᵢ)")
     for ax in (top, bottom):
-        ax.plot(*minimum, "o", color=style.UPPER, mec="white", label="minimum of εᵢ")
+        # unclipped: a minimiser on the grid's edge (p = 1 at the paper's values) shows whole
+        ax.plot(*minimum, "o", color=style.UPPER, mec="white", label="minimum of εᵢ", clip_on=False)
         ax.set(xscale="log", yscale="log", ylabel="prior of the value (q)")
-        ax.legend(loc="lower left")
+    bottom.legend(loc="upper left", bbox_to_anchor=(0.0, -0.18), borderaxespad=0.0)
     bottom.set(xlabel="prior of inclusion (p)")
-    style.panel_title(top, 0, "the profile max{ã/(pq), r̃}, cut at 100")
-    style.panel_title(bottom, 1, "the ε each (p, q) allows, cut at 4")
+    style.panel_title(top, 0, f"the profile max{{ã/(pq), r̃}}, cut at {r_cut:g}")
+    style.panel_title(bottom, 1, f"the ε each (p, q) allows, cut at {e_cut:g}")
     fig.suptitle("Fig. 5: a two-dimensional profile")
     pp, qq = np.meshgrid(p, q, indexing="ij")
     data = pd.DataFrame(
@@ -228,14 +270,15 @@ def two_dimensional_caption(
 ) -> figures.Caption:
     """Caption and alt text of ``two_dimensional_figure``."""
     eps, p, q = found
+    r_cut, e_cut = two_dimensional_cuts(data.r_star.to_numpy(), data.epsilon.to_numpy())
     return figures.Caption(
         caption=f"Fig. 5 redrawn: the bounded optimiser's minimum of εᵢ over (p, q) is "
         f"ε = {eps:.4f} at p = {p:.4g}, q = {q:.4g}, marked here where the original marks its "
-        "grid search's minimiser, with infinite εᵢ drawn at the cut of 4 where the original "
-        "leaves them grey, in one colour map (cividis) for both panels.",
+        f"grid search's minimiser, with infinite εᵢ drawn at the cut of {e_cut:g} where the "
+        "original leaves them grey, in one colour map (cividis) for both panels.",
         alt=f"Two heat maps over log axes of p and q from {data.p.min():.2g} to 1: above, r* "
-        f"from {data.r_star.min():.3g} (dark blue) up to 100 (yellow); below, εᵢ from "
-        f"{data.epsilon.min():.3g} (dark) up to the cut at 4 (yellow, also where εᵢ is "
+        f"from {data.r_star.min():.3g} (dark blue) up to {r_cut:g} (yellow); below, εᵢ from "
+        f"{data.epsilon.min():.3g} (dark) up to the cut at {e_cut:g} (yellow, also where εᵢ is "
         f"infinite); a vermillion dot at p = {p:.3g}, "
         f"q = {q:.3g} marks the minimum.",
     )
