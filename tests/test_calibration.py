@@ -28,7 +28,7 @@ from riskcal.calibration.dpsgd import (
 from choosing_epsilon import attack_risk
 from choosing_epsilon import calibration as cal
 from choosing_epsilon.forensics import kulynych_2024 as forensics
-from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness import precompute
 from choosing_epsilon.harness.precompute import STORE
 
 DELTA = 1e-5
@@ -214,15 +214,7 @@ def test_stored_rows_are_reused_and_missing_ones_computed(tmp_path):
 
 
 def committed_grid():
-    values = parameters.committed_values("kulynych_2024")
-    setting, wanted = forensics.grid_request(
-        values["sample_rate"],
-        values["num_steps"],
-        values["delta"],
-        values["advantage_targets"],
-        values["fpr_targets"],
-        values["tpr_targets"],
-    )
+    setting, wanted = precompute.committed_grid()
     return setting, wanted, forensics.load(STORE)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from choosing_epsilon import calibration as cal
 from choosing_epsilon.forensics import kulynych_2024 as forensics
-from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness import precompute, reproduce
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.harness.precompute import STORE
 
@@ -23,15 +23,7 @@ RESULTS: list[dict] = []
 
 
 def paper_setting() -> cal.DpsgdSetting:
-    v = parameters.committed_values("kulynych_2024")
-    return forensics.grid_request(
-        v["sample_rate"],
-        v["num_steps"],
-        v["delta"],
-        v["advantage_targets"],
-        v["fpr_targets"],
-        v["tpr_targets"],
-    )[0]
+    return precompute.committed_grid()[0]
 
 
 def test_notebook_at_its_defaults(benchmark, tmp_path):

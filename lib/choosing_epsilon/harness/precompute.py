@@ -19,12 +19,10 @@ from .paths import DATA
 STORE = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.harness.precompute")
-    parser.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
-    args = parser.parse_args(argv)
+def committed_grid() -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | None]]]:
+    """The DP-SGD setting and targets of kulynych_2024's committed run."""
     v = parameters.committed_values("kulynych_2024")
-    setting, wanted = forensics.grid_request(
+    return forensics.grid_request(
         v["sample_rate"],
         v["num_steps"],
         v["delta"],
@@ -32,6 +30,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         v["fpr_targets"],
         v["tpr_targets"],
     )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.harness.precompute")
+    parser.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
+    args = parser.parse_args(argv)
+    setting, wanted = committed_grid()
     start = time.perf_counter()
     table, _ = forensics.calibrations(setting, wanted, STORE, recompute=True, workers=args.jobs)
     changed = forensics.write(table, STORE, tolerance=10 * cal.CALIBRATION_RTOL)
