@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -129,6 +129,8 @@ def test_gdp_curve_is_the_gaussian_mechanisms_most_powerful_test(mu, alpha):
 
 @settings(max_examples=40)
 @given(rhos, alphas)
+@example(rho=29.0, alpha=0.3546502300449151)  # T an ulp below 1: the root search had no bracket
+@example(rho=1.0, alpha=0.32725297896615396)  # 1 − T rounded to 0 in log1p(−v)
 def test_zcdp_curve_is_attained_by_a_two_outcome_mechanism_and_nothing_1e6_above(rho, alpha):
     tpr = ar.tpr_bound(ar.zcdp(rho), alpha)
     assert tpr >= alpha

@@ -360,9 +360,12 @@ def _zcdp_tpr(rho: float, fpr: float) -> float:
     def excess(log_gap: float) -> float:
         return bernoulli_zcdp_rho(fpr, min(fpr + math.exp(log_gap), top)) - rho
 
-    # a gap below α's last bits leaves T = α, where the excess is −ρ
-    lowest = math.log(max(fpr * 1e-17, 1e-320))
-    log_gap = optimize.brentq(excess, lowest, math.log(top - fpr), xtol=1e-14, rtol=1e-15)
+    # a gap below α's last bits leaves T = α, where the excess is −ρ; the widest gap may round
+    # to a T an ulp below top, where the pair may still be allowed: T is 1 to double precision
+    lowest, widest = math.log(max(fpr * 1e-17, 1e-320)), math.log(top - fpr)
+    if excess(widest) <= 0:
+        return 1.0
+    log_gap = optimize.brentq(excess, lowest, widest, xtol=1e-14, rtol=1e-15)
     return min(fpr + math.exp(log_gap), top)
 
 
