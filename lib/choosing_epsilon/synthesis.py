@@ -836,8 +836,11 @@ def _risk_words(epsilon: float) -> str:
     risk = _risk_at(epsilon)
     if not risk:
         return "any test" if epsilon == math.inf else "no test at all"
+    tpr = risk["tpr_at_fpr_1pct"]
+    # at a tiny ε the TPR rounds to the FPR itself: say by how much it exceeds it
+    tpr_text = f"{tpr:.4g}" if f"{tpr:.4g}" != "0.01" else f"0.01 + {tpr - 0.01:.2g}"
     return (
-        f"advantage {risk['advantage']:.3g}, TPR at 1% FPR {risk['tpr_at_fpr_1pct']:.4g}, "
+        f"advantage {risk['advantage']:.3g}, TPR at 1% FPR {tpr_text}, "
         f"a guess at prior ½ {in_words(risk['accuracy_at_half'])}"
     )
 
@@ -867,7 +870,7 @@ def answer_in_short(window: Feasibility, scale: pd.DataFrame, survey: Survey) ->
         reference = high
     else:
         if window.unmet:
-            why = f"no ε at all meets {', '.join(window.unmet)}"
+            why = f"no ε at all meets {'; '.join(window.unmet)}"
         else:
             why = (
                 f"the utility methods need ε ≥ {window.lower:.4g} ({window.binding_lower}), more "
