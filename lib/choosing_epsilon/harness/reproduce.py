@@ -215,10 +215,7 @@ def execute(
         # the runner starts and owns the kernel, so that it is shut down however the run ends: a
         # signal while it starts waits until it is up (nbclient would start it where a signal could
         # leave it, or its connection file, behind)
-        # TCP with CurveZMQ keys the manager provisions: a kernel on plain TCP warns of unencrypted
-        # traffic on every start (IPC sockets would need a path under 108 bytes, which a deep
-        # TMPDIR exceeds)
-        kernel = AsyncKernelManager(kernel_name="python3", transport_encryption="required")
+        kernel = AsyncKernelManager(kernel_name="python3")
         stack.callback(_shut_down, kernel)
         with signals_deferred():
             run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=NO_HISTORY)
