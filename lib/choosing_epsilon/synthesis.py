@@ -692,14 +692,19 @@ def methods_at(**changes: Any) -> pd.DataFrame:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
     v = parameters.committed_values("synthesis")
     v.update(parameters.validate(changes, spec, partial=True))
+    return _survey_and_methods(v)[1]
+
+
+def _survey_and_methods(v: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
+    """The survey and the table of methods at the validated parameters ``v``, from one read of
+    the data."""
     data = read_survey(v)
     query, q = v["lee_clifton_query"], v["lee_clifton_q"]
     survey = survey_for(data, v["value_range"], v["mean_lower_bound"], query, q)
     upper, exact = lee_clifton_at(data, survey.delta_lc, v["rho"], survey.lee_query, survey.lee_q)
     fewest = lee_clifton_fewest(data, survey.lee_query, survey.lee_q)
-    return methods_table(
-        lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, v)
-    )
+    rows = lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, dict(v))
+    return survey, methods_table(rows)
 
 
 def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
@@ -950,16 +955,12 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
 
 def the_answer(v: Mapping[str, Any]) -> str:
     """``answer_in_short`` at the run's parameters ``v`` (every parameter of the notebook, by
-    name): the table of methods as the notebook's steps build it, and the registry's deployments
-    on the scale, computed at once so that the answer can open the notebook."""
+    name, as the set-up cell validated them): the table of methods as the notebook's steps build
+    it, and the registry's deployments on the scale, computed at once so that the answer can open
+    the notebook."""
     from choosing_epsilon import registry
     from choosing_epsilon.harness.paths import DATA
 
-    spec = parameters.SPECS["synthesis"]
-    methods = methods_at(**{name: v[name] for name in spec if name != "output_dir"})
-    data = read_survey(v)
-    survey = survey_for(
-        data, v["value_range"], v["mean_lower_bound"], v["lee_clifton_query"], v["lee_clifton_q"]
-    )
+    survey, methods = _survey_and_methods(v)
     deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
     return answer_in_short(feasibility(methods), risk_scale(methods, deployments), survey)
