@@ -294,15 +294,36 @@ def calibrate(targets: list[RiskTarget], sensitivity: float, delta: float) -> pd
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
-def monte_carlo_tpr(
-    mechanism: str, mu: float, fpr: float, draws: int, rng: np.random.Generator
+def monte_carlo_risk(
+    mechanism: str, mu: float, target: RiskTarget, draws: int, rng: np.random.Generator
 ) -> tuple[float, float]:
-    """The false- and true-positive rates of the threshold test at FPR ``fpr`` (its threshold
-    from the noise's own quantile) on ``draws`` seeded draws of each hypothesis, noise of scale
-    1 shifted by 0 (out) and μ (in): a check of the curves by sampling."""
-    m, a = real("mu", mu), open_unit("fpr", fpr)
+    """The risk ``target`` measured on ``draws`` seeded draws of each hypothesis (noise of scale 1
+    shifted by 0, out, and by μ, in) by the test that attains it: the threshold at F⁻¹(1 − α) for
+    a TPR at FPR α, at μ/2 for the advantage (both noises are symmetric); with its standard
+    error. A check of the curves by sampling."""
+    m = nonnegative("mu", mu)
     family = {"Gaussian": stats.norm, "Laplace": stats.laplace}[_mechanism(mechanism)]
-    threshold = float(family.isf(a))
-    out = family.rvs(size=int(draws), random_state=rng)
-    inside = m + family.rvs(size=int(draws), random_state=rng)
-    return float(np.mean(out > threshold)), float(np.mean(inside > threshold))
+    threshold = m / 2 if target.kind == "advantage" else float(family.isf(target.fpr))
+    out = np.mean(family.rvs(size=int(draws), random_state=rng) > threshold)
+    inside = np.mean(m + family.rvs(size=int(draws), random_state=rng) > threshold)
+    if target.kind == "advantage":
+        error = math.sqrt((out * (1 - out) + inside * (1 - inside)) / draws)
+        return float(inside - out), error
+    return float(inside), math.sqrt(inside * (1 - inside) / draws)
+
+
+def laplace_risk_from_pld(mu: float, target: RiskTarget, grid_step: float = 1e-4) -> float:
+    """The risk ``target`` of the Laplace mechanism at shift μ by another route: dp-accounting's
+    privacy loss distribution of the Laplace mechanism (pessimistic, discretised on
+    ``grid_step``) read by riskcal (get_advantage_from_pld, get_beta_from_pld)."""
+    from dp_accounting.pld import privacy_loss_distribution
+    from riskcal.analysis import get_advantage_from_pld, get_beta_from_pld
+
+    pld = privacy_loss_distribution.from_laplace_mechanism(
+        parameter=1.0,
+        sensitivity=positive("mu", mu),
+        value_discretization_interval=positive("grid_step", grid_step),
+    )
+    if target.kind == "advantage":
+        return float(get_advantage_from_pld(pld))
+    return float(1 - np.atleast_1d(get_beta_from_pld(pld, alpha=np.array([target.fpr])))[0])
