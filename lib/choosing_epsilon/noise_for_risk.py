@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import special, stats
 
 from . import attack_risk, calibration
-from ._validate import closed_unit, nonnegative, open_unit, positive, real
+from ._validate import closed_unit, nonnegative, open_unit, positive
 
 MECHANISMS = ("Gaussian", "Laplace")
 # the trade-off curve each mechanism is read by, in words (the table's column "curve")

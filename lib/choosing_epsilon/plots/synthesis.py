@@ -366,18 +366,20 @@ def caption(
         "deployments) and its true-positive rate at 1% false positives, both exact, in each "
         "deployment's privacy unit."
     )
-    if calibrated is not None:
+    if calibrated is not None:  # four panels in one sentence of at most 400 characters
         ratios = calibrated.noise_ratio.astype(float)
         finite = ratios[np.isfinite(ratios)]
-        spread = (
-            f"from {finite.min():.3g} to {finite.max():.3g} times"
+        cost = (
+            f"from {finite.min():.3g} to {finite.max():.3g} times as much"
             if len(finite)
-            else "no finite multiple of"
+            else "no finite noise"
         )
-        text = text.removesuffix(".") + (
-            f"; panel (d) gives the Gaussian and Laplace noise that meets each risk the reader "
-            f"states ({', '.join(dict.fromkeys(calibrated.target))}) on the mechanism's own "
-            f"trade-off curve, where the standard route through ε needs {spread} that noise."
+        text = (
+            f"For the mean of {n_people:,} survey values, {verdict}; (c) reads each answer and "
+            f"{len(on_scale)} of {len(deployed)} published deployments as an attacker's exact "
+            f"advantage ({spread} for the deployments) and TPR at 1% false positives; (d) gives "
+            f"the Gaussian and Laplace noise meeting each stated risk on the mechanism's own "
+            f"curve, the standard route through ε needing {cost}."
         )
     alt = (
         "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
