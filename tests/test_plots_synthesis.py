@@ -268,7 +268,7 @@ def test_panel_d_says_where_the_standard_route_has_no_noise():
     assert strict.noise_standard.iloc[0] == math.inf
     words = plot.caption(20000, None, default_scale(), strict).caption
     finite = strict.noise_ratio[np.isfinite(strict.noise_ratio)]
-    assert words.endswith(f"needing from {finite.min():.3g} to {finite.max():.3g} times as much.")
+    assert words.endswith(f"needing {finite.min():.3g} to {finite.max():.3g} times as much.")
 
 
 def default_scale():

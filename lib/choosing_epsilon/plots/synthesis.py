@@ -370,16 +370,15 @@ def caption(
         ratios = calibrated.noise_ratio.astype(float)
         finite = ratios[np.isfinite(ratios)]
         cost = (
-            f"from {finite.min():.3g} to {finite.max():.3g} times as much"
+            f"{finite.min():.3g} to {finite.max():.3g} times as much"
             if len(finite)
             else "no finite noise"
         )
         text = (
             f"For the mean of {n_people:,} survey values, {verdict}; (c) reads each answer and "
             f"{len(on_scale)} of {len(deployed)} published deployments as an attacker's exact "
-            f"advantage ({spread} for the deployments) and TPR at 1% false positives; (d) gives "
-            f"the Gaussian and Laplace noise meeting each stated risk on the mechanism's own "
-            f"curve, the standard route through ε needing {cost}."
+            "advantage and TPR at 1% false positives; (d) gives the Gaussian and Laplace noise "
+            f"meeting each stated risk, the standard route through ε needing {cost}."
         )
     alt = (
         "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
