@@ -1020,13 +1020,13 @@ def calibration_lines(calibrated: pd.DataFrame, survey: Survey) -> list[str]:
             f"{row.mechanism}, {row.target}: attack-aware {symbol} = {row.noise_aware:.4g} "
             f"(reported as ε = {row.epsilon_aware:.4g}{at_delta}); "
         )
-        if math.isnan(row.epsilon_standard):
+        if math.isnan(float(row.epsilon_standard)):  # type: ignore[arg-type]
             bound = "advantage δ" if row.kind == "advantage" else "TPR FPR + δ"
             tail = (
                 f"standard route: no ε{at_delta} meets it ((0, δ)-DP already allows {bound}), "
                 "so no finite noise"
             )
-        elif _same(row.noise_ratio):
+        elif _same(float(row.noise_ratio)):  # type: ignore[arg-type]
             tail = (
                 f"standard route ε = {row.epsilon_standard:.4g}, {symbol} = "
                 f"{row.noise_standard:.4g}: the same noise, as the mechanism's curve meets the "
@@ -1064,13 +1064,14 @@ def calibration_in_short(calibrated: pd.DataFrame, survey: Survey) -> str:
     unit = survey.unit
     parts = []
     for target, rows in calibrated.groupby("target", sort=False):
-        by = rows.set_index("mechanism")
-        gauss, lap = by.loc["Gaussian"], by.loc["Laplace"]
+        by: dict[Any, dict[Any, Any]] = rows.set_index("mechanism").to_dict("index")
+        gauss, lap = by["Gaussian"], by["Laplace"]
+        gauss_ratio, lap_ratio = float(gauss["noise_ratio"]), float(lap["noise_ratio"])
         parts.append(
-            f"for {target}, Gaussian noise σ = {gauss.noise_aware:.4g} or Laplace noise "
-            f"b = {lap.noise_aware:.4g} {unit}, where the standard route through ε needs "
-            f"{_times(gauss.noise_ratio, 'Gaussian', gauss.delta)} and "
-            f"{_times(lap.noise_ratio, 'Laplace', 0.0)}"
+            f"for {target}, Gaussian noise σ = {gauss['noise_aware']:.4g} or Laplace noise "
+            f"b = {lap['noise_aware']:.4g} {unit}, where the standard route through ε needs "
+            f"{_times(gauss_ratio, 'Gaussian', float(gauss['delta']))} and "
+            f"{_times(lap_ratio, 'Laplace', 0.0)}"
         )
     return (
         "Calibrated to the risk you state instead of to an ε, the mean needs, "
