@@ -144,6 +144,12 @@ def _new_figure(width: float, height: float, columns: int = 1) -> tuple[Figure, 
     return fig, list(axes)
 
 
+def _legend_below(ax: Axes, columns: int = 1) -> None:
+    """The panel's legend under its axes: the frames move the data through every corner of the
+    panel, and a legend inside would sit over some of them."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=columns)
+
+
 def _styled(frames: int) -> Callable[[Callable[[int], ScrubAnimation]], Builder]:
     """A builder of ``frames`` frames unless told otherwise, run under the project's matplotlib
     style without changing the global one."""
@@ -183,7 +189,7 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
     exact = {a: pw.exact_epsilon(answers[a], delta_f[a], rho) for a in panels}
     values = grid_through(v["example_epsilon"], 0.0, end, count, log=False)
     prior = 1 / len(data)
-    fig, axes = _new_figure(5.0 * len(panels), 4.2, len(panels))
+    fig, axes = _new_figure(5.0 * len(panels), 5.4, len(panels))
     moving: dict[str, tuple[Line2D, Line2D, Line2D, Line2D, Line2D]] = {}
     marks: dict[str, Line2D] = {}
     for letter, ax, a in zip("ab", axes, panels):
@@ -219,7 +225,7 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             xlim=(0, end),
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
-        ax.legend(loc="lower right")
+        _legend_below(ax)
         moving[a] = (trace, trace_bound, dot, dot_bound, cursor)
         marks[f"posterior {a}"], marks[f"bound {a}"] = dot, dot_bound
         ax.set_title(f"({letter}) mean of {a}", loc="left")
@@ -599,7 +605,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
     advantages = placed.advantage.to_numpy(float)
     local = placed.local.astype(bool).to_numpy()
     blue, orange = synth_plots.ADVANTAGE_COLOUR, synth_plots.TPR_COLOUR
-    fig, (ax_t, ax_s) = _new_figure(10.0, 4.9, 2)
+    fig, (ax_t, ax_s) = _new_figure(10.0, 6.2, 2)
     # (a) the trade-off curve, with the diagonal of a test that learns nothing
     ax_t.plot(
         [0, 1], [1, 0], color=style.REFERENCE, ls="--", lw=0.8,
@@ -617,7 +623,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         ylim=(-0.02, 1.02),
         aspect="equal",
     )
-    ax_t.legend(loc="upper right")
+    _legend_below(ax_t)
     style.panel_title(ax_t, 0, "what any membership test can reach at ε")
     # (b) the deployments, fixed and faint, and every pure ε as a dotted path
     ax_s.plot(
@@ -642,7 +648,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         ylim=(-0.02, 1.02),
         aspect="equal",
     )
-    ax_s.legend(loc="upper left")
+    _legend_below(ax_s)
     style.panel_title(ax_s, 1, "ε among the deployments' stated guarantees")
 
     def draw(i: int) -> None:
@@ -685,7 +691,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
     r_tilde, a0 = float(v["profile_r_tilde"]), float(v["profile_a_tilde"])
     values = grid_through(a0, 0.01, 0.9, count, log=False)
     prior = np.geomspace(1e-3, 1, 400)
-    fig, (ax_r, ax_e) = _new_figure(10, 4.2, 2)
+    fig, (ax_r, ax_e) = _new_figure(10, 5.0, 2)
     (r_line,) = ax_r.plot([], [], label="profile max{ã/p, r̃}")
     ax_r.axhline(r_tilde, color=style.REFERENCE, lw=0.8, ls="--", label=f"constant r̃ = {r_tilde:g}")
     ax_r.set(
@@ -696,7 +702,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
         xlim=(1e-3, 1),
         ylim=(1, 1000),
     )
-    ax_r.legend(loc="upper right")
+    _legend_below(ax_r)
     (e_line,) = ax_e.plot([], [], label="εᵢ(p, 1), Theorem 2")
     (dot,) = ax_e.plot([], [], "o", color=style.UPPER, ms=7, label="smallest: the recommended ε")
     baseline = rp.epsilon_grid(prior, 1.0, np.full_like(prior, r_tilde))
@@ -708,7 +714,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
         xlim=(1e-3, 1),
         ylim=(0, 5),
     )
-    ax_e.legend(loc="upper left")
+    _legend_below(ax_e)
 
     def draw(i: int) -> None:
         a = float(values[i])
