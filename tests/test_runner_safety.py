@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -176,3 +177,53 @@ def test_sigterm_to_the_runner_alone_stops_every_worker(tmp_path):
         assert not (tmp_path / "out" / name).exists()
     assert not list(temporary.iterdir())
     shutil.rmtree(tmp_path / "out", ignore_errors=True)
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(os.name != "posix", reason="IPC sockets are Unix sockets")
+def test_a_run_prints_nothing_a_reader_did_not_ask_for_and_leaves_no_socket(tmp_path):
+    """The kernel runs over IPC sockets in a directory of its own: no warning about unencrypted
+    TCP on the runner's stderr, and the directory is gone when the run ends."""
+    before = set(Path("/tmp").glob("choosing-epsilon-kernel-*"))
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "choosing_epsilon.harness.reproduce",
+            "shoaran_2012",
+            "-o",
+            str(tmp_path / "out"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "WARNING" not in run.stderr and "IPKernelApp" not in run.stderr, run.stderr
+    assert set(Path("/tmp").glob("choosing-epsilon-kernel-*")) <= before
+
+
+def test_without_a_short_socket_path_the_kernel_runs_over_tcp_with_errors_only(monkeypatch):
+    import contextlib
+
+    from choosing_epsilon.harness import reproduce
+
+    monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+    with contextlib.ExitStack() as stack:
+        kernel, arguments = reproduce._kernel(stack)
+    assert kernel.transport == "tcp" and "--IPKernelApp.log_level=ERROR" in arguments
+
+
+def test_the_socket_directory_is_private_and_short_and_removed(tmp_path):
+    import contextlib
+
+    from choosing_epsilon.harness import reproduce
+
+    with contextlib.ExitStack() as stack:
+        prefix = reproduce._socket_prefix(stack)
+        assert prefix is not None
+        directory = Path(prefix).parent
+        assert directory.is_dir() and (directory.stat().st_mode & 0o777) == 0o700
+        assert len(os.fsencode(prefix)) + len("-65535") < reproduce.SOCKET_PATH_BYTES
+    assert not directory.exists()

@@ -28,6 +28,7 @@ import json
 import multiprocessing
 import os
 import re
+import shutil
 import signal
 import sys
 import tempfile
@@ -182,6 +183,41 @@ def _environment(values: Mapping[str, str]) -> Iterator[None]:
 HANDOFF_FILE = "handoff.json"
 # as nbclient starts a kernel: its IPython history in memory, not in the user's profile
 NO_HISTORY = ["--HistoryManager.hist_file=:memory:"]
+# a Unix socket's path holds at most 104 bytes on macOS (108 on Linux), its NUL included; the
+# kernel's five sockets are named <prefix>-<number>
+SOCKET_PATH_BYTES = 100
+
+
+def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
+    """A path prefix for the kernel's IPC sockets in a private directory of its own, removed when
+    ``stack`` closes; None where no short enough place exists.
+
+    Over IPC the kernel's traffic stays on this machine in files only its owner can open, and the
+    kernel starts without ipykernel's warning about unencrypted TCP. The directory is made under
+    /tmp rather than TMPDIR, which can be deep enough (a test's temporary directory) to exceed a
+    socket path's length.
+    """
+    for root in dict.fromkeys(("/tmp", tempfile.gettempdir())):
+        if not (os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)):
+            continue
+        directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-", dir=root)  # mode 0700
+        stack.callback(shutil.rmtree, directory, ignore_errors=True)
+        prefix = os.path.join(directory, "kernel")
+        if len(os.fsencode(prefix)) + len("-65535") < SOCKET_PATH_BYTES:
+            return prefix
+    return None
+
+
+def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]:
+    """The run's kernel manager, over IPC sockets where the platform has a short enough place for
+    them, and the kernel's extra arguments. Where it has none, the kernel runs over TCP on the
+    loopback interface with its start-up log limited to errors: the unencrypted-TCP warning is
+    about traffic that never leaves the machine."""
+    prefix = _socket_prefix(stack) if os.name == "posix" else None
+    if prefix is not None:
+        return AsyncKernelManager(kernel_name="python3", transport="ipc", ip=prefix), NO_HISTORY
+    quiet = [*NO_HISTORY, "--IPKernelApp.log_level=ERROR"]
+    return AsyncKernelManager(kernel_name="python3"), quiet
 
 
 def execute(
@@ -215,10 +251,10 @@ def execute(
         # the runner starts and owns the kernel, so that it is shut down however the run ends: a
         # signal while it starts waits until it is up (nbclient would start it where a signal could
         # leave it, or its connection file, behind)
-        kernel = AsyncKernelManager(kernel_name="python3")
+        kernel, arguments = _kernel(stack)
         stack.callback(_shut_down, kernel)
         with signals_deferred():
-            run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=NO_HISTORY)
+            run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=arguments)
         papermill.execute_notebook(
             str(source),
             str(target),

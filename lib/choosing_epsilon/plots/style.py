@@ -282,8 +282,10 @@ def problems(fig: Figure) -> list[str]:
                 f"text {text.get_text()[:40]!r} is {text.get_fontsize():g} pt; sizes are "
                 f"{sorted(sizes)}"
             )
-    for first, second in overlapping_texts(fig):
+    texts = drawn_texts(fig)
+    for first, second in _overlapping(texts, fig.dpi):
         found.append(f"texts {first[:40]!r} and {second[:40]!r} overlap")
+    found.extend(reader_problems(fig, texts))
     return list(dict.fromkeys(found))
 
 
@@ -310,8 +312,12 @@ def drawn_texts(fig: Figure) -> list[tuple[Text, Bbox]]:
 
 def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
     """The pairs of drawn texts whose boxes overlap (by more than half a point each way)."""
-    texts = drawn_texts(fig)
-    slack = 0.5 * fig.dpi / 72  # half a point, in pixels
+    return _overlapping(drawn_texts(fig), fig.dpi)
+
+
+def _overlapping(texts: list[tuple[Text, Bbox]], dpi: float) -> list[tuple[str, str]]:
+    """The pairs of ``texts`` whose boxes overlap by more than half a point each way."""
+    slack = 0.5 * dpi / 72  # half a point, in pixels
     pairs = []
     for i, (first, one) in enumerate(texts):
         for second, other in texts[i + 1 :]:
@@ -320,6 +326,266 @@ def overlapping_texts(fig: Figure) -> list[tuple[str, str]]:
             if width > slack and height > slack:
                 pairs.append((first.get_text(), second.get_text()))
     return pairs
+
+
+# --- what a reader would notice ---------------------------------------------------------------
+
+_NO_MARKER = ("None", "none", "", " ", None)
+_NO_LINE = ("None", "none", "", " ")
+_PIXEL = 1.0  # how far (pixels at the figure's dpi) a point may stray before it counts as off
+
+
+def _points(fig: Figure, size: float) -> float:
+    """``size`` points in pixels at the figure's dpi."""
+    return size * fig.dpi / 72
+
+
+def _shrunk(box: Bbox, by: float) -> Bbox:
+    """``box`` less ``by`` pixels on every side (never inverted)."""
+    dx, dy = min(by, box.width / 2), min(by, box.height / 2)
+    return Bbox.from_extents(box.x0 + dx, box.y0 + dy, box.x1 - dx, box.y1 - dy)
+
+
+def _meet(one: Bbox, other: Bbox) -> Bbox | None:
+    """The intersection of two boxes, or None when they do not overlap."""
+    x0, y0 = max(one.x0, other.x0), max(one.y0, other.y0)
+    x1, y1 = min(one.x1, other.x1), min(one.y1, other.y1)
+    return Bbox.from_extents(x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _finite(points: np.ndarray) -> np.ndarray:
+    """The rows of ``points`` that are finite."""
+    return points[np.isfinite(points).all(axis=1)] if points.size else points.reshape(0, 2)
+
+
+def _segments_meet(points: np.ndarray, box: Bbox) -> bool:
+    """Whether the polyline through ``points`` (display units; a non-finite point breaks it)
+    crosses ``box``: Liang and Barsky's clipping, for every segment at once."""
+    if len(points) < 2:
+        return False
+    start, end = points[:-1], points[1:]
+    whole = np.isfinite(start).all(axis=1) & np.isfinite(end).all(axis=1)
+    start, end = start[whole], end[whole]
+    if not len(start):
+        return False
+    step = end - start
+    low, high = np.zeros(len(start)), np.ones(len(start))
+    for axis, (least, most) in enumerate(((box.x0, box.x1), (box.y0, box.y1))):
+        for p, q in (
+            (-step[:, axis], start[:, axis] - least),
+            (step[:, axis], most - start[:, axis]),
+        ):
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ratio = q / p
+            low = np.where(p < 0, np.maximum(low, ratio), low)
+            high = np.where(p > 0, np.minimum(high, ratio), high)
+            low = np.where((p == 0) & (q < 0), 2.0, low)
+    return bool(np.any(low <= high))
+
+
+def _inside(points: np.ndarray, box: Bbox, margin: float = 0.0) -> np.ndarray:
+    """Which of ``points`` (display units) lie within ``box`` widened by ``margin`` pixels."""
+    return (
+        (points[:, 0] >= box.x0 - margin)
+        & (points[:, 0] <= box.x1 + margin)
+        & (points[:, 1] >= box.y0 - margin)
+        & (points[:, 1] <= box.y1 + margin)
+    )
+
+
+def _line_points(line: Line2D) -> np.ndarray:
+    """A line's data in display units (a point at a log axis's zero or below is not finite)."""
+    xy = np.asarray(line.get_xydata(), dtype=float).reshape(-1, 2)
+    with np.errstate(all="ignore"):
+        return np.asarray(line.get_transform().transform(xy), dtype=float)
+
+
+def _draws_line(line: Line2D) -> bool:
+    return line.get_linestyle() not in _NO_LINE and line.get_linewidth() > 0
+
+
+def _draws_markers(line: Line2D) -> bool:
+    return line.get_marker() not in _NO_MARKER and line.get_markersize() > 0
+
+
+def _data_artists(ax: Axes) -> list[Any]:
+    """What a panel draws as data: its visible lines, collections, patches and images."""
+    return [
+        artist
+        for artist in (*ax.get_lines(), *ax.collections, *ax.patches, *ax.images)
+        if artist.get_visible()
+    ]
+
+
+def _artist_meets(fig: Figure, artist: Any, box: Bbox) -> bool:
+    """Whether ``artist`` draws anything inside ``box`` (display units)."""
+    if isinstance(artist, Line2D):
+        points = _line_points(artist)
+        if _draws_line(artist) and _segments_meet(points, box):
+            return True
+        if _draws_markers(artist):
+            half = _points(fig, artist.get_markersize()) / 2
+            return bool(_inside(_finite(points), box, half).any())
+        return False
+    if isinstance(artist, Collection):
+        offsets = np.asarray(artist.get_offsets(), dtype=float).reshape(-1, 2)
+        paths = artist.get_paths()
+        if len(offsets) and len(paths) and artist.get_offset_transform() is not None:
+            # markers (a scatter): where they sit, widened by their size
+            with np.errstate(all="ignore"):
+                where = _finite(artist.get_offset_transform().transform(offsets))
+            sizes = np.asarray(getattr(artist, "get_sizes", lambda: [36.0])(), dtype=float)
+            half = _points(fig, float(np.sqrt(sizes.max())) if sizes.size else 6.0) / 2
+            if len(where) > 1 or not np.allclose(offsets, 0):
+                return bool(_inside(where, box, half).any())
+        transform = artist.get_transform()
+        faces = np.asarray(artist.get_facecolor(), dtype=float).reshape(-1, 4)
+        filled = bool(len(faces)) and float(faces[:, 3].max()) > 0
+        return any(
+            transform.transform_path(path).intersects_bbox(box, filled=bool(filled))
+            for path in paths
+        )
+    if isinstance(artist, Patch):
+        path = artist.get_transform().transform_path(artist.get_path())
+        return bool(path.intersects_bbox(box, filled=artist.get_fill()))
+    extent = artist.get_window_extent()
+    return _meet(extent, box) is not None
+
+
+def _name(artist: Any) -> str:
+    label = str(artist.get_label())
+    return repr(label) if label and not label.startswith("_") else type(artist).__name__
+
+
+def _over_data(fig: Figure, box: Bbox, owner: Any) -> str | None:
+    """The first data artist of any panel that ``box`` (a legend or a text) sits over."""
+    for ax in drawn_axes(fig):
+        seen = _meet(box, ax.bbox)
+        if seen is None:
+            continue
+        for artist in _data_artists(ax):
+            if artist is not owner and _artist_meets(fig, artist, seen):
+                return _name(artist)
+    return None
+
+
+def _coincide(one: np.ndarray, other: np.ndarray) -> bool:
+    """Whether two series' display points lie on each other (within a pixel at every point)."""
+    if one.shape != other.shape or not one.size:
+        return False
+    finite = np.isfinite(one).all(axis=1)
+    if not finite.any() or not np.array_equal(finite, np.isfinite(other).all(axis=1)):
+        return False
+    return bool(np.abs(one[finite] - other[finite]).max() <= _PIXEL)
+
+
+def _hides(top: Line2D, below: Line2D) -> bool:
+    """Whether ``top``, drawn over a coinciding ``below``, hides it: a solid line at least as
+    wide (no gaps, no outline), and the same marker at least as large."""
+    line_hidden = not _draws_line(below) or (
+        _draws_line(top)
+        and top.get_linestyle() in ("-", "solid")
+        and top.get_linewidth() >= 0.6 * below.get_linewidth()
+    )
+    marker_hidden = not _draws_markers(below) or (
+        _draws_markers(top)
+        and str(top.get_marker()) == str(below.get_marker())
+        and top.get_markersize() >= below.get_markersize()
+        and str(top.get_markerfacecolor()).lower() != "none"
+    )
+    return line_hidden and marker_hidden
+
+
+def reader_problems(fig: Figure, texts: list[tuple[Text, Bbox]] | None = None) -> list[str]:
+    """What a reader would notice, one line each: a legend or a text over drawn data, a marked
+    point or a labelled line outside its axes, a panel that draws and says nothing, a series
+    hidden under another that coincides with it, a log axis with fewer than two labelled ticks,
+    a title wider than its figure. The figure must have been drawn (``drawn_texts`` draws it)."""
+    if texts is None:
+        texts = drawn_texts(fig)
+    drawn = {id(text) for text, _ in texts}
+    found: list[str] = []
+    figure_box = fig.bbox
+    axes = drawn_axes(fig)
+    for number, ax in enumerate(axes, start=1):
+        where = f"panel {number}"
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            pad = _points(fig, legend.borderpad * legend._fontsize)  # type: ignore[attr-defined]
+            box = _shrunk(legend.get_window_extent(), pad)
+            over = _over_data(fig, box, None)
+            if over:
+                found.append(f"{where}: the legend sits over drawn data ({over})")
+        for text in ax.texts:
+            if id(text) not in drawn:
+                continue
+            box = _shrunk(text.get_window_extent(), _points(fig, 1))
+            over = _over_data(fig, box, text)
+            if over:
+                found.append(
+                    f"{where}: text {text.get_text()[:40]!r} sits over drawn data ({over})"
+                )
+        for line in ax.get_lines():
+            if not line.get_visible():
+                continue
+            points = _finite(_line_points(line))
+            if _draws_markers(line) and line.get_clip_on() and len(points):
+                off = points[~_inside(points, ax.bbox, _PIXEL)]
+                if len(off):
+                    x, y = ax.transData.inverted().transform(off[0])
+                    found.append(
+                        f"{where}: a marker of {_name(line)} lies outside the axes (near "
+                        f"x={x:.4g}, y={y:.4g}); draw it at the edge with its value"
+                    )
+            labelled = not str(line.get_label()).startswith("_")
+            # a line with no point is a legend's entry, not data
+            if (
+                labelled
+                and len(points)
+                and line.get_clip_on()
+                and not _artist_meets(fig, line, ax.bbox)
+            ):
+                found.append(f"{where}: the line {_name(line)} lies wholly outside the axes")
+        for first, top in enumerate(ax.get_lines()):
+            for below in ax.get_lines()[:first]:
+                if not (top.get_visible() and below.get_visible()):
+                    continue
+                if str(below.get_label()).startswith("_") or top.get_zorder() < below.get_zorder():
+                    continue
+                if _coincide(_line_points(top), _line_points(below)) and _hides(top, below):
+                    found.append(
+                        f"{where}: {_name(top)} hides {_name(below)}, which it coincides with; "
+                        "offset it, outline it or say so"
+                    )
+        for which, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            if axis.get_scale() != "log" or not _tick_labels_shown(axis):
+                continue
+            labels = [
+                t for t in axis.get_ticklabels(which="both") if id(t) in drawn and t.get_text()
+            ]
+            if len(labels) < 2:
+                found.append(f"{where}: the log {which} axis shows fewer than two labelled ticks")
+    for ax in panels(fig):
+        stacked = [
+            other for other in axes if other.get_position().bounds == ax.get_position().bounds
+        ]
+        says = any(id(text) in drawn for other in stacked for text in other.texts)
+        shows = any(
+            _artist_meets(fig, artist, ax.bbox)
+            for other in stacked
+            for artist in _data_artists(other)
+        )
+        if not (says or shows):
+            found.append(f"panel {axes.index(ax) + 1}: draws nothing and says nothing about why")
+    titles = [title for ax in axes for title in (ax.title, ax._left_title, ax._right_title)]  # type: ignore[attr-defined]
+    suptitle = getattr(fig, "_suptitle", None)
+    titles += [suptitle] if suptitle is not None else []
+    for text, box in texts:
+        if any(text is title for title in titles) and (
+            box.x0 < figure_box.x0 - _PIXEL or box.x1 > figure_box.x1 + _PIXEL
+        ):
+            found.append(f"title {text.get_text()[:40]!r} is wider than its figure")
+    return found
 
 
 def check(fig: Figure) -> None:
