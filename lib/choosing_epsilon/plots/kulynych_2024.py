@@ -96,7 +96,7 @@ def gap_figure(curves: pd.DataFrame, advantage: float) -> tuple[Figure, pd.DataF
     Prop. 3.3's bound), and for the Gaussian mechanism against the curve (ε, δ) states and against
     the curve the standard-calibrated Gaussian has. Columns: fpr, worst_case, bound,
     gaussian_stated, gaussian_exact."""
-    fig, ax = plt.subplots(figsize=(5.6, 3.8), layout="constrained")
+    fig, ax = plt.subplots(figsize=(5.6, 4.4), layout="constrained")
     ax.plot(curves.fpr, curves.worst_case, label="worst-case (ε, δ) mechanism, exact", **_series(0))
     ax.plot(curves.fpr, curves.bound, label="Proposition 3.3's lower bound", **_series(1))
     ax.plot(
@@ -110,7 +110,7 @@ def gap_figure(curves: pd.DataFrame, advantage: float) -> tuple[Figure, pd.DataF
         ylabel="extra attack true-positive rate (Δβ)",
         xlim=(0, float(curves.fpr.max())),
     )
-    ax.legend(loc="lower left")
+    fig.legend(loc="outside lower center", ncols=2)  # below the axes: no curve under it
     ax.set_title(f"Figs. 2b and 6: the cost of calibrating to advantage η = {advantage:g}")
     return fig, curves.copy()
 
