@@ -178,6 +178,51 @@ def test_dpsgd_independent_routes_bound_riskcal(small_accountant):
         assert 1 - b == pytest.approx(checks[f"tpr_blackbox_at_{a:g}"], abs=2e-3)
 
 
+def test_a_predicted_root_is_confirmed_by_a_pair_within_the_tolerance():
+    """After the ladder, the search predicts the root and straddles it with two evaluations: once
+    the memo holds a bracket narrower than the tolerance, brentq returns without evaluating."""
+    accountant = cal.DpsgdAccountant(SMALL)
+    sigma = accountant.calibrate("tpr", 0.3, 0.1)
+    sigmas = np.array(sorted(accountant.memo))
+    tprs = np.array([accountant.measure("tpr", x, 0.1) for x in sigmas])
+    below, above = sigmas[tprs > 0.3].max(), sigmas[tprs <= 0.3].min()
+    assert below < above and (above - below) <= cal.CALIBRATION_RTOL * below
+    assert below <= sigma <= above
+    count = len(accountant.memo)
+    assert accountant.calibrate("tpr", 0.3, 0.1) == sigma  # found again from the memo alone
+    assert len(accountant.memo) == count
+
+
+def test_the_ladder_refuses_a_target_beyond_its_ends():
+    accountant = cal.DpsgdAccountant(SMALL)
+    with pytest.raises(ValueError, match="not met between"):
+        accountant.calibrate("advantage", 1e-7)
+    with pytest.raises(ValueError, match="kind must be"):
+        accountant.calibrate("accuracy", 0.1)
+    with pytest.raises(ValueError, match="fpr must be one of"):
+        accountant.calibrate("tpr", 0.3, 0.2)
+
+
+def test_the_grid_in_processes_equals_the_grid_in_one(tmp_path):
+    """forensics.compute shares the ladder's evaluations between processes; the rows it returns
+    are those of the serial route, to the calibration's tolerance."""
+    setting = cal.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-3)
+    wanted = [("advantage", 0.1, None), ("tpr", 0.3, 0.1), ("tpr", 0.4, 0.1)]
+    serial = forensics.compute(setting, wanted, workers=1)
+    parallel = forensics.compute(setting, wanted, workers=2)
+    for a, b in zip(serial, parallel):
+        assert a["sigma_aware"] == pytest.approx(b["sigma_aware"], rel=cal.CALIBRATION_RTOL)
+        assert a["sigma_standard"] == pytest.approx(b["sigma_standard"], rel=cal.CALIBRATION_RTOL)
+    for row in serial:
+        one = cal.standard_and_aware(
+            cal.DpsgdAccountant(setting),
+            row["kind"],
+            row["target"],
+            None if row["kind"] == "advantage" else row["fpr"],
+        )
+        assert one["sigma_aware"] == pytest.approx(row["sigma_aware"], rel=cal.CALIBRATION_RTOL)
+
+
 def test_standard_and_aware_row(small_accountant):
     row = cal.standard_and_aware(small_accountant, "tpr", 0.3, 0.1)
     assert row["sigma_standard"] >= row["sigma_aware"]
@@ -241,6 +286,20 @@ def test_a_committed_calibration_recomputed_brackets_its_target(kind):
     epsilon = accountant.measure("epsilon", row["sigma_standard"])
     assert epsilon == pytest.approx(row["epsilon_target"], rel=10 * cal.CALIBRATION_RTOL)
     assert math.isclose(row["noise_ratio"], row["sigma_standard"] / row["sigma_aware"])
+
+
+def test_a_committed_calibration_found_again_from_scratch():
+    """The search from scratch (its own ladder, no evaluation shared with other targets) lands on
+    the committed noise of the cheapest row (the smallest advantage: the largest σ) to the
+    calibration's tolerance, for both routes: the answer does not depend on the search's path."""
+    setting, _, stored = committed_grid()
+    row = max(
+        (r for r in stored.values() if r["kind"] == "advantage"), key=lambda r: r["sigma_aware"]
+    )
+    aware = cal.DpsgdAccountant(setting).calibrate("advantage", row["target"])
+    standard = cal.DpsgdAccountant(setting).calibrate("epsilon", row["epsilon_target"])
+    assert aware == pytest.approx(row["sigma_aware"], rel=cal.CALIBRATION_RTOL)
+    assert standard == pytest.approx(row["sigma_standard"], rel=cal.CALIBRATION_RTOL)
 
 
 def test_a_rerun_within_the_calibrations_tolerance_leaves_the_store(tmp_path):

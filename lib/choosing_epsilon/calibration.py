@@ -198,13 +198,46 @@ class Risks:
     epsilon: float
 
 
+KINDS = ("advantage", "tpr", "epsilon")
+# the root search: a ladder of σ with this many rungs per doubling, 2^(k/8) from 0.125 to 304
+RUNGS_PER_OCTAVE = 8
+_RUNGS = (-3 * RUNGS_PER_OCTAVE, 66)
+# half-width of the pair of evaluations that confirms a predicted root, in units of
+# CALIBRATION_RTOL: a pair that straddles the root is a bracket narrower than brentq's tolerance
+_PAIR_HALF_WIDTH = 0.4
+
+
+def rung(k: int) -> float:
+    """The k-th σ of the root search's ladder, 2^(k/8) (the same float wherever it is computed)."""
+    return float(2.0 ** (k / RUNGS_PER_OCTAVE))
+
+
+def nearest_rung(sigma: float) -> int:
+    """The index of the rung of the ladder nearest to ``sigma`` (in log σ), within its ends."""
+    k = round(RUNGS_PER_OCTAVE * math.log2(positive("sigma", sigma)))
+    return min(max(k, _RUNGS[0]), _RUNGS[1])
+
+
 @dataclass
 class DpsgdAccountant:
     """Evaluates DP-SGD's risks at a noise multiplier once, and remembers them: every calibration
-    of a setting shares the evaluations (one PLD gives the advantage, every β(α) and ε(δ))."""
+    of a setting shares the evaluations (one PLD gives the advantage, every β(α) and ε(δ)). The
+    last few privacy loss distributions are kept for the independent checks."""
 
     setting: DpsgdSetting
     memo: dict[float, Risks] = field(default_factory=dict)
+    kept: int = 4
+    _plds: dict[float, Any] = field(default_factory=dict, repr=False)
+
+    def pld(self, sigma: float):
+        """DP-SGD's privacy loss distribution at ``sigma`` (kept from its evaluation if recent)."""
+        key = float(sigma)
+        if key not in self._plds:
+            s = self.setting
+            self._plds[key] = dpsgd_pld(key, s.sample_rate, s.num_steps, s.grid_step)
+            while len(self._plds) > self.kept:
+                del self._plds[next(iter(self._plds))]
+        return self._plds[key]
 
     def risks(self, sigma: float) -> Risks:
         """riskcal's advantage (Eq. 11) and β(α) (Algorithm 1) and dp-accounting's ε(δ)."""
@@ -213,7 +246,7 @@ class DpsgdAccountant:
         key = float(sigma)
         if key not in self.memo:
             s = self.setting
-            pld = dpsgd_pld(key, s.sample_rate, s.num_steps, s.grid_step)
+            pld = self.pld(key)
             betas = np.atleast_1d(get_beta_from_pld(pld, alpha=np.asarray(s.fprs, dtype=float)))
             self.memo[key] = Risks(
                 key,
@@ -223,36 +256,154 @@ class DpsgdAccountant:
             )
         return self.memo[key]
 
+    def check_kind(self, kind: str, fpr: float | None = None) -> None:
+        """Refuse a risk this accountant does not read: 'advantage', 'tpr' at one of the
+        setting's FPRs, or 'epsilon'."""
+        if kind not in KINDS:
+            raise ValueError(f"kind must be 'advantage', 'tpr' or 'epsilon', got {kind!r}")
+        if kind == "tpr" and fpr not in self.setting.fprs:
+            raise ValueError(f"fpr must be one of {self.setting.fprs}, got {fpr!r}")
+
+    def read(self, risks: Risks, kind: str, fpr: float | None = None) -> float:
+        """The risk ``kind`` of an evaluation: 'advantage', 'tpr' (at ``fpr``) or 'epsilon'."""
+        self.check_kind(kind, fpr)
+        if kind == "advantage":
+            return risks.advantage
+        if kind == "epsilon":
+            return risks.epsilon
+        return 1 - risks.betas[self.setting.fprs.index(fpr)]
+
     def measure(self, kind: str, sigma: float, fpr: float | None = None) -> float:
         """The risk ``kind`` at ``sigma``: 'advantage', 'tpr' (at ``fpr``) or 'epsilon'."""
-        r = self.risks(sigma)
+        self.check_kind(kind, fpr)
+        return self.read(self.risks(sigma), kind, fpr)
+
+    def guess(self, kind: str, target: float, fpr: float | None = None) -> float:
+        """The central-limit guess of the noise for a target (``clt_sigma``): where the search
+        starts."""
+        s = self.setting
         if kind == "advantage":
-            return r.advantage
-        if kind == "epsilon":
-            return r.epsilon
-        if kind == "tpr":
-            if fpr not in self.setting.fprs:
-                raise ValueError(f"fpr must be one of {self.setting.fprs}, got {fpr!r}")
-            return 1 - r.betas[self.setting.fprs.index(fpr)]
-        raise ValueError(f"kind must be 'advantage', 'tpr' or 'epsilon', got {kind!r}")
+            mu = 2 * stats.norm.ppf((1 + target) / 2)
+        elif kind == "tpr":
+            mu = stats.norm.ppf(target) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
+        else:
+            mu = 1 / gaussian_sigma_for_epsilon_delta(target, s.delta)
+        return clt_sigma(max(float(mu), 1e-6), s.sample_rate, s.num_steps)
 
     def calibrate(
         self, kind: str, target: float, fpr: float | None = None, start: float | None = None
     ) -> float:
-        """Smallest noise multiplier whose risk ``kind`` is at most ``target`` (Eqs. 2, 13, 18):
-        a bracket on a fixed ladder of σ (factor 2^(1/4)) searched outward from ``start`` (by
-        default the central-limit guess, ``clt_sigma``), then scipy's brentq to
-        ``CALIBRATION_RTOL``."""
-        if start is None:
-            s = self.setting
-            if kind == "advantage":
-                mu = 2 * stats.norm.ppf((1 + target) / 2)
-            elif kind == "tpr":
-                mu = stats.norm.ppf(target) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
-            else:
-                mu = 1 / gaussian_sigma_for_epsilon_delta(target, s.delta)
-            start = clt_sigma(max(mu, 1e-6), s.sample_rate, s.num_steps)
-        return _calibrate(lambda s: self.measure(kind, s, fpr) - target, start)
+        """Smallest noise multiplier whose risk ``kind`` is at most ``target`` (Eqs. 2, 13, 18),
+        to a relative tolerance ``CALIBRATION_RTOL``:
+
+        1. a bracket on the ladder 2^(k/8), from the rung nearest ``start`` (by default the
+           central-limit guess) outward, with the rung beyond each end (rungs already evaluated,
+           for this target or another, cost nothing);
+        2. the root predicted by inverse interpolation through the four evaluations nearest the
+           target (a cubic in log σ against the risk read as a Gaussian μ, see ``_linearised``),
+           and confirmed by a pair of evaluations at ±0.4 × the tolerance around it, repeated
+           from the new evaluations if the pair misses;
+        3. scipy's brentq on the narrowest bracket found, with ``rtol=CALIBRATION_RTOL``: when the
+           pair straddles the root it returns at once, otherwise it finishes the search."""
+        self.check_kind(kind, fpr)
+        target = float(target)
+
+        def excess(sigma: float) -> float:
+            return self.measure(kind, sigma, fpr) - target
+
+        k = nearest_rung(self.guess(kind, target, fpr) if start is None else start)
+        lo_k, hi_k = _ladder_bracket(lambda j: excess(rung(j)) > 0, k)
+        for j in (lo_k - 1, hi_k + 1):
+            if _RUNGS[0] <= j <= _RUNGS[1]:
+                excess(rung(j))
+        half = _PAIR_HALF_WIDTH * CALIBRATION_RTOL
+        for _ in range(3):
+            lo, hi = self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))
+            if hi - lo <= 2 * half * lo:
+                break
+            root = self._predict(kind, target, fpr, lo, hi)
+            for sigma in (root * (1 - half), root * (1 + half)):
+                if lo < sigma < hi:
+                    excess(sigma)
+        lo, hi = self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))
+        return float(optimize.brentq(excess, lo, hi, xtol=1e-12, rtol=CALIBRATION_RTOL))
+
+    def _known(self, kind: str, fpr: float | None) -> tuple[np.ndarray, np.ndarray]:
+        sigmas = np.array(sorted(self.memo))
+        values = np.array([self.read(self.memo[s], kind, fpr) for s in sigmas])
+        return sigmas, values
+
+    def _bracket(
+        self, kind: str, target: float, fpr: float | None, lo: float, hi: float
+    ) -> tuple[float, float]:
+        """The narrowest bracket of the root among the evaluations: the largest σ whose risk
+        exceeds the target and the smallest σ that meets it (the ladder's bracket if the
+        evaluations are not monotone there)."""
+        sigmas, values = self._known(kind, fpr)
+        inside = (sigmas >= lo) & (sigmas <= hi)
+        sigmas, values = sigmas[inside], values[inside]
+        above = sigmas[values > target]
+        below = sigmas[values <= target]
+        a, b = float(above.max()), float(below.min())
+        return (a, b) if a < b else (lo, hi)
+
+    def _predict(self, kind: str, target: float, fpr: float | None, lo: float, hi: float) -> float:
+        """The root predicted from the evaluations: log σ as a polynomial (degree ≤ 3) of the
+        linearised risk through the four evaluations nearest the target, at least 2 × the
+        tolerance apart in log σ; the geometric middle of the bracket if that falls outside it."""
+        sigmas, values = self._known(kind, fpr)
+        x = np.log(sigmas)
+        y = _linearised(kind, values, fpr)
+        y_star = float(_linearised(kind, np.array([target]), fpr)[0])
+        usable = np.isfinite(y)
+        chosen: list[int] = []
+        for i in np.argsort(np.abs(np.where(usable, y - y_star, np.inf))):
+            if not usable[i] or len(chosen) == 4:
+                break
+            if all(abs(x[i] - x[j]) >= 2 * CALIBRATION_RTOL for j in chosen):
+                chosen.append(int(i))
+        middle = math.sqrt(lo * hi)
+        if len(chosen) < 2:
+            return middle
+        coefficients = np.polyfit(y[chosen], x[chosen], len(chosen) - 1)
+        root = float(np.exp(np.polyval(coefficients, y_star)))
+        return root if lo < root < hi else middle
+
+
+def _linearised(kind: str, values: np.ndarray, fpr: float | None) -> np.ndarray:
+    """A risk read as the log of the μ of a Gaussian mechanism with that risk (App. G: advantage
+    2Φ(μ/2) − 1, TPR Φ(Φ⁻¹(α) + μ)), or log ε: nearly linear in log σ for DP-SGD, which the
+    central-limit theorem makes about μ-GDP with μ ≈ q√T·√(e^(1/σ²) − 1)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if kind == "advantage":
+            mu = 2 * stats.norm.ppf((1 + values) / 2)
+        elif kind == "tpr":
+            mu = stats.norm.ppf(values) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
+        else:
+            mu = np.asarray(values, dtype=float)
+        return np.where(mu > 0, np.log(np.where(mu > 0, mu, 1.0)), np.nan)
+
+
+def _ladder_bracket(needs_more: Callable[[int], bool], k: int) -> tuple[int, int]:
+    """Two neighbouring rungs of the ladder with the root between them: strides that double
+    from rung ``k`` upward (large σ are cheap) and single rungs downward (each costs more than the
+    last), then bisection on the rungs."""
+    above = needs_more(k)  # True: more noise is needed
+    stride, last = 1, k
+    while True:
+        j = min(max(last + (stride if above else -stride), _RUNGS[0]), _RUNGS[1])
+        if needs_more(j) != above:
+            break
+        if j in _RUNGS:
+            raise ValueError(
+                f"the target is not met between σ = {rung(_RUNGS[0])} and {rung(_RUNGS[1]):.0f}"
+            )
+        last, stride = j, 2 * stride if above else 1
+    lo, hi = sorted((last, j))
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if needs_more(mid) else (lo, mid)
+    return lo, hi
 
 
 def clt_sigma(mu: float, sample_rate: float, num_steps: int) -> float:
@@ -260,35 +411,6 @@ def clt_sigma(mu: float, sample_rate: float, num_steps: int) -> float:
     μ ≈ q√T·√(e^(1/σ²) − 1): only a starting point for the exact calibration."""
     ratio = positive("mu", mu) / (open_unit("sample_rate", sample_rate) * math.sqrt(num_steps))
     return 1 / math.sqrt(math.log1p(ratio**2))
-
-
-_LADDER = 2.0 ** (np.arange(-12, 33) / 4)  # σ from 0.125 to 304, a fixed ladder of brackets
-
-
-def _calibrate(excess: Callable[[float], float], start: float = 1.0) -> float:
-    """Root of a decreasing ``excess``: a bracket of two neighbouring rungs of the ladder, found by
-    strides that double from the rung nearest ``start`` (small σ are the costly ones, so the search
-    reaches them only when it must), then brentq inside it."""
-    i = int(np.argmin(np.abs(np.log(_LADDER) - math.log(positive("start", start)))))
-    above = excess(_LADDER[i]) > 0  # True: more noise is needed
-    stride, last = 1, i
-    while True:
-        j = min(max(last + (stride if above else -stride), 0), len(_LADDER) - 1)
-        if (excess(_LADDER[j]) > 0) != above:
-            break
-        if j in (0, len(_LADDER) - 1):
-            raise ValueError(
-                f"the target is not met between σ = {_LADDER[0]} and {_LADDER[-1]:.0f}"
-            )
-        # strides double upward only: downward each rung costs more than the last
-        last, stride = j, 2 * stride if above else 1
-    lo, hi = sorted((last, j))
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        lo, hi = (mid, hi) if excess(_LADDER[mid]) > 0 else (lo, mid)
-    return float(
-        optimize.brentq(excess, _LADDER[lo], _LADDER[hi], xtol=1e-12, rtol=CALIBRATION_RTOL)
-    )
 
 
 def blackbox_beta(pld, alpha: float, epsilons: Sequence[float] | np.ndarray) -> float:
@@ -302,13 +424,15 @@ def blackbox_beta(pld, alpha: float, epsilons: Sequence[float] | np.ndarray) -> 
     return float(np.max(np.maximum(np.maximum(first, second), 0)))
 
 
-def independent_checks(setting: DpsgdSetting, sigma: float) -> dict[str, float]:
+def independent_checks(setting: DpsgdSetting, sigma: float, pld=None) -> dict[str, float]:
     """At ``sigma``, the risks by routes other than the calibration's: the advantage as the largest
     1 − α − β(α) of riskcal's trade-off curve on a grid of 2,001 FPRs (Theorem 3.3's curve, not
-    Eq. 11), and each β(α) as dp-accounting's δ(ε) turned into a curve by Eq. (20) on 2,001 ε."""
+    Eq. 11), and each β(α) as dp-accounting's δ(ε) turned into a curve by Eq. (20) on 2,001 ε.
+    ``pld``: the privacy loss distribution at ``sigma`` if the caller holds it."""
     from riskcal.analysis import get_beta_from_pld
 
-    pld = dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
+    if pld is None:
+        pld = dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
     alphas = np.linspace(0, 1, 2001)
     curve = np.asarray(get_beta_from_pld(pld, alpha=alphas), dtype=float)
     checks: dict[str, float] = {"advantage_from_curve": float(np.max(1 - alphas - curve))}
@@ -318,37 +442,72 @@ def independent_checks(setting: DpsgdSetting, sigma: float) -> dict[str, float]:
     return checks
 
 
-def standard_and_aware(
-    accountant: DpsgdAccountant, kind: str, target: float, fpr: float | None = None
-) -> dict[str, Any]:
-    """Both routes to one target: the standard ε and its noise, the attack-aware noise, their
-    ratio, and what each noise allows at every FPR of the setting."""
-    s = accountant.setting
+def standard_epsilon(setting: DpsgdSetting, kind: str, target: float, fpr: float | None) -> float:
+    """The ε* of standard calibration for a target at the setting's δ (Eq. 25 or Algorithm 5)."""
     if kind == "advantage":
-        epsilon = epsilon_for_advantage(target, s.delta)
-    elif kind == "tpr":
+        return epsilon_for_advantage(target, setting.delta)
+    if kind == "tpr":
         if fpr is None:
             raise ValueError("fpr must be given for a TPR target")
-        epsilon = epsilon_for_err_rates(fpr, 1 - target, s.delta)
-    else:
-        raise ValueError(f"kind must be 'advantage' or 'tpr', got {kind!r}")
-    sigma_aware = accountant.calibrate(kind, target, fpr)
-    # standard calibration never needs less noise than the attack-aware: search upward from it
-    sigma_standard = accountant.calibrate("epsilon", epsilon, start=sigma_aware)
+        return epsilon_for_err_rates(fpr, 1 - target, setting.delta)
+    raise ValueError(f"kind must be 'advantage' or 'tpr', got {kind!r}")
+
+
+def sweep_sigmas(accountant: DpsgdAccountant, roots: Sequence[tuple[str, float, float | None]]):
+    """The rungs of the ladder within two of each root's central-limit guess: the evaluations the
+    searches for these roots start from, worth computing once (and in parallel) for all."""
+    ks: set[int] = set()
+    for kind, target, fpr in roots:
+        k = nearest_rung(accountant.guess(kind, target, fpr))
+        ks |= {j for j in range(k - 2, k + 3) if _RUNGS[0] <= j <= _RUNGS[1]}
+    return [rung(k) for k in sorted(ks)]
+
+
+def grid_row(
+    setting: DpsgdSetting,
+    kind: str,
+    target: float,
+    fpr: float | None,
+    aware: Risks,
+    standard: Risks,
+    checks: dict[str, float],
+) -> dict[str, Any]:
+    """One target's row: the standard ε and its noise, the attack-aware noise, their ratio, what
+    each noise allows at every FPR of the setting, and the independent checks at the
+    attack-aware noise."""
     row: dict[str, Any] = {
         "kind": kind,
         "fpr": math.nan if fpr is None else float(fpr),
         "target": float(target),
-        "epsilon_target": epsilon,
-        "sigma_standard": sigma_standard,
-        "sigma_aware": sigma_aware,
-        "noise_ratio": sigma_standard / sigma_aware,
+        "epsilon_target": standard_epsilon(setting, kind, target, fpr),
+        "sigma_standard": standard.sigma,
+        "sigma_aware": aware.sigma,
+        "noise_ratio": standard.sigma / aware.sigma,
     }
-    for name, sigma in (("standard", sigma_standard), ("aware", sigma_aware)):
-        r = accountant.risks(sigma)
+    for name, r in (("standard", standard), ("aware", aware)):
         row[f"advantage_{name}"] = r.advantage
         row[f"epsilon_{name}"] = r.epsilon
-        for a, b in zip(s.fprs, r.betas):
+        for a, b in zip(setting.fprs, r.betas):
             row[f"tpr_{name}_at_{a:g}"] = 1 - b
-    row |= {f"{k}_aware": v for k, v in independent_checks(s, sigma_aware).items()}
-    return row
+    return row | {f"{k}_aware": v for k, v in checks.items()}
+
+
+def standard_and_aware(
+    accountant: DpsgdAccountant, kind: str, target: float, fpr: float | None = None
+) -> dict[str, Any]:
+    """Both routes to one target, in this process: the standard ε and its noise, the attack-aware
+    noise, their ratio, and what each noise allows at every FPR of the setting."""
+    s = accountant.setting
+    epsilon = standard_epsilon(s, kind, target, fpr)
+    sigma_aware = accountant.calibrate(kind, target, fpr)
+    checks = independent_checks(s, sigma_aware, accountant.pld(sigma_aware))
+    sigma_standard = accountant.calibrate("epsilon", epsilon)
+    return grid_row(
+        s,
+        kind,
+        target,
+        fpr,
+        accountant.risks(sigma_aware),
+        accountant.risks(sigma_standard),
+        checks,
+    )

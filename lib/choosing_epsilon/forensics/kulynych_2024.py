@@ -23,6 +23,9 @@ import pandas as pd
 
 from .. import calibration as cal
 
+# how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
+# the answer may move within the tolerance when the search changes
+SEARCH = "ladder 2^(k/8), k = -24..66; cubic inverse interpolation; pairs at ±0.4 rtol; brentq"
 # the libraries whose versions a stored row depends on
 LIBRARIES = ("riskcal", "dp-accounting", "numpy", "scipy")
 # the paper's Fig. 1 and 4 read (ε, δ) at this δ (App. H.2)
@@ -72,7 +75,7 @@ def key(setting: cal.DpsgdSetting, kind: str, target: float, fpr: float | None) 
             "grid_step": setting.grid_step,
         },
         "target": {"kind": kind, "target": target, "fpr": fpr},
-        "calibration": {"rtol": cal.CALIBRATION_RTOL, "ladder": "2^(k/4), k = -12..32"},
+        "calibration": {"rtol": cal.CALIBRATION_RTOL, "search": SEARCH},
         "versions": versions(),
     }
     text = json.dumps(inputs, sort_keys=True)
@@ -86,9 +89,51 @@ def load(store: Path) -> dict[str, dict]:
     return json.loads(Path(store).read_text())["rows"]
 
 
-def _compute(setting: cal.DpsgdSetting, chunk: list[tuple[str, float, float | None]]) -> list[dict]:
-    accountant = cal.DpsgdAccountant(setting)
-    return [cal.standard_and_aware(accountant, kind, t, fpr) for kind, t, fpr in chunk]
+def _evaluate(setting: cal.DpsgdSetting, sigma: float) -> cal.Risks:
+    return cal.DpsgdAccountant(setting).risks(sigma)
+
+
+def _solve(
+    setting: cal.DpsgdSetting, known: list[cal.Risks], root: tuple[str, float, float | None]
+) -> tuple[cal.Risks, dict[str, float] | None]:
+    """One root (an attack-aware target, or a standard ε*) from the shared evaluations; at an
+    attack-aware root also the independent checks, from the privacy loss distribution in hand."""
+    accountant = cal.DpsgdAccountant(setting, memo={r.sigma: r for r in known})
+    kind, target, fpr = root
+    sigma = accountant.calibrate(kind, target, fpr)
+    checks = None
+    if kind != "epsilon":
+        checks = cal.independent_checks(setting, sigma, accountant.pld(sigma))
+    return accountant.risks(sigma), checks
+
+
+def compute(
+    setting: cal.DpsgdSetting, wanted: Sequence[tuple[str, float, float | None]], workers: int = 1
+) -> list[dict]:
+    """Both calibrations of every wanted target, in ``workers`` processes: first the risks on the
+    rungs of the ladder around every root's guess (each σ's curve computed once and read for
+    every target), then each root (attack-aware and standard; targets with the same ε* share
+    theirs) from those, the costliest (smallest σ) first."""
+    epsilons = [cal.standard_epsilon(setting, *w) for w in wanted]
+    roots = list(dict.fromkeys([*wanted, *(("epsilon", e, None) for e in epsilons)]))
+    guesser = cal.DpsgdAccountant(setting)
+    roots.sort(key=lambda r: guesser.guess(*r))
+    sweep = cal.sweep_sigmas(guesser, roots)
+    pool = ProcessPoolExecutor(workers) if workers > 1 else None
+    try:
+        mapper = pool.map if pool is not None else map
+        known = list(mapper(_evaluate, [setting] * len(sweep), sweep))
+        answers = mapper(_solve, [setting] * len(roots), [known] * len(roots), roots)
+        solved = dict(zip(roots, answers))
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    rows = []
+    for w, e in zip(wanted, epsilons):
+        aware, checks = solved[w]
+        standard, _ = solved[("epsilon", e, None)]
+        rows.append(cal.grid_row(setting, *w, aware, standard, checks or {}))
+    return rows
 
 
 def calibrations(
@@ -105,14 +150,7 @@ def calibrations(
     stored = {} if recompute else load(store)
     keys = [key(setting, *w) for w in wanted]
     missing = [w for w, k in zip(wanted, keys) if k not in stored]
-    computed: list[dict] = []
-    if missing and workers > 1:
-        chunks = [missing[i::workers] for i in range(workers)]
-        with ProcessPoolExecutor(workers) as pool:
-            for part in pool.map(_compute, [setting] * workers, chunks):
-                computed += part
-    elif missing:
-        computed = _compute(setting, missing)
+    computed = compute(setting, missing, workers) if missing else []
     found = {key(setting, r["kind"], r["target"], _fpr(r)): r for r in computed}
     rows = [stored.get(k) or found[k] for k in keys]
     table = pd.DataFrame(rows)
