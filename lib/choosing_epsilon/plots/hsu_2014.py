@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -64,7 +65,7 @@ LEGEND_DROP = 38  # points
 def _legend_below(ax: Axes, ncols: int = 1) -> None:
     """The panel's legend centred under its x axis label, where it can cover no data whatever
     the curves do at the run's parameters."""
-    below = offset_copy(ax.transAxes, fig=ax.figure, y=-LEGEND_DROP, units="points")
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
     ax.legend(
         loc="upper center",
         bbox_to_anchor=(0.5, 0.0),
@@ -361,7 +362,9 @@ def max_epsilon_vs_cost_and_budget(
     fig, ax = plt.subplots()
     for budget, curve in scan.groupby("budget", sort=False):
         ax.plot(
-            curve.expected_cost, curve.max_feasible_epsilon, label=f"B = {_dollar_label(budget)}"
+            curve.expected_cost,
+            curve.max_feasible_epsilon,
+            label=f"B = {_dollar_label(cast(float, budget))}",
         )
     _reference(ax, expected_cost, f"P = {_dollar_label(expected_cost)}")
     if np.isnan(scan.max_feasible_epsilon).all():

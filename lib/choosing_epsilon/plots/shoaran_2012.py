@@ -23,7 +23,7 @@ LEGEND_DROP = 38  # points
 def _legend_below(ax: Axes, ncols: int = 2) -> None:
     """The panel's legend centred under its x axis label, where it can cover no curve and no
     marked value whatever the parameters."""
-    below = offset_copy(ax.transAxes, fig=ax.figure, y=-LEGEND_DROP, units="points")
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
     ax.legend(
         loc="upper center",
         bbox_to_anchor=(0.5, 0.0),
