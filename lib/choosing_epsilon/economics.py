@@ -40,8 +40,13 @@ def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
 
 
 def payment(epsilon: float, expected_cost: float) -> float:
-    """(e^ε - 1)P: the increase in expected cost that an ε-private study must compensate."""
-    return math.expm1(positive("epsilon", epsilon)) * positive("expected_cost", expected_cost)
+    """(e^ε - 1)P: the increase in expected cost that an ε-private study must compensate (∞
+    where e^ε exceeds a double's range)."""
+    eps, cost = positive("epsilon", epsilon), positive("expected_cost", expected_cost)
+    try:
+        return math.expm1(eps) * cost
+    except OverflowError:
+        return math.inf
 
 
 def participates(offer: float, epsilon: float, expected_cost: float) -> bool:
@@ -472,6 +477,7 @@ def _count(name: str, value: float) -> float:
 
 
 EXACT_EPSILON_MIN = 1e-4  # the smallest ε the exact search considers
+EXACT_EPSILON_MAX = 20.0  # the largest: a budget that affords it may afford more
 
 
 def largest_feasible_epsilon_exact(
@@ -480,14 +486,16 @@ def largest_feasible_epsilon_exact(
     error: float,
     failure_probability: float,
     fraction: float = 0.5,
-    epsilon_max: float = 20.0,
+    epsilon_max: float = EXACT_EPSILON_MAX,
 ) -> StudyDesign | None:
     """Like ``largest_feasible_epsilon`` but with the exact failure probability in place of
     A(ε, N).
 
     A geometric scan of ε down from ``epsilon_max`` to ``EXACT_EPSILON_MIN`` finds the first
-    affordable ε, then bisection refines it; the returned design's ``accuracy_bound`` field holds
-    the exact failure probability. None when even ε = ``EXACT_EPSILON_MIN`` is beyond the budget.
+    affordable ε, then bisection refines it (a design at ``epsilon_max`` itself means the budget
+    may afford a larger ε than the scan looks at); the returned design's ``accuracy_bound``
+    field holds the exact failure probability. None when even ε = ``EXACT_EPSILON_MIN`` is
+    beyond the budget.
     """
     p, b = positive("expected_cost", expected_cost), positive("budget", budget)
     alpha = open_unit("failure_probability", failure_probability)
@@ -516,14 +524,18 @@ def largest_feasible_epsilon_exact(
 
 def dollars(amount: float) -> str:
     """An amount of money for the text: to the cent with thousands separators, or to 3
-    significant figures below a cent."""
+    significant figures below a cent; "$∞" for an infinite amount (e^ε beyond a double's range)."""
+    if isinstance(amount, (int, float)) and math.isinf(amount) and amount > 0:
+        return "$∞"
     x = real("amount", amount)
     return f"${x:,.2f}" if x == 0 or abs(x) >= 0.01 else f"${x:.3g}"
 
 
 def readable(value: float, decimals: int = 4) -> float:
     """``value`` rounded to ``decimals`` places, or to 3 significant figures where those places
-    would show fewer."""
+    would show fewer; ±∞ as it is."""
+    if isinstance(value, (int, float)) and math.isinf(value):
+        return float(value)
     x = real("value", value)
     return round(x, decimals) if x == 0 or abs(x) >= 10.0 ** (2 - decimals) else float(f"{x:.3g}")
 
@@ -554,7 +566,8 @@ def feasible_region_curves(
     """The two edges of the feasible region on a grid of ε in (0, right]: the budget's
     N_max = B / ((e^ε - 1)P) and the accuracy's smallest N with A(ε, N) ≤ α."""
     eps = np.linspace(right / points, right, points)
-    n_budget = budget / (np.expm1(eps) * expected_cost)
+    with np.errstate(over="ignore"):  # e^ε beyond a double's range: no participant affordable
+        n_budget = budget / (np.expm1(eps) * expected_cost)
     n_accuracy = np.array(
         [accuracy_n(e, error, failure_probability, slide_constants) for e in eps], dtype=float
     )
@@ -575,13 +588,15 @@ def study_size_scan(
     n_bound = np.array(
         [accuracy_n(e, error, failure_probability, slide_constants) for e in epsilons]
     )
+    with np.errstate(over="ignore"):  # e^ε beyond a double's range: the cost is ∞
+        per_person = np.expm1(epsilons) * expected_cost
     return pd.DataFrame(
         {
             "epsilon": epsilons,
             "n_exact": n_exact,
-            "cost_exact": n_exact * np.expm1(epsilons) * expected_cost,
+            "cost_exact": n_exact * per_person,
             "n_bound": n_bound,
-            "cost_bound": n_bound * np.expm1(epsilons) * expected_cost,
+            "cost_bound": n_bound * per_person,
         }
     )
 

@@ -14,14 +14,17 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from typing import cast
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.transforms import offset_copy
 
 from ..economics import StudyDesign
+from ..economics import dollars as econ_dollars
 from ..harness import figures
 from ..harness.figures import centred_text
 from . import style
@@ -39,6 +42,12 @@ def _money(amount: float) -> str:
     return f"{text} dollar" if text == "1" else f"{text} dollars"
 
 
+def _dollar_label(amount: float) -> str:
+    """An amount for a legend: to the dollar from $100 ("$16,667"), else to the cent or to 3
+    significant figures below one ("$63.70", "$5e-05"): never "$0"."""
+    return f"${amount:,.0f}" if abs(amount) >= 100 else econ_dollars(amount)
+
+
 def _listed(words: Sequence[str]) -> str:
     """``words`` joined as prose: "a", "a and b", "a, b and c"."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
@@ -47,6 +56,23 @@ def _listed(words: Sequence[str]) -> str:
 def _design_name(name: str) -> str:
     """A design's name without the panel letter the notebook's table gives it."""
     return re.sub(r"^\([a-z]\)\s*", "", name)
+
+
+# how far below the bottom of a panel its legend starts: under the tick labels and the x label
+LEGEND_DROP = 38  # points
+
+
+def _legend_below(ax: Axes, ncols: int = 1) -> None:
+    """The panel's legend centred under its x axis label, where it can cover no data whatever
+    the curves do at the run's parameters."""
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=below,
+        ncols=ncols,
+        borderaxespad=0.0,
+    )
 
 
 def _reference(ax: Axes, x: float, label: str) -> None:
@@ -74,7 +100,7 @@ def feasible_region(
     eps, n_budget, n_accuracy = region.epsilon, region.n_max_budget, region.n_min_accuracy
     right = float(eps.iloc[-1])
     fig, ax = plt.subplots()
-    budget_label = f"budget: N ≤ B / ((e^ε − 1)P), B = ${budget:,.0f}"
+    budget_label = f"budget: N ≤ B / ((e^ε − 1)P), B = {_dollar_label(budget)}"
     ax.plot(eps, n_budget, color=style.UPPER, ls="-", label=budget_label)
     accuracy_label = f"accuracy: A(ε, N) ≤ T = {failure_probability:g}"
     ax.plot(eps, n_accuracy, color=style.LOWER, ls="--", label=accuracy_label)
@@ -84,9 +110,21 @@ def feasible_region(
     )
     slide_epsilon, slide_n = slides
     top = region_top(n_accuracy.min(), slide_n)
-    off_chart = "" if slide_epsilon <= right and slide_n <= top else " (off the chart)"
+    on_chart = slide_epsilon <= right and slide_n <= top
+    # off the chart: a hollow star at the nearest edge, its value in the legend
+    off_chart = "" if on_chart else " (off the chart)"
     label = f"slides: ε = {slide_epsilon:g}, N = {slide_n:,}{off_chart}"
-    ax.plot([slide_epsilon], [slide_n], ls="none", marker="*", color="black", ms=11, label=label)
+    ax.plot(
+        [min(slide_epsilon, right)],
+        [min(slide_n, top)],
+        ls="none",
+        marker="*",
+        color="black",
+        mfc="black" if on_chart else "none",
+        ms=11,
+        clip_on=on_chart,  # at the edge: drawn whole, over the axis
+        label=label,
+    )
     if best:
         ax.plot(
             [best.epsilon],
@@ -104,7 +142,7 @@ def feasible_region(
         xlim=(0, right),
         title="Feasible ε and N for accuracy level T and budget B",
     )
-    ax.legend()
+    _legend_below(ax, ncols=2)
     if not inside.any():
         centred_text(ax, "no feasible (ε, N) on this range")
     return fig, region
@@ -147,7 +185,11 @@ def feasible_region_caption(
         if (n_accuracy <= n_budget).any()
         else "nothing is shaded, since the accuracy curve lies above the budget curve throughout"
     )
-    off = "" if slide_epsilon <= right and slide_n <= top else ", off the chart"
+    off = (
+        ""
+        if slide_epsilon <= right and slide_n <= top
+        else ", off the chart: a hollow star at its edge"
+    )
     dot = "" if best is None else f", and a dot the largest feasible ε, {best.epsilon:.4f}"
     alt = (
         f"Line chart of the study size N, from 0 to {top:,.0f}, against the privacy parameter ε, "
@@ -160,10 +202,11 @@ def feasible_region_caption(
 
 
 def study_size_exact_vs_bound(
-    design: pd.DataFrame, slide_epsilon: float
+    design: pd.DataFrame, slide_epsilon: float, true_fraction: float = 0.5
 ) -> tuple[Figure, pd.DataFrame]:
     """The smallest accurate N against ε by the bound A(ε, N) ≤ T and by the exact failure
-    probability (``economics.study_size_scan``), both axes logarithmic."""
+    probability at the true fraction ``true_fraction`` (``economics.study_size_scan``), both
+    axes logarithmic."""
     fig, ax = plt.subplots()
     ax.plot(
         design.epsilon,
@@ -177,7 +220,7 @@ def study_size_exact_vs_bound(
         design.n_exact,
         color=EXACT,
         ls="-",
-        label="smallest N by the exact failure probability at p = 0.5",
+        label=f"smallest N by the exact failure probability at p = {true_fraction:g}",
     )
     _reference(ax, slide_epsilon, f"slides' ε = {slide_epsilon:g}")
     ax.set(
@@ -187,7 +230,7 @@ def study_size_exact_vs_bound(
         ylabel="smallest accurate study size (N, participants)",
         title="How large must the study be?",
     )
-    ax.legend()
+    _legend_below(ax)
     return fig, design
 
 
@@ -257,7 +300,7 @@ def failure_vs_true_fraction(
         )
         style.panel_title(ax, index, f"{_design_name(name)}: ε = {eps:.3g}, N = {n:,}")
         ax.set(xlabel=P_AXIS, ylabel="failure probability")
-        ax.legend()
+        _legend_below(ax, ncols=2)
     if len(designs) == 1:
         centred_text(axes[1], "no exact-accuracy design on this budget")
         style.panel_title(axes[1], 1, "exact-accuracy design")
@@ -318,17 +361,23 @@ def max_epsilon_vs_cost_and_budget(
     (``economics.max_epsilon_scan``), with the notebook's P marked."""
     fig, ax = plt.subplots()
     for budget, curve in scan.groupby("budget", sort=False):
-        ax.plot(curve.expected_cost, curve.max_feasible_epsilon, label=f"B = ${budget:,.0f}")
-    _reference(ax, expected_cost, f"P = ${expected_cost:.2f}")
+        ax.plot(
+            curve.expected_cost,
+            curve.max_feasible_epsilon,
+            label=f"B = {_dollar_label(cast(float, budget))}",
+        )
+    _reference(ax, expected_cost, f"P = {_dollar_label(expected_cost)}")
     if np.isnan(scan.max_feasible_epsilon).all():
         centred_text(ax, "no study is feasible for any P and B shown")
+        ax.set_ylim(0, 1)  # no ε to show: the axis starts at 0 rather than around it
+    ax.set_xlim(float(scan.expected_cost.min()), float(scan.expected_cost.max()))
     ax.set(
         xscale="log",
         xlabel="expected cost of not participating (P, dollars)",
         ylabel="largest feasible privacy parameter (ε)",
         title="The answer moves with P and B (missing: infeasible)",
     )
-    ax.legend()
+    _legend_below(ax, ncols=2)
     return fig, scan
 
 
@@ -343,7 +392,7 @@ def max_epsilon_vs_cost_and_budget_caption(
     arguments, for the accuracy level ``failure_probability`` (T) and error ``error`` (d)."""
     # each budget with its curve, in the order drawn
     groups = [(float(b), scan[scan.budget == b]) for b in dict.fromkeys(scan.budget.tolist())]
-    budgets = _listed([f"{b:,.0f}" for b, _ in groups]) + " dollars"
+    budgets = _listed([_dollar_label(b).removeprefix("$") for b, _ in groups]) + " dollars"
     costs = scan.expected_cost
     low, high = _money(float(costs.min())), _money(float(costs.max()))
     setting = f"accuracy level T = {failure_probability:g}, error d = {error:g}"
@@ -375,7 +424,7 @@ def max_epsilon_vs_cost_and_budget_caption(
     described = []
     for budget, curve in groups:
         shown = curve[curve.max_feasible_epsilon.notna()]
-        text = f"B = {budget:,.0f} dollars"  # as the legend rounds it
+        text = f"B = {_dollar_label(budget).removeprefix('$')} dollars"  # as the legend rounds it
         if shown.empty:
             described.append(f"{text} has no point")
             continue

@@ -10,7 +10,9 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.transforms import offset_copy
 
 from ..harness import figures
 from . import style
@@ -24,6 +26,23 @@ GAUSSIAN_CLASSICAL_DASH = ":"  # the classical Gaussian line shares the Gaussian
 RATIO_LABEL = "Theorem 2's privacy parameter\nover Theorem 3's (ε₂ / ε₃)"
 SIGMA_EPSILON_LABEL = "noise standard deviation\ntimes privacy parameter (σε)"
 TAIL_LABEL = "probability the noise lies\nbeyond it (Pr(|X| ≥ tσ))"
+
+
+# how far below the bottom of a panel its legend starts: under the tick labels and the x label
+LEGEND_DROP = 38  # points
+
+
+def _legend_below(ax: Axes, ncols: int = 1) -> None:
+    """The panel's legend centred under its x axis label, where it can cover no data whatever
+    the curves do at the run's parameters."""
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=below,
+        ncols=ncols,
+        borderaxespad=0.0,
+    )
 
 
 def _series(index: int) -> dict[str, Any]:
@@ -53,7 +72,7 @@ def ratio_figure(
         title="Fig. 1: ratio of Theorem 2's and Theorem 3's ε, Laplace noise",
         xlim=(0, 1),
     )
-    ax.legend(loc="upper left")
+    _legend_below(ax, ncols=2)
     return fig, frame
 
 
@@ -104,7 +123,7 @@ def coverage_minus_p_figure(
         ylabel="delivered minus required confidence (coverage − p)",
         title="What each theorem's ε delivers (Laplace noise)",
     )
-    ax.legend()
+    _legend_below(ax, ncols=2)
     return fig, frame
 
 
@@ -193,7 +212,7 @@ def slips_figure(
         ylabel=SIGMA_EPSILON_LABEL,
     )
     style.panel_title(ax_a, 0, "Lemma 1: is σε a constant?")
-    ax_a.legend()
+    _legend_below(ax_a)
     lines = (("laplace", "Laplace tail", 0), ("gaussian", "Gaussian tail", 1))
     for column, label, index in lines:
         ax_b.plot(tails.t, tails[column], label=label, **_series(index))
@@ -212,7 +231,7 @@ def slips_figure(
         ylabel=TAIL_LABEL,
     )
     style.panel_title(ax_b, 1, "Theorem 3's bound against the true tails")
-    ax_b.legend(loc="lower left")
+    _legend_below(ax_b, ncols=2)
     return fig, pd.concat([slips, tails], axis=1)
 
 

@@ -9,10 +9,28 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.transforms import offset_copy
 
 from ..harness import figures
 from . import style
+
+# how far below the bottom of a panel its legend starts: under the tick labels and the x label
+LEGEND_DROP = 38  # points
+
+
+def _legend_below(ax: Axes, ncols: int = 2) -> None:
+    """The panel's legend centred under its x axis label, where it can cover no curve and no
+    marked value whatever the parameters."""
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=below,
+        ncols=ncols,
+        borderaxespad=0.0,
+    )
 
 
 def _amount(value: float) -> str:
@@ -68,10 +86,22 @@ def fig1_noise_vs_probability(
         ylabel="noise magnitude (z, units of the answer)",
         title=f"Fig. 1: noise magnitude against its probability (Δ(q) = {sensitivity:g})",
         xlim=(0, 100),
-        ylim=(0, None),
     )
-    ax.legend()
+    if fig1_log_scale(curves, epsilons, (z50, z30)):
+        ax.set_yscale("log")  # curves and dots decades apart: a linear axis flattens the lower
+    else:
+        ax.set_ylim(0, None)
+    _legend_below(ax)
     return fig, curves
+
+
+def fig1_log_scale(
+    curves: pd.DataFrame, epsilons: Sequence[float], marked: Sequence[float]
+) -> bool:
+    """Whether Fig. 1 needs a logarithmic z axis: when its curves' tops and the marked values
+    lie more than two decades apart, a linear axis from 0 draws the lower ones on the x axis."""
+    tops = [float(curves[f"z_eps_{e:g}"].max()) for e in epsilons]
+    return max(tops) > 100 * min([*tops, *marked])
 
 
 def fig1_caption(
@@ -95,8 +125,9 @@ def fig1_caption(
             f"ε = {epsilon:g}."
         ),
         alt=(
-            f"Line chart of the noise magnitude z (y axis, linear from 0, the curves reaching "
-            f"{_amount(top)}) "
+            f"Line chart of the noise magnitude z (y axis, "
+            f"{'logarithmic' if fig1_log_scale(curves, epsilons, (z50, z30)) else 'linear from 0'}"
+            f", the curves reaching {_amount(top)}) "
             f"against the probability pr that it is exceeded (x axis, 0 to 100%, curves drawn "
             f"from {low:g}% to {high:g}%), "
             f"one curve per ε: {_styled([f'{e:g}' for e in epsilons])}; each curve falls "
@@ -142,8 +173,8 @@ def fig2_mta(
         ylabel="minimum true answer (units of the answer)",
     )
     style.panel_title(ax_b, 1, f"second reading: MTA against re, ε = {reading_epsilon:g}")
-    ax_a.legend()
-    ax_b.legend()
+    _legend_below(ax_a)
+    _legend_below(ax_b)
     frame = pd.concat(
         [against_epsilon.assign(reading="vs_epsilon"), against_re.assign(reading="vs_re")],
         ignore_index=True,
