@@ -571,3 +571,46 @@ def test_synthesis_lee_clifton_for_another_statistic(tmp_path, query):
         "mean of all 150 values of 'score', Δ = 10/150"
         in table["ε of the release"]["Poster, Theorem 2"]
     )
+
+
+# --- synthesis: calibrating to a stated risk at the edges ----------------------------------------
+
+
+@pytest.mark.notebook
+def test_synthesis_calibrates_a_tiny_range_to_risks_near_zero_and_one(tmp_path):
+    """1,000 rows on the public range [0, 1]: an advantage of 1e-6, below δ (no ε meets it on the
+    standard Gaussian route), and a TPR of 0.999 at FPR 0.001; the run finishes, its figure keeps
+    to the style, and every noise is the closed form's."""
+    changes = {
+        "n_people": 1000,
+        "value_range": [0, 1],
+        "observed_ages": [0, 1],
+        "mean_lower_bound": 0.5,
+        "error_years": 0.05,
+        "c_years": 0.01,
+        "max_advantage": 1e-6,
+        "max_tpr": 0.999,
+        "at_fpr": 0.001,
+    }
+    text, results = run("synthesis", changes, tmp_path / "out")
+    rows = pd.DataFrame(results["noise_for_risk"]).set_index(["mechanism", "kind"])
+    delta = 1 / 1000
+    gaussian_adv = rows.loc[("Gaussian", "advantage")]
+    assert gaussian_adv.noise_aware == pytest.approx(
+        delta / (2 * math.sqrt(2) * special.erfinv(1e-6)), rel=1e-9
+    )
+    assert gaussian_adv.noise_standard == "inf" and gaussian_adv.noise_ratio == "inf"
+    assert "no finite Gaussian noise (no ε at δ = 1e-05 meets it)" in text
+    laplace_tpr = rows.loc[("Laplace", "tpr")]
+    mu = stats.laplace.isf(0.001) + stats.laplace.ppf(0.999)
+    assert laplace_tpr.noise_aware == pytest.approx(delta / mu, rel=1e-9)
+    # pure ε-DP at TPR 0.999, FPR 0.001: ε = ln((1 − α)/(1 − t)), larger than the Laplace's μ
+    assert laplace_tpr.epsilon_standard == pytest.approx(math.log(0.999 / 0.001), rel=1e-9)
+    assert laplace_tpr.noise_ratio == pytest.approx(mu / math.log(999), rel=1e-9)
+    gaussian_tpr = rows.loc[("Gaussian", "tpr")]
+    assert gaussian_tpr.noise_aware == pytest.approx(
+        delta / (stats.norm.isf(0.001) + stats.norm.ppf(0.999)), rel=1e-9
+    )
+    assert float(gaussian_tpr.noise_ratio) > 1
+    captions = json.loads((tmp_path / "out" / "captions.json").read_text(encoding="utf-8"))
+    assert "TPR ≤ 0.999 at FPR 0.001" in captions["methods_and_deployments"]["caption"]

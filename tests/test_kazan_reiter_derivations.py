@@ -1,6 +1,8 @@
 """The step-by-step check of Kazan & Reiter's derivations: every step verified or a slip with a
 ledger row, and the checks themselves able to fail."""
 
+import math
+
 import pytest
 import sympy as sp
 
@@ -45,3 +47,79 @@ def test_a_sign_check_reports_a_wrong_sign():
         "test", "d/dp of p is negative", [(kd.p, -1)], (kd.p, kd.q, kd.r), lambda *_: True
     )
     assert step.verdict == kd.SLIP
+
+
+STEP_BY_STEP = [
+    # Lemma 2, (89)-(94), and (95)-(97)
+    "Eqs. (88)-(89)",
+    "Eqs. (89)-(90)",
+    "Eq. (91)",
+    "Eqs. (90)-(92)",
+    "Eqs. (92)-(93)",
+    "Eqs. (93)-(94)",
+    "Eq. (95)",
+    "Eq. (96)",
+    "Eqs. (95)-(97)",
+    # Lemma 3, (110)-(114), and (133)-(137)
+    "Eqs. (109)-(110)",
+    "Eqs. (110)-(111)",
+    "Eqs. (111)-(112)",
+    "Eqs. (112)-(113)",
+    "Eqs. (113)-(114)",
+    "Eqs. (133)-(134)",
+    "Eq. (135)",
+    "Eqs. (135)-(136)",
+    "Eq. (137)",
+    # Theorem 2, (70)-(77)
+    "Eqs. (70)-(75)",
+    "Eqs. (75)-(76)",
+    "Eqs. (76)-(77)",
+]
+
+
+def test_the_chains_are_checked_one_step_at_a_time(steps):
+    assert not set(STEP_BY_STEP) - set(steps.equations)
+
+
+def _lemma2_terms(p, q, a):
+    k = 1 / a - 1
+    d = (1 - p) ** 2 + 4 * p**2 * q * (1 - q) * k
+    return k, d, math.sqrt(d)
+
+
+@pytest.mark.parametrize("p, q, a", [(0.3, 0.5, 0.1), (0.7, 0.2, 0.25), (0.1, 0.9, 0.05)])
+def test_eq91_as_printed_is_not_eq90_and_with_the_sign_corrected_it_is(p, q, a):
+    k, d, root = _lemma2_terms(p, q, a)
+    eq90 = 1 / p + ((1 - p) - 4 * p * q * (1 - q) * k - root) / root / (root - (1 - p))
+
+    def eq91(sign):
+        top = d + p * (1 - p) - 4 * p**2 * q * (1 - q) * k - ((1 - p) + sign * p) * root
+        return top / root / (p * (root - (1 - p)))
+
+    assert eq91(+1) == pytest.approx(eq90, rel=1e-12)
+    assert abs(eq91(-1) - eq90) > 0.1
+
+
+@pytest.mark.parametrize("p, q, a", [(0.3, 0.5, 0.1), (0.7, 0.2, 0.25)])
+def test_eq96_with_four_squared_is_not_eq95(p, q, a):
+    k, _, root = _lemma2_terms(p, q, a)
+    eq95 = -1 / (1 - q) - 4 * p**2 * k * (1 - 2 * q) / (2 * root) / (root - (1 - p))
+
+    def eq96(coefficient):
+        printed_root = math.sqrt((1 - p) ** 2 + coefficient * q * (1 - q) * k)
+        top = root - (1 - p) + 2 * p**2 * k * (1 - q) * (1 - 2 * q) / root
+        return -top / ((1 - q) * (printed_root - (1 - p)))
+
+    assert eq96(4 * p**2) == pytest.approx(eq95, rel=1e-12)
+    assert abs(eq96(16) - eq95) > 0.1
+
+
+def test_eq135_is_no_lower_bound_where_p_exceeds_one_over_r():
+    def sides(p, q, r):
+        root = math.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * (1 / r - p * q))
+        eq134 = 2 * p * ((1 - p) * (2 * p * (1 - q) - (p - 1 / r)) / root + (p - 1 / r))
+        return eq134, 4 * p * (p - 1 / r)  # (135) = (136)
+
+    above, below = sides(0.9, 0.1, 3.0), sides(0.1, 0.5, 3.0)
+    assert above[0] < above[1]  # p > 1/r~: (134) > (135) fails
+    assert below[0] > below[1] and below[1] < 0  # p < 1/r~: it holds, but (137) fails

@@ -45,8 +45,10 @@ def draw(methods, scale, interval, provenance=None):
 def test_two_panels_on_one_epsilon_axis_and_the_risk_scale_below(scale):
     methods = default_table()
     interval = committed_results()["feasible_interval"]
-    fig, frame = draw(methods, scale, interval)
-    ax, ax_b, ax_r = fig.axes
+    fig, frame = plot.methods_and_deployments(
+        methods, scale, interval, SURVEY.mechanism, SURVEY.lee_mechanism, None, calibrated_at()
+    )
+    ax, ax_b, ax_r, _ax_d = fig.axes
     assert style.problems(fig) == []
     assert ax.get_title("left") == f"(a) one mechanism, every input public\n{SURVEY.mechanism}"
     assert " ".join(ax_b.get_title("left").split()).endswith(SURVEY.lee_mechanism)
@@ -212,3 +214,63 @@ def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
     assert marked == len(placed) and "too many to name" in ax_r.get_title("left")
     words = plot.caption(20000, None, scale)
     assert "one row per privacy model" in words.alt
+
+
+# --- panel (d): the noise for the stated risk by both routes ---------------------------------
+
+
+def calibrated_at(**changes):
+    from choosing_epsilon.harness import parameters
+
+    return synth.noise_for_risk_table(SURVEY, parameters.committed_values("synthesis") | changes)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {},
+        {"max_advantage": 1e-6, "max_tpr": 0.0100001},
+        {"max_advantage": 0.999999, "max_tpr": 0.999999},
+    ],
+    ids=["defaults", "risks near 0", "risks near 1"],
+)
+def test_panel_d_marks_both_routes_and_their_ratio(scale, changes):
+    calibrated = calibrated_at(**changes)
+    fig, frame = plot.methods_and_deployments(
+        default_table(), scale, committed_results()["feasible_interval"], SURVEY.mechanism,
+        SURVEY.lee_mechanism, None, calibrated,
+    )  # fmt: skip
+    assert style.problems(fig) == []
+    ax_d = fig.axes[3]
+    assert ax_d.get_title("left").startswith("(d) the mean's noise for the risk you state")
+    assert ax_d.get_xscale() == "log" and "years" in ax_d.get_xlabel()
+    points = [line for line in ax_d.get_lines() if len(line.get_xdata()) == 1]
+    aware = [p.get_xdata()[0] for p in points if p.get_marker() == "o"]
+    standard = [p.get_xdata()[0] for p in points if p.get_marker() == "s"]
+    assert aware == pytest.approx(calibrated.noise_aware.tolist(), rel=1e-12)
+    finite = calibrated.noise_standard[np.isfinite(calibrated.noise_standard)]
+    assert standard == pytest.approx(finite.tolist(), rel=1e-12)
+    low, high = ax_d.get_xlim()
+    assert low < min(aware + standard) and max(aware + standard) < high  # every marker shown
+    words = [t.get_text() for t in ax_d.texts]
+    assert words == [plot.ratio_text(r) for r in calibrated.noise_ratio]
+    assert list(frame[frame.panel == "(d)"].noise_ratio) == list(calibrated.noise_ratio)
+    words = plot.caption(20000, committed_results()["feasible_interval"], scale, calibrated)
+    assert words.problems() == [] and "(d) gives the Gaussian and Laplace" in words.caption
+    assert len(words.caption) <= 400
+
+
+def test_panel_d_says_where_the_standard_route_has_no_noise():
+    assert plot.ratio_text(math.inf) == "standard: none"
+    assert plot.ratio_text(1.0000000000000002) == "× 1 (the same)"
+    assert plot.ratio_text(4.394188) == "× 4.39"
+    strict = calibrated_at(max_advantage=1e-6)
+    assert strict.noise_standard.iloc[0] == math.inf
+    words = plot.caption(20000, None, default_scale(), strict).caption
+    finite = strict.noise_ratio[np.isfinite(strict.noise_ratio)]
+    assert words.endswith(f"needing {finite.min():.3g} to {finite.max():.3g} times as much.")
+
+
+def default_scale():
+    deployments = registry.read_any(DATA / "deployments_registry", DATA / "epsilon_registry.csv")
+    return synth.risk_scale(default_table(), deployments)

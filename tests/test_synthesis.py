@@ -18,7 +18,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness import outputs, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
 
 
@@ -173,8 +173,9 @@ def test_feasibility_and_results_are_the_committed_ones():
         "a feasible ε exists: True — any ε in [0.01648, 0.02327] (panel (a) only; "
         "Lee & Clifton's ε is for another release)"
     )
-    got = synth.results(table, window, 110 / 20000, 110 / 19999, 18.0)
-    assert json.loads(json.dumps(got)) == results
+    calibrated = synth.noise_for_risk_table(SURVEY, parameters.committed_values("synthesis"))
+    got = synth.results(table, window, 110 / 20000, 110 / 19999, 18.0, calibrated=calibrated)
+    assert json.loads(json.dumps(outputs.strict_json(got))) == results
 
 
 def one_mechanism(lower, upper, **extra):
@@ -308,6 +309,9 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
         ({"n_peple": 2000}, r"synthesis has no parameter 'n_peple'"),
         ({"n_people": 2}, r"parameter 'n_people' must be in \[3, 10\*\*7\], got 2"),
         ({"value_range": [20, 60]}, r"observed_ages must lie inside value_range"),
+        ({"max_tpr": 0.01}, r"parameter 'max_tpr' must be in \(at_fpr, 1\) = \(0.01, 1\)"),
+        ({"at_fpr": 1.0}, r"parameter 'at_fpr' must be in \(0, max_tpr\), got 1.0"),
+        ({"gaussian_delta": 0.0}, r"parameter 'gaussian_delta' must be in \(0, 1\), got 0.0"),
     ],
 )
 def test_methods_at_refuses_bad_inputs_in_one_line(changes, message):
@@ -501,3 +505,54 @@ def test_lengths_and_values_are_worded_in_the_columns_units():
     assert [ages.amount(1), ages.amount(5), ages.holding(90)] == ["1 year", "5 years", "aged 90"]
     assert income.amount(5) == "5 (in the units of 'income')"
     assert income.holding(90) == "with income 90"
+
+
+# --- calibrating to the stated risk ---------------------------------------------------------------
+
+
+def default_calibration():
+    v = parameters.committed_values("synthesis")
+    return synth.noise_for_risk_table(SURVEY, v)
+
+
+def test_the_committed_calibration_is_the_package_functions():
+    """noise_for_risk.csv and results.json hold the noise at the stated risks, by both routes."""
+    table = default_calibration()
+    committed = pd.read_csv(COMMITTED / "noise_for_risk.csv")
+    assert list(committed.columns) == list(table.columns)
+    numbers = ["noise_aware", "noise_standard", "noise_ratio", "epsilon_aware", "risk_standard"]
+    for column in numbers:
+        assert np.allclose(committed[column], table[column], rtol=1e-9), column
+    stored = pd.DataFrame(committed_results()["noise_for_risk"])
+    assert np.allclose(stored.noise_ratio, table.noise_ratio, rtol=1e-12)
+    assert list(stored.target) == ["advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"] * 2
+
+
+def test_the_standard_laplace_route_is_the_hypothesis_testing_row():
+    """Both ask for the ε of pure ε-DP whose advantage is max_advantage: one number."""
+    laplace = default_calibration().set_index(["mechanism", "kind"]).loc[("Laplace", "advantage")]
+    eps = committed_results()["recommendations"]["Hypothesis testing"]
+    assert laplace.epsilon_standard == pytest.approx(eps, rel=1e-12)
+    assert laplace.noise_standard == pytest.approx(SURVEY.delta / eps, rel=1e-12)
+
+
+def test_the_answer_and_the_lines_say_both_routes():
+    table = default_calibration()
+    short = synth.calibration_in_short(table, SURVEY)
+    g = table.set_index(["mechanism", "kind"])
+    assert f"Gaussian noise σ = {g.noise_aware['Gaussian', 'advantage']:.4g}" in short
+    assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in short
+    assert "and the same Laplace noise." in short  # TPR 0.1 at FPR 0.01: the Laplace tail
+    lines = synth.calibration_lines(table, SURVEY)
+    assert len(lines) == 4 and lines[3].endswith("meets the worst case of its ε at this risk")
+    assert "which allows an advantage of 0.05781 where 0.25 was accepted" in lines[0]
+    # a risk no (ε, δ) meets: said in words, and no finite noise
+    v = parameters.committed_values("synthesis") | {"max_advantage": 1e-6}
+    strict = synth.noise_for_risk_table(SURVEY, v)
+    assert "no finite Gaussian noise (no ε at δ = 1e-05 meets it)" in synth.calibration_in_short(
+        strict, SURVEY
+    )
+    assert (
+        "((0, δ)-DP already allows advantage δ), so no finite noise"
+        in (synth.calibration_lines(strict, SURVEY)[0])
+    )

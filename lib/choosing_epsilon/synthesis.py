@@ -15,6 +15,7 @@ import pandas as pd
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import interpretation, queries, risk_profiles, tables
+from choosing_epsilon import noise_for_risk as nfr
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
@@ -178,6 +179,11 @@ class Survey:
         if self.column == "age":
             return f"{value:g} year" + ("" if value == 1 else "s")
         return f"{value:g} (in the units of {self.column!r})"
+
+    @property
+    def unit(self) -> str:
+        """The unit of the column's values, for a noise scale: years for ages."""
+        return "years" if self.column == "age" else f"units of {self.column!r}"
 
     def holding(self, value: float) -> str:
         """A participant's value in words: "aged 90" for ages, "with income 90" else."""
@@ -648,13 +654,18 @@ def results(
     mean_floor: float,
     data: Column | None = None,
     lee_statistic: str = "mean",
+    calibrated: pd.DataFrame | None = None,
 ) -> dict[str, object]:
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
     panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
-    from a file, what was read from it."""
+    from a file, what was read from it; with ``calibrated`` (``noise_for_risk_table``), the noise
+    for each stated risk by both routes."""
     finite = methods[has_epsilon(methods.epsilon)]
     reads = ~methods["uses the private data"].str.startswith("no")
-    read = {}
+    read: dict[str, object] = {}
+    if calibrated is not None:
+        kept = [c for c in calibrated.columns if c != "curve"]
+        read["noise_for_risk"] = calibrated[kept].to_dict(orient="records")
     if data is not None and data.source:
         read["data"] = {
             "source": data.source,
@@ -692,6 +703,7 @@ def methods_at(**changes: Any) -> pd.DataFrame:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
     v = parameters.committed_values("synthesis")
     v.update(parameters.validate(changes, spec, partial=True))
+    parameters.check_joint("synthesis", v)
     return _survey_and_methods(v)[1]
 
 
@@ -850,10 +862,16 @@ def _risk_words(epsilon: float) -> str:
     )
 
 
-def answer_in_short(window: Feasibility, scale: pd.DataFrame, survey: Survey) -> str:
+def answer_in_short(
+    window: Feasibility,
+    scale: pd.DataFrame,
+    survey: Survey,
+    calibrated: pd.DataFrame | None = None,
+) -> str:
     """The notebook's answer at the run's parameters, in numbers (Markdown): the ε that panel
     (a)'s methods agree on, what an attacker can do at its ends, and where that sits among the
-    deployments that state a guarantee."""
+    deployments that state a guarantee; with ``calibrated`` (``noise_for_risk_table``), the
+    noise that meets the reader's stated risk directly, and what the standard route costs."""
     deployed = scale[(scale.kind == "deployment") & scale.advantage.notna()]
     lines = [f"**The answer, in short, for the {survey.mechanism.split(', Δ')[0]}.**"]
     if window.feasible:
@@ -900,6 +918,8 @@ def answer_in_short(window: Feasibility, scale: pd.DataFrame, survey: Survey) ->
             f"{share} larger advantage than ε = {reference:.4g} does; the least of them, "
             f"{least.row}, allows {least.advantage:.3g}."
         )
+    if calibrated is not None:
+        lines.append(calibration_in_short(calibrated, survey))
     lines.append(
         "Lee & Clifton's adversary reads the private data and bounds another release (panel "
         "(b)); the sections below derive every number."
@@ -963,4 +983,98 @@ def the_answer(v: Mapping[str, Any]) -> str:
 
     survey, methods = _survey_and_methods(v)
     deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
-    return answer_in_short(feasibility(methods), risk_scale(methods, deployments), survey)
+    scale = risk_scale(methods, deployments)
+    calibrated = noise_for_risk_table(survey, v)
+    return answer_in_short(feasibility(methods), scale, survey, calibrated)
+
+
+# --- calibrating to a stated risk instead of to ε ------------------------------------------------
+
+
+def risk_targets(v: Mapping[str, Any]) -> list[nfr.RiskTarget]:
+    """The attack risks the reader accepts at the parameters ``v``: the largest advantage
+    ``max_advantage``, and the largest TPR ``max_tpr`` at the false-positive rate ``at_fpr``."""
+    return [nfr.advantage(v["max_advantage"]), nfr.tpr_at_fpr(v["max_tpr"], v["at_fpr"])]
+
+
+def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
+    """The survey mean (Δ = ``survey.delta``) calibrated to each stated risk, Gaussian (at δ =
+    ``gaussian_delta``) and Laplace, by the attack-aware and the standard routes
+    (``noise_for_risk.calibrate``)."""
+    return nfr.calibrate(risk_targets(v), survey.delta, v["gaussian_delta"])
+
+
+def _same(ratio: float) -> bool:
+    """Whether a ratio of noises is 1 to the four figures it is printed with."""
+    return abs(ratio - 1) < 5e-5
+
+
+def calibration_lines(calibrated: pd.DataFrame, survey: Survey) -> list[str]:
+    """One line per mechanism and risk: the attack-aware noise and the ε it would be reported
+    with, the standard route's ε, noise and ratio, and the risk that noise really allows."""
+    lines = []
+    for row in calibrated.itertuples():
+        symbol = "σ" if row.mechanism == "Gaussian" else "b"
+        at_delta = f" at δ = {row.delta:.3g}" if row.mechanism == "Gaussian" else ""
+        head = (
+            f"{row.mechanism}, {row.target}: attack-aware {symbol} = {row.noise_aware:.4g} "
+            f"(reported as ε = {row.epsilon_aware:.4g}{at_delta}); "
+        )
+        if math.isnan(float(row.epsilon_standard)):  # type: ignore[arg-type]
+            bound = "advantage δ" if row.kind == "advantage" else "TPR FPR + δ"
+            tail = (
+                f"standard route: no ε{at_delta} meets it ((0, δ)-DP already allows {bound}), "
+                "so no finite noise"
+            )
+        elif _same(float(row.noise_ratio)):  # type: ignore[arg-type]
+            tail = (
+                f"standard route ε = {row.epsilon_standard:.4g}, {symbol} = "
+                f"{row.noise_standard:.4g}: the same noise, as the mechanism's curve meets the "
+                "worst case of its ε at this risk"
+            )
+        else:
+            measure = (
+                f"an advantage of {row.risk_standard:.4g}"
+                if row.kind == "advantage"
+                else f"a TPR of {row.risk_standard:.4g} at FPR {row.fpr:g}"
+            )
+            tail = (
+                f"standard route ε = {row.epsilon_standard:.4g}{at_delta}, {symbol} = "
+                f"{row.noise_standard:.4g}, {row.noise_ratio:.4g} times the noise, which allows "
+                f"{measure} where {row.risk:g} was accepted"
+            )
+        lines.append(head + tail)
+    return lines
+
+
+def _times(value: float, mechanism: str, delta: float) -> str:
+    """How much noise of ``mechanism`` the standard route needs, relative to the attack-aware
+    noise: "4.394 times as much Gaussian noise", or that no ε (at ``delta``) meets the risk."""
+    if value == math.inf:
+        at_delta = f" at δ = {delta:.3g}" if mechanism == "Gaussian" else ""
+        return f"no finite {mechanism} noise (no ε{at_delta} meets it)"
+    if _same(value):
+        return f"the same {mechanism} noise"
+    return f"{value:.4g} times as much {mechanism} noise"
+
+
+def calibration_in_short(calibrated: pd.DataFrame, survey: Survey) -> str:
+    """The answer's sentence on calibrating to the stated risks: the noise each mechanism needs,
+    and how many times that noise the standard route needs."""
+    unit = survey.unit
+    parts = []
+    for target, rows in calibrated.groupby("target", sort=False):
+        by: dict[Any, dict[Any, Any]] = rows.set_index("mechanism").to_dict("index")
+        gauss, lap = by["Gaussian"], by["Laplace"]
+        gauss_ratio, lap_ratio = float(gauss["noise_ratio"]), float(lap["noise_ratio"])
+        parts.append(
+            f"for {target}, Gaussian noise σ = {gauss['noise_aware']:.4g} or Laplace noise "
+            f"b = {lap['noise_aware']:.4g} {unit}, where the standard route through ε needs "
+            f"{_times(gauss_ratio, 'Gaussian', float(gauss['delta']))} and "
+            f"{_times(lap_ratio, 'Laplace', 0.0)}"
+        )
+    return (
+        "Calibrated to the risk you state instead of to an ε, the mean needs, "
+        + "; ".join(parts)
+        + "."
+    )

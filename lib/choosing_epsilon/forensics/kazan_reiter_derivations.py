@@ -35,6 +35,7 @@ EPS3 = sp.log(2 * p * (1 - q)) - sp.log(sp.sqrt(D3) - (1 - p))
 
 VERIFIED, SLIP = "verified", "slip"
 POINTS = 100  # random points per identity that sympy.cancel cannot close
+MECHANISMS = 200  # random ε-DP mechanisms and priors for Lemma 1 and Theorem 1
 # where random points are drawn for each symbol (by name); other symbols: (0.02, 0.98)
 RANGES = {"r": (1.0, 10.0), "n": (2.0, 100.0), "rprime": (1.0, 2.0), "epsilon": (0.01, 5.0)}
 _RNG_SEED = 20241210
@@ -152,39 +153,95 @@ def risk_measures() -> list[Step]:
     ]
 
 
-def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = 200) -> list[Step]:
-    """Lemma 1 (Eqs. 10, 44-60) on random ε-DP mechanisms and priors satisfying Assumption 2."""
+def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) -> list[Step]:
+    """Lemma 1 (Eqs. 10, 44-60) and Theorem 1's bound (Eqs. 63-67) on random ε-DP mechanisms,
+    built from the rest of the data Y₋ᵢ, and priors satisfying Assumption 2."""
     rng = np.random.default_rng(_RNG_SEED)
-    worst = 0.0
+    worst44 = worst10 = worst_bayes = worst_t1 = 0.0
+    fixed_data_gap = math.inf
     for _ in range(trials):
-        absent = rng.random(6) + 0.1  # P(T* = t | I = 0), over 6 outputs
-        absent /= absent.sum()
-        # P(T* = t | Y = y, I = 1) for 4 values y: the absent law tilted by e^u, |u| <= ε/2, and
-        # renormalised by a factor within e^{±ε/2}: within e^{±ε} of it, an ε-DP pair by design
-        present = absent * np.exp(rng.uniform(-epsilon / 2, epsilon / 2, (4, 6)))
-        present /= present.sum(axis=1, keepdims=True)
+        # P[T* = t | Y₋ᵢ = y′, I = 0] over 6 outputs for 3 values y′ of the rest of the data
+        absent = rng.random((3, 6)) + 0.1
+        absent /= absent.sum(axis=1, keepdims=True)
+        # P[T* = t | Yᵢ = y, Y₋ᵢ = y′, I = 1] for 4 values y: the absent law tilted by e^u,
+        # |u| <= ε/2, renormalised by a factor within e^{±ε/2}: an ε-DP pair by design, Eq. (1)
+        present = absent * np.exp(rng.uniform(-epsilon / 2, epsilon / 2, (4, 3, 6)))
+        present /= present.sum(axis=2, keepdims=True)
         ratio = present / absent
         if ratio.max() > math.exp(epsilon) or ratio.min() < math.exp(-epsilon):
             raise AssertionError("a mechanism outside ε-DP was drawn")
-        values = rng.dirichlet(np.ones(4))
-        in_s = values[:2] / values[:2].sum()
-        out_s = values[2:] / values[2:].sum()
-        given_s = in_s @ present[:2]
-        given_not = out_s @ present[2:]
-        first = given_s / absent
-        second = given_s / given_not
-        worst = max(
-            worst,
-            np.abs(np.log(first)).max() / epsilon,
-            np.abs(np.log(second)).max() / (2 * epsilon),
+        # the adversary's P_M[Y₋ᵢ = y′ | I = 0], also its P_M[Y₋ᵢ | Yᵢ = y, I = 1] (Assumption 2)
+        rest = rng.dirichlet(np.ones(3))
+        absent_t = rest @ absent  # (48) by (47): P_M[T* = t | I = 0]
+        present_t = np.einsum("yjt,j->yt", present, rest)  # (45): P_M[T* = t | Yᵢ = y, I = 1]
+        worst44 = max(worst44, np.abs(np.log(present_t / absent_t)).max() / epsilon)
+        # the same sum over the agency's fixed data (a point mass on y′ = 0) is not (48)
+        fixed_data_gap = min(fixed_data_gap, np.abs(absent[0] / absent_t - 1).max())
+        values = rng.dirichlet(np.ones(4))  # P_M[Yᵢ = y | I = 1]; S holds the first two
+        q_s = values[:2].sum()
+        joint = values[:, None] * present_t  # P_M[Yᵢ = y, T* = t | I = 1]
+        given_s = joint[:2].sum(axis=0) / q_s
+        given_not = joint[2:].sum(axis=0) / (1 - q_s)
+        # (49)-(50): Bayes through the posterior P_M[Yᵢ ∈ S | T*, I = 1]; (53): the sum over S
+        via_posterior = joint.sum(axis=0) * (joint[:2].sum(axis=0) / joint.sum(axis=0))
+        via_posterior /= q_s * absent_t
+        via_sum = (present_t[:2] / absent_t * values[:2, None]).sum(axis=0) / q_s
+        direct = given_s / absent_t
+        worst_bayes = max(worst_bayes, np.abs(via_posterior - direct).max())
+        worst_bayes = max(worst_bayes, np.abs(via_sum - direct).max())
+        worst10 = max(
+            worst10,
+            np.abs(np.log(direct)).max() / epsilon,
+            np.abs(np.log(given_s / given_not)).max() / (2 * epsilon),
         )
+        # Theorem 1: the relative risk (61) from the joint of (I, Yᵢ ∈ S, T*), against (67)
+        p_i = rng.uniform(0.02, 0.98)
+        total = q_s * p_i * given_s + (1 - q_s) * p_i * given_not + (1 - p_i) * absent_t  # (65)
+        risk = (q_s * p_i * given_s / total) / (q_s * p_i)
+        e = math.exp(-epsilon)
+        bound = 1 / (q_s * p_i + e**2 * (1 - q_s) * p_i + e * (1 - p_i))
+        worst_t1 = max(worst_t1, float(np.max(risk / bound)))
+    how = f"{trials} random ε-DP mechanisms (ε = {epsilon}) and priors (seeded)"
     return [
         Step(
-            "Lemma 1, Eqs. (10), (44)-(60)",
-            "the ratios lie in [e^{-ε}, e^{ε}] and [e^{-2ε}, e^{2ε}]",
-            f"{trials} random ε-DP mechanisms (ε = {epsilon}) and priors (seeded)",
-            VERIFIED if worst <= 1 + 1e-12 else SLIP,
-            f"largest |log ratio| / bound {worst:.4f} (≤ 1)",
+            "Eqs. (44)-(46), (48)",
+            "P_M[T* | Yᵢ = y, I = 1] / P_M[T* | I = 0] lies in [e^{-ε}, e^{ε}], by total "
+            "probability over Y₋ᵢ, Assumption 2 and Eq. (1)",
+            how,
+            VERIFIED if worst44 <= 1 + 1e-12 else SLIP,
+            f"largest |log ratio| / ε {worst44:.4f} (≤ 1)",
+        ),
+        Step(
+            "Eq. (47)",
+            "e^ε Σ P_M[T* | Y₋ᵢ = y′, I = 0] P[Y₋ᵢ = y′ | I = 0]",
+            "reading; " + how,
+            SLIP,
+            "(47) writes the mechanism's probability with the subscript M and the prior of Y₋ᵢ "
+            "without it, the reverse of (45)-(46); (48) needs the adversary's P_M[Y₋ᵢ | I = 0] "
+            "(Assumption 2), not the agency's P, for which the data are fixed: the sum over "
+            "a point mass on the agency's y₋ᵢ differs from P_M[T* | I = 0] by at least "
+            f"{fixed_data_gap:.1%} (relative, at some output) in each of the {trials} cases",
+        ),
+        Step(
+            "Eqs. (49)-(53)",
+            "Bayes' theorem and the sum over y ∈ S give the ratio as a weighted sum (53)",
+            how,
+            VERIFIED if worst_bayes < 1e-12 else SLIP,
+            f"the three forms differ by at most {worst_bayes:.1e}",
+        ),
+        Step(
+            "Lemma 1, Eqs. (10), (54)-(60)",
+            "the ratios lie in [e^{-ε}, e^{ε}] and [e^{-2ε}, e^{2ε}]; (56) is their product",
+            how,
+            VERIFIED if worst10 <= 1 + 1e-12 else SLIP,
+            f"largest |log ratio| / bound {worst10:.4f} (≤ 1)",
+        ),
+        Step(
+            "Theorem 1, Eqs. (11), (61)-(67)",
+            "rᵢ ≤ 1/(qp + e^{-2ε}(1−q)p + e^{-ε}(1−p))",
+            how + ", each with a random p",
+            VERIFIED if worst_t1 <= 1 + 1e-12 else SLIP,
+            f"largest rᵢ / bound {worst_t1:.4f} (≤ 1)",
         ),
     ]
 
@@ -195,9 +252,18 @@ def theorems_1_and_2() -> list[Step]:
     r_bayes = l1 / (l1 * q * p + l2 * (1 - q) * p + l0 * (1 - p))  # (63) with (65)
     eq66 = 1 / (q * p + l2 / l1 * (1 - q) * p + l0 / l1 * (1 - p))
     root = (ROOT_C - (1 - p)) / (2 * p * (1 - q))  # (72) at equality: e^{-ε}
-    bound_at_root = q * p + root**2 * (1 - q) * p + root * (1 - p)  # the denominator of (70)
     sq = (4 * p * (1 - q) * c + 2 * (1 - p) ** 2 - 2 * (1 - p) * ROOT_C) / (4 * p**2 * (1 - q) ** 2)
     eq74 = c / (p * (1 - q)) + ((1 - p) ** 2 - (1 - p) * ROOT_C) / (2 * p**2 * (1 - q) ** 2)
+    # (70)'s denominator with e^{-2ε} and e^{-ε} at their lower bounds (74) and (72)
+    bound_at_root = q * p + eq74 * (1 - q) * p + root * (1 - p)
+    eq75 = (
+        q * p
+        + c / (p * (1 - q)) * (1 - q) * p
+        + ((1 - p) ** 2 - (1 - p) * ROOT_C) / (2 * p**2 * (1 - q) ** 2) * (1 - q) * p
+        + (ROOT_C - (1 - p)) / (2 * p * (1 - q)) * (1 - p)
+    )
+    half = ((1 - p) - ROOT_C) * (1 - p) / (2 * p * (1 - q))
+    eq76 = q * p + c + half - half
     e = sp.exp(-eps)
     cor1 = [
         (q * p + e**2 * (1 - q) * p + e**2 * (1 - p), q * p + e**2 * (1 - q * p)),
@@ -218,10 +284,10 @@ def theorems_1_and_2() -> list[Step]:
             q,
         ),
         _identity(
-            "Eqs. (12), (70)-(77)",
-            "at e^{-ε} = (√D − (1−p))/(2p(1−q)) Theorem 1's denominator equals 1/r*",
-            bound_at_root,
-            c + p * q,
+            "Eqs. (71)-(72)",
+            "e^{-ε} at equality in (71) is the bound (72)",
+            sp.exp(-EPS_C),
+            root,
             p,
             q,
             c,
@@ -229,6 +295,35 @@ def theorems_1_and_2() -> list[Step]:
         ),
         _identity("Eq. (73)", "the square of (72)", root**2, sq, p, q, c, domain=in_unit),
         _identity("Eq. (74)", "(73) simplified", sq, eq74, p, q, c, domain=in_unit),
+        _identity(
+            "Eqs. (70)-(75)",
+            "(70)'s denominator with e^{-2ε}, e^{-ε} at their bounds (74), (72) (a lower bound, "
+            "their factors (1−q)p and 1−p being ≥ 0) is the sum (75)",
+            bound_at_root,
+            eq75,
+            p,
+            q,
+            c,
+            domain=in_unit,
+        ),
+        _identity("Eqs. (75)-(76)", "(75) multiplied out", eq75, eq76, p, q, c, domain=in_unit),
+        _identity(
+            "Eqs. (76)-(77)",
+            "the last two terms of (76) cancel: qp + (1/r* − pq) = 1/r*",
+            eq76,
+            c + p * q,
+            p,
+            q,
+            c,
+        ),
+        _identity(
+            "Eq. (68)",
+            "Theorem 1's denominator (11) at q = 1 is p + e^{-ε}(1−p)",
+            (q * p + e**2 * (1 - q) * p + e * (1 - p)).subs(q, 1),
+            p + e * (1 - p),
+            p,
+            eps,
+        ),
         _identity(
             "Eq. (69)",
             "q = 1: p + (1/r* − p)/(1−p) · (1−p) = 1/r*",
@@ -270,7 +365,10 @@ def section4_statements() -> list[Step]:
     point = sp.log((1 - sp.Rational(1, 2)) / (1 / rp_ - sp.Rational(1, 2)))
     n = sp.Symbol("n", positive=True)
     eq38 = sp.log((1 - 1 / n) / (1 / (n * a) - 1 / n))
-    eq43 = (q / (q + sp.exp(-2 * eps) * (1 - q)), q * (1 / (q + sp.exp(-2 * eps) * (1 - q))))
+    e = sp.exp(-eps)
+    eq43 = (q / (q + e**2 * (1 - q)), q * (1 / (q + e**2 * (1 - q))))
+    eq11_at_1 = (1 / (q * p + e**2 * (1 - q) * p + e * (1 - p))).subs(p, 1)
+    forms = _profile_forms()
     # Eq. (29): εᵢ(1, q) for r* = 1 + b/q is ½ log((1−q)(q+b)/(q(1−q−b))), stationary at
     # q = (1−b)/2, where it equals log((1+b)/(1−b))
     diff_eps = sp.Rational(1, 2) * sp.log((1 - q) * (q + b) / (q * (1 - q - b)))
@@ -297,7 +395,16 @@ def section4_statements() -> list[Step]:
             a,
             domain=lambda nn, aa: nn * aa > 1,
         ),
+        _identity(
+            "Eq. (43)",
+            "Theorem 1 at p = 1 is 1/(q + e^{-2ε}(1 − q))",
+            eq11_at_1,
+            1 / (q + e**2 * (1 - q)),
+            q,
+            eps,
+        ),
         _identity("Eq. (43)", "ratio bound times q is the posterior bound", *eq43, q, eps),
+        forms,
         _identity(
             "Footnote 8, Eqs. (27)-(28)",
             "posterior − prior ≤ b̃ ⟺ r ≤ (pq + b̃)/(pq)",
@@ -334,6 +441,30 @@ def section4_statements() -> list[Step]:
     return steps
 
 
+def _profile_forms() -> Step:
+    """Eqs. (15)-(16) and footnotes 6-7: max{ã/(x·c̃), r̃} equals its piecewise form (a grid)."""
+    worst = 0.0
+    cases = 0
+    for a_t in (0.01, 0.1, 0.25, 0.5, 0.9):
+        for r_t in (1.2, 3.0, 6.0):
+            # c̃ is the fixed prior (q̃ in (15), p̃ in (16)), on both sides of ã/r̃ (footnotes)
+            for fixed in (0.5 * a_t / r_t, a_t / r_t, 0.3, 0.999, 1.0):
+                x = np.append(_grid(400), [1.0, min(1.0, a_t / (fixed * r_t))])
+                as_max = np.maximum(a_t / (x * fixed), r_t)
+                kink = a_t / (fixed * r_t)
+                piecewise = np.where(x < kink, a_t / (x * fixed), r_t)
+                worst = max(worst, float(np.max(np.abs(as_max - piecewise))))
+                cases += 1
+    return Step(
+        "Eqs. (15)-(16), footnotes 6-7",
+        "max{ã/(p q̃), r̃} = ã/(p q̃) below p = ã/(q̃ r̃), r̃ from there (and in q for (16)); "
+        "where q̃ ≤ ã/r̃ the first case covers every p ≤ 1",
+        f"evaluation at 402 priors in {cases} cases of (ã, r̃, the fixed prior)",
+        VERIFIED if worst < 1e-12 else SLIP,
+        f"largest difference {worst:.1e} (rounding at the kink)",
+    )
+
+
 def _lower_bound_half_log_r() -> Step:
     """Sec. 4: the fixed-q̃ and fixed-p̃ profiles' ε is at least ½ log r̃ (grid of inputs)."""
     worst = math.inf
@@ -359,48 +490,109 @@ def _lower_bound_half_log_r() -> Step:
 
 
 def lemma2() -> list[Step]:
-    """Lemma 2 (Eqs. 20, 86-107)."""
+    """Lemma 2 (Eqs. 20, 86-107), step by step."""
     in_unit = lambda *v: all(0 < t < 1 for t in v)  # noqa: E731
+    k = 1 / a - 1
+    root = sp.sqrt(D2)
     eq87 = sp.log(2 * p * (1 - q)) - sp.log(
         sp.sqrt((1 - p) ** 2 + 4 * p * (1 - q) * (p * q / a - p * q)) - (1 - p)
     )
-    eq94 = -1 / (p * sp.sqrt(D2))
-    g = (1 - p) ** 2 - (1 - p) * sp.sqrt(D2) + 2 * p**2 * (1 - q) * (1 / a - 1)  # (101)
+    # ∂ε/∂p, Eqs. (89)-(94); (91) as printed, with −[(1−p) − p]√D, and with the sign that
+    # (90) gives and (92) uses, −[(1−p) + p]√D
+    eq89 = 1 / p - ((-2 * (1 - p) + 8 * p * q * (1 - q) * k) / (2 * root) + 1) / (root - (1 - p))
+    eq90 = 1 / p + (((1 - p) - 4 * p * q * (1 - q) * k - root) / root) / (root - (1 - p))
+
+    def eq91(sign: int) -> sp.Expr:
+        top = D2 + p * (1 - p) - 4 * p**2 * q * (1 - q) * k - ((1 - p) + sign * p) * root
+        return (top / root) / (p * (root - (1 - p)))
+
+    eq92 = ((((1 - p) + p) * (1 - p) - root) / root) / (p * (root - (1 - p)))
+    eq93 = (-(root - (1 - p)) / root) / (p * (root - (1 - p)))
+    eq94 = -1 / (p * root)
+    # ∂ε/∂q, Eqs. (95)-(97); (96) as printed has 4²qᵢ where (95) and (97) have 4pᵢ²qᵢ
     dq = sp.diff(EPS2, q)
-    eq97 = -(D2 - (1 - p) * sp.sqrt(D2) + 2 * p**2 * (1 / a - 1) * (1 - q) * (1 - 2 * q)) / (
-        sp.sqrt(D2) * (1 - q) * (sp.sqrt(D2) - (1 - p))
+    d_qq = sp.diff(q * (1 - q), q)
+    eq95 = -1 / (1 - q) - (4 * p**2 * k * d_qq / (2 * root)) / (root - (1 - p))
+
+    def eq96(coefficient: sp.Expr) -> sp.Expr:
+        printed_root = sp.sqrt((1 - p) ** 2 + coefficient * q * (1 - q) * k)
+        top = root - (1 - p) + 2 * p**2 * k * (1 - q) * d_qq / root
+        return -top / ((1 - q) * (printed_root - (1 - p)))
+
+    eq97 = -(D2 - (1 - p) * root + 2 * p**2 * k * (1 - q) * (1 - 2 * q)) / (
+        root * (1 - q) * (root - (1 - p))
     )
-    eq103 = -2 * p**2 * (1 / a - 1) * ((1 - p) * (1 - 2 * q) / sp.sqrt(D2) + 1)
-    eq105 = -2 * p**2 * (1 / a - 1) * (1 - (1 - p) * 1 / (1 - p))
+    eq99 = D2 - (1 - p) * root + 2 * p**2 * k * (1 - q) * d_qq
+    eq100 = (
+        (1 - p) ** 2
+        + 2 * p**2 * (1 - q) * (2 * q) * k
+        - (1 - p) * root
+        + 2 * p**2 * (1 - q) * k * (1 - 2 * q)
+    )
+    g = (1 - p) ** 2 - (1 - p) * root + 2 * p**2 * (1 - q) * k  # (101)
+    eq102 = -(1 - p) * 4 * p**2 * (1 - 2 * q) * k / (2 * root) - 2 * p**2 * k
+    eq103 = -2 * p**2 * k * ((1 - p) * (1 - 2 * q) / root + 1)
+    eq104 = -2 * p**2 * k * (1 - (1 - p) * (2 * q - 1) / root)
+    eq105 = -2 * p**2 * k * (1 - (1 - p) * 1 / (1 - p))
+    at = {p: sp.Rational(3, 10), q: sp.Rational(1, 2), a: sp.Rational(1, 10)}
+    printed91, right91 = float(eq91(-1).subs(at)), float(eq90.subs(at))
+    printed96, right96 = float(eq96(sp.Integer(16)).subs(at)), float(eq95.subs(at))
+    eight96 = float(eq96(sp.Integer(8)).subs(at))
+    corrected91 = _zero(eq91(1) - eq90, (p, q, a), in_unit)
+    corrected96 = _zero(eq96(4 * p**2) - eq95, (p, q, a), in_unit)
+
+    def step(equations: str, statement: str, lhs: sp.Expr, rhs: sp.Expr) -> Step:
+        return _identity(equations, statement, lhs, rhs, p, q, a, domain=in_unit)
+
     steps = [
-        _identity(
+        step(
             "Eqs. (86)-(88)",
             "Lemma 2's ε rewritten",
             EPS_C.subs(c, 1 / (a / (p * q)) - p * q),
             EPS2,
-            p,
-            q,
-            a,
-            domain=in_unit,
         ),
-        _identity("Eq. (87)", "the middle form", eq87, EPS2, p, q, a, domain=in_unit),
-        _identity(
-            "Eqs. (89)-(94)", "∂ε/∂p = −1/(p√D)", sp.diff(EPS2, p), eq94, p, q, a, domain=in_unit
+        step("Eq. (87)", "the middle form", eq87, EPS2),
+        step("Eqs. (88)-(89)", "∂/∂p of (88), term by term", sp.diff(EPS2, p), eq89),
+        step("Eqs. (89)-(90)", "the inner derivative combined over 2√D", eq89, eq90),
+        Step(
+            "Eq. (91)",
+            "(90) over the common denominator p√D(√D − (1−p)), with −[(1−p) − p]√D",
+            "evaluation; symbolic identity",
+            SLIP,
+            "the common denominator gives −(1−p)√D from the first term and −p√D from the "
+            "second, −[(1−p) + p]√D, as (92) then uses: at p = 0.3, q = 0.5, ã = 0.1 the printed "
+            f"(91) is {printed91:.4f} and (90) {right91:.4f}; with + it equals (90): "
+            f"{corrected91}",
         ),
-        _identity(
-            "Eqs. (95)-(97)", "∂ε/∂q as the fraction (97)", dq, eq97, p, q, a, domain=in_unit
+        step("Eqs. (90)-(92)", "(90) = (92), through (91) with the sign corrected", eq90, eq92),
+        step("Eqs. (92)-(93)", "(1−p)² + p(1−p) = 1 − p in the numerator", eq92, eq93),
+        step("Eqs. (93)-(94)", "∂ε/∂p = −1/(p√D)", eq93, eq94),
+        step("Eq. (95)", "∂ε/∂q, term by term", dq, eq95),
+        Step(
+            "Eq. (96)",
+            "(95) over the common denominator; the root in its denominator reads 4²qᵢ(1−qᵢ)",
+            "evaluation; symbolic identity",
+            SLIP,
+            "a typo: the denominator's root has 4²qᵢ where the numerator's, (95) and (97) have "
+            f"4pᵢ²qᵢ; at p = 0.3, q = 0.5, ã = 0.1 the printed (96) is {printed96:.4f} "
+            f"({eight96:.4f} reading 4·2), (95) {right96:.4f}; with 4pᵢ² it equals (95): "
+            f"{corrected96}",
         ),
-        _identity(
-            "Eqs. (99)-(101)",
-            "g, the numerator of (97), simplified",
-            D2 - (1 - p) * sp.sqrt(D2) + 2 * p**2 * (1 / a - 1) * (1 - q) * (1 - 2 * q),
-            g,
-            p,
-            q,
-            a,
-            domain=in_unit,
+        step("Eqs. (95)-(97)", "∂ε/∂q as the fraction (97)", eq95, eq97),
+        _signs(
+            "Eq. (98)",
+            "√D − (1−p) > 0, so (97)'s denominator is positive",
+            [(root - (1 - p), 1)],
+            (p, q, a),
+            lambda pp, qq, aa: True,
         ),
-        _identity("Eqs. (102)-(103)", "g′(q)", sp.diff(g, q), eq103, p, q, a, domain=in_unit),
+        step(
+            "Eqs. (99)-(100)", "g, the numerator of (97), with ∂/∂q[q(1−q)] = 1 − 2q", eq99, eq100
+        ),
+        step("Eqs. (100)-(101)", "g simplified", eq100, g),
+        step("Eqs. (101)-(102)", "g′(q)", sp.diff(g, q), eq102),
+        step("Eqs. (102)-(103)", "g′(q) factored", eq102, eq103),
+        step("Eqs. (103)-(104)", "(103) with 2q − 1 for 1/2 < q < 1", eq103, eq104),
         _identity("Eq. (107)", "g(1) = 0", g.subs(q, 1), sp.Integer(0), p, a),
         _signs(
             "Lemma 2, items 1-2",
@@ -425,38 +617,80 @@ def lemma2() -> list[Step]:
 
 
 def lemma3() -> list[Step]:
-    """Lemma 3 (Eqs. 21, 108-140)."""
+    """Lemma 3 (Eqs. 21, 108-140), step by step."""
 
     def domain(pp: float, qq: float, rr: float) -> bool:
         return 0 < pp < 1 and 0 < qq < 1 and rr * pp * qq < 1
 
+    def step(equations: str, statement: str, lhs: sp.Expr, rhs: sp.Expr) -> Step:
+        return _identity(equations, statement, lhs, rhs, p, q, r, domain=domain)
+
     root = sp.sqrt(D3)
-    eq114 = (2 * p * (1 - q) / r + (1 - p) - root) / (p * (root - (1 - p)) * root)
-    eq115 = (2 * p * (1 - q) / r / (root - (1 - p)) - 1) / (p * root)
+    bracket = root - (1 - p)
+    # ∂ε/∂p, Eqs. (110)-(114)
+    eq110 = 1 / p - (sp.diff(D3, p) / (2 * root) + 1) / bracket
+    d_p = -2 * (1 - p) + 4 * (1 - q) * (1 / r - p * q) - 4 * p * (1 - q) * q
+    eq111 = 1 / p - ((d_p + 2 * root) / (2 * root)) / bracket
+    rest = p * (1 - p) - 2 * p * (1 - q) * (1 / r - p * q) + 2 * p**2 * (1 - q) * q
+    eq112 = ((D3 - (1 - p) * root) / root) / (p * bracket) + ((rest - p * root) / root) / (
+        p * bracket
+    )
+    eq113 = ((D3 + rest - root) / root) / (p * bracket)
+    eq114 = (2 * p * (1 - q) / r + (1 - p) - root) / (p * bracket * root)
+    eq115 = (2 * p * (1 - q) / r / bracket - 1) / (p * root)
+    # Eqs. (116)-(121): the square of 2p(1−q)/r̃ + (1−p), expanded and regrouped
     extra = 4 * p**2 * (1 - q) * (r**2 - 1) / r**2 * (q - 1 / (r + 1))
     eq117 = (2 * p * (1 - q) / r + (1 - p)) ** 2
-    dq = sp.diff(EPS3, q)
-    g = (1 - p) ** 2 - (1 - p) * root + 2 * p * (1 - q) * (1 / r - p)  # (131)
-    eq127 = -(D3 - (1 - p) * root + 2 * p * (1 - q) * sp.diff((1 - q) * (1 / r - p * q), q)) / (
-        root * (1 - q) * (root - (1 - p))
+    eq117_right = 4 * p**2 * (1 - q) ** 2 / r**2 + 4 * p * (1 - p) * (1 - q) / r + (1 - p) ** 2
+    eq118 = eq117_right - extra + extra
+    inner119 = p * (1 - q) / r**2 + (1 - p) / r - p * (r**2 - 1) / r**2 * (q - 1 / (r + 1))
+    eq119 = 4 * p * (1 - q) * inner119 + extra + (1 - p) ** 2
+    inner120 = (
+        1 / r + p * (1 / r**2 - 1 / r + (r - 1) / r**2) - p * q * (1 / r**2 + (r**2 - 1) / r**2)
     )
+    eq120 = 4 * p * (1 - q) * inner120 + extra + (1 - p) ** 2
+    eq121 = 4 * p * (1 - q) * (1 / r - p * q) + extra + (1 - p) ** 2
+    # ∂ε/∂q, Eqs. (125)-(127), and g, Eqs. (129)-(133)
+    dq = sp.diff(EPS3, q)
+    d_q = sp.diff((1 - q) * (1 / r - p * q), q)
+    eq125 = -1 / (1 - q) - (4 * p * d_q / (2 * root)) / bracket
+    eq126 = -(bracket + 2 * p * (1 - q) * d_q / root) / ((1 - q) * bracket)
+    eq127 = -(D3 - (1 - p) * root + 2 * p * (1 - q) * d_q) / (root * (1 - q) * bracket)
+    eq129 = D3 - (1 - p) * root + 2 * p * (1 - q) * d_q
+    eq130 = (
+        (1 - p) ** 2
+        + 2 * p * (1 - q) * (2 / r - 2 * p * q)
+        - (1 - p) * root
+        + 2 * p * (1 - q) * (2 * p * q - p - 1 / r)
+    )
+    g = (1 - p) ** 2 - (1 - p) * root + 2 * p * (1 - q) * (1 / r - p)  # (131)
+    eq132 = -(1 - p) * 4 * p * (2 * p * q - p - 1 / r) / (2 * root) - 2 * p * (1 / r - p)
     eq133 = 2 * p * ((1 - p) * (2 * p * (1 - q) + (1 / r - p)) / root - (1 / r - p))
+    eq134 = 2 * p * ((1 - p) * (2 * p * (1 - q) - (p - 1 / r)) / root + (p - 1 / r))
+    eq135 = 2 * p * ((1 - p) * (p - 1 / r) / sp.sqrt((1 - p) ** 2) + (p - 1 / r))
     eq139 = 2 * p * (1 - 1 / (p * r)) * (1 / r - p)
     worst_g = _grid_min(sp.diff(g, q), domain)
+    fails135, above, example135 = _lemma3_eq135(eq134, eq135, domain)
     steps = [
-        _identity(
-            "Eqs. (110)-(114)",
-            "∂ε/∂p as the fraction (114)",
-            sp.diff(EPS3, p),
-            eq114,
-            p,
-            q,
-            r,
-            domain=domain,
+        step(
+            "Eqs. (108)-(109)",
+            "Lemma 3's ε as a difference of logs",
+            EPS_C.subs(c, 1 / r - p * q),
+            EPS3,
         ),
-        _identity("Eq. (115)", "(114) rearranged", eq114, eq115, p, q, r, domain=domain),
+        step("Eqs. (109)-(110)", "∂/∂p of (109), term by term", sp.diff(EPS3, p), eq110),
+        step("Eqs. (110)-(111)", "∂D/∂p written out, over 2√D", eq110, eq111),
+        step("Eqs. (111)-(112)", "1/p split off as (D − (1−p)√D)/(p√D(√D − (1−p)))", eq111, eq112),
+        step("Eqs. (112)-(113)", "the two fractions added", eq112, eq113),
+        step("Eqs. (113)-(114)", "the numerator simplified", eq113, eq114),
+        step("Eq. (115)", "(114) rearranged", eq114, eq115),
+        step("Eq. (117)", "the square expanded", eq117, eq117_right),
+        step("Eqs. (117)-(118)", "the term of (116) added and subtracted", eq117_right, eq118),
+        step("Eqs. (118)-(119)", "4p(1−q) factored out", eq118, eq119),
+        step("Eqs. (119)-(120)", "regrouped by p and pq", eq119, eq120),
+        step("Eqs. (120)-(121)", "the brackets are 0 and 1", eq120, eq121),
         _identity(
-            "Eqs. (116)-(121)",
+            "Eqs. (116), (121)",
             "(2p(1−q)/r̃ + (1−p))² = D + 4p²(1−q)(r̃²−1)/r̃² (q − 1/(r̃+1))",
             eq117,
             D3 + extra,
@@ -465,19 +699,47 @@ def lemma3() -> list[Step]:
             r,
         ),
         _identity(
-            "Eqs. (125)-(127)", "∂ε/∂q as the fraction (127)", dq, eq127, p, q, r, domain=domain
+            "Eq. (122)",
+            "at q = 1/(r̃+1): 2p(1−q)/r̃ = √D − (1−p)",
+            (2 * p * (1 - q) / r).subs(q, 1 / (r + 1)),
+            bracket.subs(q, 1 / (r + 1)),
+            p,
+            r,
+            domain=lambda pp, rr: pp < 1,
+        ),
+        step("Eq. (125)", "∂ε/∂q, term by term", dq, eq125),
+        step("Eqs. (125)-(126)", "over the common denominator (1−q)(√D − (1−p))", eq125, eq126),
+        step("Eqs. (126)-(127)", "∂ε/∂q as the fraction (127)", eq126, eq127),
+        _signs(
+            "Eq. (128)",
+            "√D − (1−p) > 0 where r̃ < 1/(pq), so (127)'s denominator is positive",
+            [(bracket, 1)],
+            (p, q, r),
+            domain,
+        ),
+        step("Eqs. (129)-(130)", "g with ∂/∂q[(1−q)(1/r̃ − pq)] = 2pq − p − 1/r̃", eq129, eq130),
+        step("Eqs. (130)-(131)", "g simplified", eq130, g),
+        step("Eqs. (131)-(132)", "g′(q)", sp.diff(g, q), eq132),
+        step("Eqs. (132)-(133)", "g′(q) factored", eq132, eq133),
+        step("Eqs. (133)-(134)", "(133) written with p − 1/r̃", eq133, eq134),
+        Step(
+            "Eq. (135)",
+            "(134) > 2p[(1−p)(p − 1/r̃)/√((1−p)²) + (p − 1/r̃)]",
+            "evaluation on a grid of the domain (5 values of r̃, 99 of p, 199 of q)",
+            SLIP if fails135 else VERIFIED,
+            "the numerator's 2p(1−q) − (p − 1/r̃) is rightly lowered to p − 1/r̃, but then √D "
+            "is replaced by the smaller 1 − p, which raises the fraction wherever p > 1/r̃: "
+            f"there (134) ≤ (135) at {fails135} of {above} grid points, e.g. at {example135}",
         ),
         _identity(
-            "Eqs. (129)-(131)",
-            "g simplified",
-            D3 - (1 - p) * root + 2 * p * (1 - q) * sp.diff((1 - q) * (1 / r - p * q), q),
-            g,
+            "Eqs. (135)-(136)",
+            "(135) = 4p(p − 1/r̃)",
+            eq135,
+            4 * p * (p - 1 / r),
             p,
-            q,
             r,
-            domain=domain,
+            domain=lambda pp, rr: pp < 1,
         ),
-        _identity("Eqs. (132)-(133)", "g′(q)", sp.diff(g, q), eq133, p, q, r, domain=domain),
         _identity(
             "Eqs. (138)-(139)",
             "g(1/(pr̃))",
@@ -486,6 +748,14 @@ def lemma3() -> list[Step]:
             p,
             r,
             domain=lambda pp, rr: pp * rr > 0,
+        ),
+        _identity(
+            "Eqs. (139)-(140)",
+            "g(1/(pr̃)) = −2(pr̃ − 1)²/r̃² < 0 (0 only at pr̃ = 1, where 1/(pr̃) = 1)",
+            eq139,
+            -2 * (p * r - 1) ** 2 / r**2,
+            p,
+            r,
         ),
         _signs(
             "Lemma 3, items 1-4",
@@ -496,8 +766,8 @@ def lemma3() -> list[Step]:
         ),
         _lemma3_p_signs(),
         Step(
-            "Eqs. (134)-(137)",
-            "g′(q) > 2p[(1−p)(p − 1/r̃)/(1−p) + (p − 1/r̃)] = 4p(p − 1/r̃) > 0",
+            "Eq. (137)",
+            "(136) = 4p(p − 1/r̃) > 0",
             "evaluation",
             SLIP,
             f"4p(p − 1/r̃) = {4 * 0.1 * (0.1 - 1 / 3):.4f} < 0 at p = 0.1, r̃ = 3: the last "
@@ -506,6 +776,26 @@ def lemma3() -> list[Step]:
         ),
     ]
     return steps
+
+
+def _lemma3_eq135(
+    eq134: sp.Expr, eq135: sp.Expr, domain: Callable[..., bool]
+) -> tuple[int, int, str]:
+    """Where p > 1/r̃, count the grid points at which (134) > (135) fails; one example."""
+    f = sp.lambdify((p, q, r), (eq134, eq135), "numpy")
+    fails = above = 0
+    for rr in (1.2, 1.5, 3.0, 6.0, 20.0):
+        for pp in _grid(99):
+            if pp <= 1 / rr:
+                continue
+            qs = _grid(199)
+            qs = qs[[domain(pp, qq, rr) for qq in qs]]
+            v134, v135 = f(pp, qs, rr)
+            above += qs.size
+            fails += int(np.sum(v134 <= v135))
+    v134, v135 = (float(v) for v in f(0.9, 0.1, 3.0))
+    example = f"p = 0.9, q = 0.1, r̃ = 3: (134) = {v134:.4f}, (135) = {v135:.4f}"
+    return fails, above, example
 
 
 def _grid_min(expr: sp.Expr, domain: Callable[..., bool]) -> float:
@@ -577,7 +867,20 @@ def theorem3() -> list[Step]:
     at = {p: sp.Rational(1, 5), r: 3}
     printed, right = float(eq155.subs(at)), float(eq154.subs(at))
     infimum = [rp.epsilon_at(1.0, qq, 3.0) - 0.5 * math.log(3) for qq in (0.1, 0.01, 0.001)]
+    root = sp.sqrt(D3)
+    d_p = -2 * (1 - p) + 4 * (1 - q) * (1 / r - p * q) - 4 * p * q * (1 - q)  # in (151)
+    eq151 = 2 * (1 - q) / (d_p / (2 * root) + 1)
+    eq152 = sp.simplify(eq151.subs(p, 0))
     return [
+        _identity(
+            "Eqs. (142)-(143), (172)",
+            "at p = 1 (Corollary 2 with r* = r̃): ε(1, q) = ½ log((1 − q)/(1/r̃ − q))",
+            EPS3.subs(p, 1),
+            eps_p1,
+            q,
+            r,
+            domain=lambda qq, rr: qq * rr < 1,
+        ),
         _identity(
             "Eq. (144)",
             "∂ε(1, q)/∂q",
@@ -605,6 +908,23 @@ def theorem3() -> list[Step]:
             "sympy.limit",
             VERIFIED if sp.simplify(lim_p0 - r) == 0 else SLIP,
             f"the limit inside the log is {sp.simplify(lim_p0)}",
+        ),
+        _identity(
+            "Eqs. (150)-(151)",
+            "L'Hôpital: the derivatives in p of 2p(1−q) and of √D − (1−p)",
+            sp.diff(2 * p * (1 - q), p) / sp.diff(root - (1 - p), p),
+            eq151,
+            p,
+            q,
+            r,
+            domain=lambda pp, qq, rr: pp * qq * rr < 1,
+        ),
+        Step(
+            "Eqs. (151)-(152)",
+            "(151) at p = 0 is r̃ (√1 in the denominator)",
+            "sympy.simplify",
+            VERIFIED if sp.simplify(eq152 - r) == 0 else SLIP,
+            f"(151) at p = 0 simplifies to {eq152}",
         ),
         _identity(
             "Eq. (154)",
@@ -695,6 +1015,16 @@ def theorems_4_and_5() -> list[Step]:
             a,
             r,
             domain=t4_dom,
+        ),
+        _identity(
+            "Eqs. (161)-(163), (170)-(171)",
+            "where r* ≥ 1/(pq) (1/r* − pq ≤ 0) the root is at most √((1−p)²): the bracket of "
+            "(12) is at most 0 and ε = ∞; at equality it is 0",
+            ROOT_C.subs(c, 0) - (1 - p),
+            sp.Integer(0),
+            p,
+            q,
+            domain=lambda pp, qq: pp < 1,
         ),
         _identity(
             "Eq. (168)",
@@ -809,9 +1139,13 @@ def wording() -> list[Step]:
 
 
 SLIP_IDS = {
+    "Eq. (47)": "e_lemma1_eq47_measure",
     "Eq. (89)": "e_lemma2_eq89_variable",
+    "Eq. (91)": "e_lemma2_eq91_sign",
+    "Eq. (96)": "e_lemma2_eq96_typo",
     "Eqs. (104)-(106)": "e_lemma2_eq105_sign",
-    "Eqs. (134)-(137)": "e_lemma3_eq137_sign",
+    "Eq. (135)": "e_lemma3_eq135_bound",
+    "Eq. (137)": "e_lemma3_eq137_sign",
     "Eq. (155)": "e_theorem3_eq155",
     "Eq. (13), Theorem 3": "e_theorem3_infimum",
     "Theorem 4 (App. B.1)": "b1_theorem4_range",

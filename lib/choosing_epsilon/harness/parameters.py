@@ -260,6 +260,9 @@ SYNTHESIS: dict[str, Param] = {
     "prior": Param("float", "(0, 1)", _unit, default=0.5),
     "posterior_threshold": Param("float", "(0, 1)", _unit, default=0.75),
     "max_advantage": Param("float", "(0, 1)", _unit, default=0.25),
+    "max_tpr": Param("float", "(at_fpr, 1)", _unit, default=0.1),
+    "at_fpr": Param("float", "(0, max_tpr)", _unit, default=0.01),
+    "gaussian_delta": Param("float", "(0, 1)", _unit, default=1e-05),
     "kr_r_tilde": Param("float", "(1, inf)", lambda x: x > 1, default=3.0),
     "registry_path": Param(
         "path",
@@ -410,8 +413,18 @@ def _kulynych_joint(v: Mapping[str, Any]) -> None:
         )
 
 
+def _synthesis_joint(v: Mapping[str, Any]) -> None:
+    """The synthesis's parameters that constrain one another."""
+    if not v["max_tpr"] > v["at_fpr"]:
+        raise ValueError(
+            f"parameter 'max_tpr' must be in (at_fpr, 1) = ({v['at_fpr']!r}, 1) (a test whose "
+            f"TPR is at most its FPR learns nothing), got {v['max_tpr']!r}"
+        )
+
+
 # checks across parameters, by notebook: called with every parameter (given or committed)
 JOINT_CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
+    "synthesis": _synthesis_joint,
     "kazan_reiter_2024": _kazan_reiter_joint,
     "kulynych_2024": _kulynych_joint,
 }

@@ -1,7 +1,8 @@
 """Figure of the synthesis: every method's ε for the survey mean on one log axis, (a) one
-mechanism from public inputs and (b) Lee & Clifton's data-reading bound, and (c) one risk scale
+mechanism from public inputs and (b) Lee & Clifton's data-reading bound, (c) one risk scale
 for every answer and every published deployment, whatever its privacy model: what an attacker
-testing one person's presence can do (attack_risk)."""
+testing one person's presence can do (attack_risk), and (d) the noise the mean needs for the risk
+the reader states, by the attack-aware and the standard route (noise_for_risk)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib import ticker
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
@@ -34,6 +36,8 @@ ROW_HEIGHT = 0.24  # inches per row of a panel
 # the two stay apart where they coincide (both near 0 or 1): centres 0.1 in apart, markers 0.08
 SPLIT = 0.21
 MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
+AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
+STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
 
 
@@ -156,6 +160,58 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
     axis.set(ylabel="answer or deployment", ylim=(len(rows) - 0.4, -0.6))
 
 
+def calibration_label(row: Any) -> str:
+    """A row of panel (d): the mechanism, its noise's symbol and the stated risk, "Gaussian σ,
+    advantage ≤ 0.25" (with the δ of its standard route)."""
+    if row.mechanism == "Gaussian":
+        return f"Gaussian σ, {row.target} (δ = {row.delta:.2g})"
+    return f"Laplace b, {row.target}"
+
+
+def ratio_text(ratio: float) -> str:
+    """Panel (d)'s words at the right of a row: the standard noise over the attack-aware."""
+    if ratio == float("inf"):
+        return "standard: none"
+    if abs(ratio - 1) < 5e-5:
+        return "× 1 (the same)"
+    return f"× {ratio:.3g}"
+
+
+def _calibration_panel(axis: Axes, calibrated: pd.DataFrame) -> None:
+    """One row per mechanism and stated risk: the attack-aware noise (filled circle) and the
+    standard route's (hollow square) on a log axis of noise, joined by a grey line, and at the
+    right how many times the attack-aware noise the standard route needs."""
+    at_right = axis.get_yaxis_transform()
+    for i, row in enumerate(calibrated.itertuples()):
+        aware, standard = float(row.noise_aware), float(row.noise_standard)  # type: ignore[arg-type]
+        if np.isfinite(standard):
+            axis.plot([aware, standard], [i, i], color=style.REFERENCE, lw=1, ls="-")
+            axis.plot([standard], [i], "s", ms=9, color=STANDARD_COLOUR, mfc="none", mew=1.6)
+        axis.plot([aware], [i], "o", ms=6, color=AWARE_COLOUR)
+        ratio = float(row.noise_ratio)  # type: ignore[arg-type]
+        style.note(axis, 1.01, i, ratio_text(ratio), va="center", transform=at_right)
+        axis.texts[-1].set_clip_on(False)
+    axis.set_yticks(range(len(calibrated)), [calibration_label(r) for r in calibrated.itertuples()])
+    axis.plot([], [], "o", ms=6, color=AWARE_COLOUR, label="attack-aware: own curve")
+    axis.plot(
+        [], [], "s", ms=9, color=STANDARD_COLOUR, mfc="none", mew=1.6,
+        label="standard route: ε (and δ) first",
+    )  # fmt: skip
+    # the legend in a band below the last row, where no marker is ever drawn
+    axis.legend(loc="lower center", ncols=2)
+    noises = calibrated[["noise_aware", "noise_standard"]].to_numpy(float).ravel()
+    finite = noises[np.isfinite(noises)]
+    low, high = finite.min() / 2, finite.max() * 2
+    axis.set(xscale="log", xlim=(low, high), ylim=(len(calibrated) + 0.5, -0.6))
+    axis.set_ylabel("mechanism and risk")
+    # ticks at 1, 2 and 5 times a power of ten over a short span, so that at least one is labelled
+    # (the span is at least fourfold), and at powers of ten only over a long one
+    subs = (1.0, 2.0, 5.0) if high / low < 10**2.5 else (1.0,)
+    axis.xaxis.set_major_locator(ticker.LogLocator(subs=subs, numticks=9))
+    axis.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+    axis.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+
 def methods_and_deployments(
     methods: pd.DataFrame,
     scale: pd.DataFrame,
@@ -163,14 +219,18 @@ def methods_and_deployments(
     mechanism: str,
     lee_mechanism: str,
     provenance: str | None = None,
+    calibrated: pd.DataFrame | None = None,
+    unit: str = "years",
 ) -> tuple[Figure, pd.DataFrame]:
     """Every method's ε and what an attacker can do at it and at each deployment: (a) the methods
     bounding the ε of ``mechanism`` from public inputs, with the feasible ``interval`` shaded;
     (b) Lee & Clifton's, hollow on a hatched ground because they read the private data, on one
     log ε axis with (a); (c) the risk scale (``synthesis.risk_scale``): the attacker's advantage
     and TPR at FPR 1% for every answer and deployment, and in words its accuracy at prior ½.
-    ``provenance``, a line under the title, says what was read from a data file. The frame
-    stacks the drawn methods and the rows of the scale drawn in (c)."""
+    ``provenance``, a line under the title, says what was read from a data file. With
+    ``calibrated`` (``synthesis.noise_for_risk_table``), (d): the noise, in ``unit``, that the
+    mean needs for each stated risk by both routes. The frame stacks the drawn methods, the rows
+    of the scale drawn in (c) and those of (d)."""
     panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
     rows_c = placed(scale)
     deployed = rows_c[rows_c.kind == "deployment"]
@@ -182,11 +242,14 @@ def methods_and_deployments(
         if named
         else len({(m, b) for m, b in zip(deployed.model, deployed.local)}),
     ]
+    if calibrated is not None:
+        rows.append(len(calibrated) + 1)  # and a band for the legend
+    count = len(rows)
     lines = 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
-    height = head + 1.9 + ROW_HEIGHT * sum(rows) + 1.1 * 3
+    height = head + 1.9 + ROW_HEIGHT * sum(rows) + 1.1 * count + 1.2 * (count - 3)
     fig = plt.figure(figsize=(10, height))
-    grid = fig.add_gridspec(3, 1, height_ratios=[r + 3 for r in rows])
+    grid = fig.add_gridspec(count, 1, height_ratios=[r + 3 for r in rows])
     ax = fig.add_subplot(grid[0])
     ax_b = fig.add_subplot(grid[1], sharex=ax)
     ax_r = fig.add_subplot(grid[2])
@@ -241,6 +304,18 @@ def methods_and_deployments(
     if len(marked):
         ax_b.set_xlim(marked.min() / 2, marked.max() * 2)
     ax_r.set(xlim=(-0.01, 1.01), xlabel="attacker's rate or advantage (0 to 1)")
+    if calibrated is not None:
+        ax_d = fig.add_subplot(grid[3])
+        _calibration_panel(ax_d, calibrated)
+        ax_d.set_xlabel(f"noise scale (σ or b, {unit}, log scale)")
+        style.panel_title(
+            ax_d,
+            3,
+            _wrapped(
+                "the mean's noise for the risk you state: attack-aware or by the standard "
+                "route\nright: how many times the attack-aware noise the standard route needs"
+            ),
+        )
     fig.suptitle(
         "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
         y=1 - 0.2 / height,
@@ -250,17 +325,27 @@ def methods_and_deployments(
         fig.text(0.5, 1 - 0.5 / height, provenance, ha="center", va="top", color="0.3",
                  fontsize=style.FONT["note"])  # fmt: skip
     bottom, gap = 0.6 / height, 1.2  # inches between panels, for their titles of up to 3 lines
-    axes_height = (height * (top - bottom) - 2 * gap) / 3
+    axes_height = (height * (top - bottom) - (count - 1) * gap) / count
     fig.subplots_adjust(top=top, bottom=bottom, left=0.40, right=0.90, hspace=gap / axes_height)
     drawn = pd.concat(panels.values(), ignore_index=True)[FRAME_COLUMNS].assign(kind="method")
     on_scale = rows_c.assign(
         panel="(c)", guarantee=[guarantee_text(r) for r in rows_c.itertuples()]
     )
-    return fig, pd.concat([drawn, on_scale], ignore_index=True)
+    frames = [drawn, on_scale]
+    if calibrated is not None:
+        kept = ["mechanism", "target", "noise_aware", "noise_standard", "noise_ratio"]
+        frames.append(calibrated[kept].assign(panel="(d)", kind="calibration"))
+    return fig, pd.concat(frames, ignore_index=True)
 
 
-def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) -> Caption:
-    """The caption and alt text of ``methods_and_deployments``."""
+def caption(
+    n_people: int,
+    interval: list[float] | None,
+    scale: pd.DataFrame,
+    calibrated: pd.DataFrame | None = None,
+) -> Caption:
+    """The caption and alt text of ``methods_and_deployments`` (with panel (d) when
+    ``calibrated`` is given)."""
     deployed = scale[scale.kind == "deployment"]
     on_scale = deployed[np.isfinite(deployed.advantage.astype(float))]
     if interval is None:
@@ -281,6 +366,20 @@ def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) ->
         "deployments) and its true-positive rate at 1% false positives, both exact, in each "
         "deployment's privacy unit."
     )
+    if calibrated is not None:  # four panels in one sentence of at most 400 characters
+        ratios = calibrated.noise_ratio.astype(float)
+        finite = ratios[np.isfinite(ratios)]
+        cost = (
+            f"{finite.min():.3g} to {finite.max():.3g} times as much"
+            if len(finite)
+            else "no finite noise"
+        )
+        text = (
+            f"For the mean of {n_people:,} survey values, {verdict}; (c) reads each answer and "
+            f"{len(on_scale)} of {len(deployed)} published deployments as an attacker's exact "
+            "advantage and TPR at 1% false positives; (d) gives the Gaussian and Laplace noise "
+            f"meeting each stated risk, the standard route through ε needing {cost}."
+        )
     alt = (
         "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
         "method's bound on ε for the survey's mechanism, left-pointing for upper and "
@@ -302,4 +401,11 @@ def caption(n_people: int, interval: list[float] | None, scale: pd.DataFrame) ->
             "model."
         )
     )
+    if calibrated is not None:
+        alt += (
+            f" Panel (d) has {len(calibrated)} rows, Gaussian and Laplace for each stated risk, "
+            "on a logarithmic axis of noise: a filled black circle at the attack-aware noise, a "
+            "hollow purple square at the standard route's, joined by a grey line, and at the "
+            "right the standard noise divided by the attack-aware."
+        )
     return Caption(caption=text, alt=alt)

@@ -1,0 +1,140 @@
+"""Numbers in a notebook's prose that belong to its run: the check that no markdown cell types a
+result that a run at other parameters changes.
+
+A markdown cell is the same at every parameter; the outputs are not. A number the prose states
+(with at least two significant digits, not a year) that the run at the defaults shows (printed,
+displayed, in results.json or a CSV it writes) but a run at other parameters does not is a result
+of the run typed into the prose: at those parameters the sentence reads false. It passes only
+when its sentence says whose number it is: the paper's (or its table, figure, equation, example),
+or the default parameter's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pandas as pd
+
+from tests.notebook_text import outputs_text
+
+# a number as prose writes it: 0.51, 1,274, 15000, 2.5e-05; not part of a word or a longer number
+NUMBER = re.compile(r"(?<![\w.,^])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:[eE]([-+]?\d+))?(?![\w]|,\d)")
+# a sentence that says whose number it states
+LABELLED = re.compile(
+    r"paper|printed|publish|\bTable|\bFig|author|report|quot|slide|poster|\bExample|\bEq|"
+    r"\(\d+\)|default|Theorem|Lemma|Appendix|Section|registry|deploy",
+    re.IGNORECASE,
+)
+DECIMALS = range(9)
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number a markdown cell states: its cell, the token, its value and decimals, its
+    sentence."""
+
+    cell: int
+    token: str
+    value: float
+    decimals: int
+    sentence: str
+
+
+def _significant_digits(whole: str, fraction: str) -> int:
+    digits = (whole.replace(",", "") + fraction.lstrip(".")).lstrip("0")
+    return len(digits.rstrip("0")) if not fraction else len(digits)
+
+
+def stated_numbers(notebook: Path) -> list[Stated]:
+    """The numbers the notebook's markdown cells state that could be a run's result: at least
+    two significant digits, and no year (1900 to 2100 without decimals)."""
+    found = []
+    nb = nbformat.read(notebook, as_version=4)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = cell.source
+        sentences = re.split(r"(?<=[.!?:;])\s+|\n\s*\n|\n\s*[-*|]", text)
+        for sentence in sentences:
+            for match in NUMBER.finditer(sentence):
+                whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
+                value = float(
+                    whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else "")
+                )
+                if _significant_digits(whole, fraction) < 2 and not exponent:
+                    continue
+                if not fraction and not exponent and 1900 <= value <= 2100:
+                    continue
+                decimals = len(fraction) - 1 if fraction else 0
+                if exponent:
+                    decimals = max(decimals - int(exponent), 0)
+                found.append(Stated(index, match.group(0), value, decimals, sentence.strip()))
+    return found
+
+
+def _numbers_in(text: str) -> list[float]:
+    values = []
+    for match in NUMBER.finditer(text):
+        whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
+        values.append(
+            float(whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else ""))
+        )
+    return values
+
+
+def _walk(value: object) -> list[float]:
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, dict):
+        return [x for item in value.values() for x in _walk(item)]
+    if isinstance(value, list):
+        return [x for item in value for x in _walk(item)]
+    return []
+
+
+class Shown:
+    """Every number a run shows, rounded at each number of decimals prose may use (and as a
+    percentage)."""
+
+    def __init__(self, notebook: Path, files: Path) -> None:
+        values = _numbers_in(outputs_text(notebook))
+        results = files / "results.json"
+        if results.is_file():
+            values += _walk(json.loads(results.read_text(encoding="utf-8")))
+        for table in sorted(files.glob("*.csv")):
+            frame = pd.read_csv(table)
+            numeric = frame.select_dtypes("number").to_numpy().ravel()
+            values += [float(x) for x in numeric]
+            for column in frame.select_dtypes("object"):
+                values += _numbers_in(" ".join(map(str, frame[column].tolist())))
+        finite = [v for v in values if math.isfinite(v)]
+        finite += [100 * v for v in finite]  # a share stated as a percentage
+        self.rounded = {d: {round(v, d) for v in finite} for d in DECIMALS}
+
+    def shows(self, stated: Stated) -> bool:
+        decimals = min(stated.decimals, max(DECIMALS))
+        return round(stated.value, decimals) in self.rounded[decimals]
+
+
+def run_results_in_prose(
+    notebook: Path, default_files: Path, case_notebook: Path, case_files: Path
+) -> list[str]:
+    """The numbers the prose of ``notebook`` states that its run at the defaults shows, the run at
+    other parameters does not, and no word of its sentence labels as the paper's or the
+    defaults': one line each, naming the cell and the sentence."""
+    at_defaults = Shown(notebook, default_files)
+    at_case = Shown(case_notebook, case_files)
+    found = []
+    for stated in stated_numbers(notebook):
+        if at_defaults.shows(stated) and not at_case.shows(stated):
+            if LABELLED.search(stated.sentence):
+                continue
+            found.append(f"cell {stated.cell}: {stated.token!r} in {stated.sentence[:160]!r}")
+    return found
