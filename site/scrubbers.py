@@ -183,7 +183,8 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
     exact = {a: pw.exact_epsilon(answers[a], delta_f[a], rho) for a in panels}
     values = grid_through(v["example_epsilon"], 0.0, end, count, log=False)
     prior = 1 / len(data)
-    fig, axes = _new_figure(5.0 * len(panels), 4.2, len(panels))
+    fig, axes = _new_figure(5.0 * len(panels), 5.4, len(panels))
+    fig.subplots_adjust(bottom=0.32)  # room for the legends below the panels
     moving: dict[str, tuple[Line2D, Line2D, Line2D, Line2D, Line2D]] = {}
     marks: dict[str, Line2D] = {}
     for letter, ax, a in zip("ab", axes, panels):
@@ -219,7 +220,8 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             xlim=(0, end),
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
-        ax.legend(loc="lower right")
+        # below the panel: at the committed parameters "lower right" covered the line of ρ
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17))
         moving[a] = (trace, trace_bound, dot, dot_bound, cursor)
         marks[f"posterior {a}"], marks[f"bound {a}"] = dot, dot_bound
         ax.set_title(f"({letter}) mean of {a}", loc="left")
