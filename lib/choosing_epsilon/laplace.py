@@ -88,7 +88,7 @@ def tail_ratio(
     Sec. 4.1)."""
     a = log_survival(threshold, center_a, sensitivity, epsilon)
     b = log_survival(threshold, center_b, sensitivity, epsilon)
-    return float(np.exp(a - b))
+    return exp_or_inf(a - b)  # inf beyond the float range (a large ε), not an overflow
 
 
 def log_density_ratio(

@@ -20,7 +20,7 @@ import matplotlib.transforms
 import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.ticker import FuncFormatter, LogFormatterSciNotation, LogLocator
+from matplotlib.ticker import Formatter, FuncFormatter, LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
 from ..plots import style
@@ -131,6 +131,21 @@ class PlainLogFormatter(LogFormatterSciNotation):
         )
 
 
+class _SparseLogLabels(Formatter):
+    """A minor tick's label on a log axis within one decade, in plain digits: on an axis spanning
+    a factor of 4 or more only at 2, 3 and 5 times a power of ten (two of those, or of the powers
+    of ten the major ticks label, always lie in such a span), every tick on a narrower one."""
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        low, high = sorted(self.axis.get_view_interval()) if self.axis else (0.0, 0.0)
+        if x <= 0:
+            return ""
+        if low <= 0 or high / low < 4:
+            return f"{x:g}"
+        mantissa = x / 10 ** math.floor(math.log10(x))
+        return f"{x:g}" if any(math.isclose(mantissa, m, rel_tol=1e-9) for m in (2, 3, 5)) else ""
+
+
 def _log_axes(fig: plt.Figure) -> None:
     """The project's log axes: plain-text labels, and minor ticks at 2 and 5 times each power of
     ten.
@@ -161,10 +176,11 @@ def _log_axes(fig: plt.Figure) -> None:
             minor = axis.get_minor_locator()
             low, high = sorted(limits)
             if low > 0 and high / low < 10:
-                # within one decade matplotlib labels 2×10⁰, 3×10⁰: plain numbers read better
-                plain = FuncFormatter(lambda x, pos: f"{x:g}")
-                axis.set_major_formatter(plain)
-                axis.set_minor_formatter(plain)
+                # within one decade matplotlib labels 2×10⁰, 3×10⁰: plain numbers read better;
+                # on a wide enough axis, of the minor ticks only 2, 3 and 5 times a power of ten
+                # (6, 7, 8, 9 crowd on an axis less than a decade wide)
+                axis.set_major_formatter(FuncFormatter(lambda x, pos: f"{x:g}"))
+                axis.set_minor_formatter(_SparseLogLabels())
                 continue
             # matplotlib's default minor locator: subs="auto"
             default = type(minor) is LogLocator and isinstance(getattr(minor, "_subs", None), str)

@@ -31,9 +31,14 @@ def output_perturbation(
     the Laplace density around f(D); the data is every release, or beyond ``max_rows`` the
     histogram."""
     fig, ax = plt.subplots()
+    # the bins span the density's ±8 scales (and any release beyond): with few releases, bins
+    # fitted to the releases alone are so narrow that their bars dwarf the density
+    low = min(float(np.min(releases)), center - 8 * noise_scale)
+    high = max(float(np.max(releases)), center + 8 * noise_scale)
     heights, edges, _ = ax.hist(
         releases,
         bins=60,
+        range=(low, high),
         density=True,
         alpha=0.5,
         color=RELEASES,
@@ -54,7 +59,8 @@ def output_perturbation(
         ylabel="density",
         title="Output perturbation: A(D) = f(D) + η",
     )
-    ax.legend()
+    # below the axes: the bars and the density peak wherever f(D) and the releases fall
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2)
     if len(releases) <= max_rows:
         return fig, pd.DataFrame({"release": releases})
     bins = {"bin_left": edges[:-1], "bin_right": edges[1:], "density": np.asarray(heights)}
@@ -99,26 +105,34 @@ def scenarios(
         layout="constrained",
         squeeze=False,
     )
+    shown_center, shown_neighbour = distinct_numbers(center, neighbour_center)
     for col, panel in enumerate(panels):
         eps = float(panel["epsilon"].iloc[0])
         top, bottom = axes[0, col], axes[1, col]
+        top.set(ylabel="density")
+        style.panel_title(top, col, f"output densities, ε = {eps:g}")
+        style.panel_title(bottom, len(panels) + col, "their ratio on a log scale, within e^(±ε)")
+        unresolved = unresolved_outputs(panel)
+        if unresolved:
+            for ax in (top, bottom):
+                figures.centred_text(ax, unresolved)
+                ax.set(xticks=[], yticks=[])
+            bottom.set(xlabel="output (a)", ylabel="density ratio, log scale\n(p_D(a)/p_D′(a))")
+            continue
         top.plot(
             panel["a"],
             panel["density_D"],
             color=RELEASES,
             linestyle="-",
-            label=f"A(D), f(D) = {center:g}",
+            label=f"A(D), f(D) = {shown_center}",
         )
         top.plot(
             panel["a"],
             panel["density_D_prime"],
             color=NEIGHBOUR,
             linestyle="--",
-            label=f"A(D′), f(D′) = {neighbour_center:g}",
+            label=f"A(D′), f(D′) = {shown_neighbour}",
         )
-        top.set(ylabel="density")
-        style.panel_title(top, col, f"output densities, ε = {eps:g}")
-        top.legend()
         # the log of the ratio: a log axis for the ratio itself, drawable at any ε
         bottom.plot(panel["a"], panel["ln_ratio"], color=LOSS, linestyle="-")
         bottom.set_yticks(
@@ -126,8 +140,40 @@ def scenarios(
         )
         bottom.set_ylim(-1.3 * eps, 1.3 * eps)
         bottom.set(xlabel="output (a)", ylabel="density ratio, log scale\n(p_D(a)/p_D′(a))")
-        style.panel_title(bottom, len(panels) + col, "their ratio on a log scale, within e^(±ε)")
+    # one legend for every column, below the figure: within a panel the two peaks, which move
+    # with f(D), f(D′) and ε, can fill either upper corner
+    drawn = [top for top in axes[0] if top.get_lines()]
+    if drawn:
+        fig.legend(*drawn[0].get_legend_handles_labels(), loc="outside lower center", ncols=2)
     return fig, pd.concat(list(panels), ignore_index=True)
+
+
+# fewer distinct floating-point values than this across a panel's outputs: the curves are steps
+RESOLVED_STEPS = 1000
+
+
+def unresolved_outputs(panel: pd.DataFrame) -> str | None:
+    """Why the outputs of ``panel`` (a frame of ``laplace.neighbour_densities``) cannot be drawn:
+    their range holds fewer than ``RESOLVED_STEPS`` floating-point numbers at their size (a noise
+    scale far below the spacing of floats at f(D)); None when they can."""
+    a = panel["a"].to_numpy(dtype=float)
+    spacing = float(np.spacing(np.abs(a).max()))
+    if np.ptp(a) >= RESOLVED_STEPS * spacing:
+        return None
+    return (
+        f"the outputs span {np.ptp(a):.3g}, too few\nfloating-point steps ({spacing:.2g} each) "
+        f"at {a.mean():.4g}\nto draw: shift f(D) towards 0"
+    )
+
+
+def distinct_numbers(first: float, second: float) -> tuple[str, str]:
+    """``first`` and ``second`` written with the fewest significant digits (at least 6, as
+    ``:g``) that tell them apart."""
+    for digits in range(6, 18):
+        one, other = f"{first:.{digits}g}", f"{second:.{digits}g}"
+        if one != other or first == second:
+            return one, other
+    return repr(first), repr(second)
 
 
 def scenarios_caption(
@@ -156,8 +202,19 @@ def scenarios_caption(
             f"D′, each as wide as its noise scale Δ/ε, the x axis running from {spans}. Bottom "
             "row: the ratio of the two densities on a log axis, flat at e^ε for outputs below "
             f"{center:g}, falling in a straight line to e^(−ε) between {center:g} and "
-            f"{neighbour_center:g}, and flat again above."
+            f"{neighbour_center:g}, and flat again above.{_unresolved_alt(epsilons, panels)}"
         ),
+    )
+
+
+def _unresolved_alt(epsilons: Sequence[float], panels: Sequence[pd.DataFrame]) -> str:
+    """What the alt text adds for the columns whose outputs floats cannot resolve: no curves."""
+    lost = [f"ε = {eps:g}" for eps, panel in zip(epsilons, panels) if unresolved_outputs(panel)]
+    if not lost:
+        return ""
+    return (
+        f" At {_listed(lost)} no curve is drawn: both panels say that the outputs span too few "
+        "floating-point numbers at f(D) to be drawn."
     )
 
 

@@ -73,7 +73,8 @@ def density_panel(
         ax.plot(x, y, lw=2.2 - 0.6 * min(twins, 2), label=label)
     ax.set(xlabel="noisy response (γ)", ylabel="density", xlim=(x[0], x[-1]))
     ax.set_ylim(0, 1.15 / (2 * scale))
-    ax.legend()
+    # below the panel: up to eight peaks, wherever the worlds' answers fall, leave no free corner
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)
     return pd.DataFrame(data)
 
 
@@ -135,6 +136,10 @@ def _title(ax: Axes, index: int, count: int, text: str) -> None:
         ax.set_title(text)
 
 
+# a marked ε within this share of Fig. 2's axis is drawn on its left edge, and said to be
+EDGE_SHARE = 0.02
+
+
 def fig2_risk_upper_bound(
     epsilons: np.ndarray,
     curves: Mapping[str, tuple[np.ndarray, np.ndarray]],
@@ -165,7 +170,9 @@ def fig2_risk_upper_bound(
         )
         for value, colour, dash, label, arrowhead in marks:
             if value <= end:
-                ax.axvline(value, color=colour, ls=dash, lw=1, label=f"{label} = {value:.4f}")
+                # a line this close to the left edge merges with the axis: the legend says so
+                edge = ", at the axis's left edge" if value < EDGE_SHARE * end else ""
+                ax.axvline(value, color=colour, ls=dash, lw=1, label=f"{label} = {value:.4f}{edge}")
             elif math.isinf(value):
                 ax.plot([], [], " ", label=f"{label} = ∞: the risk never exceeds ρ")
             else:  # beyond the axis: an arrowhead on its right edge, at ρ, says where it lies
@@ -192,7 +199,10 @@ def fig2_risk_upper_bound(
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), frameon=False)
         curve = {"epsilon": epsilons, "beta_true_world": beta1, "upper_bound_eq5": upper}
         frames.append(pd.DataFrame({"attribute": a} | curve))
-    fig.suptitle("Fig. 2: upper bound on the risk of disclosure by domain")
+    # above a panel title of two lines (a long attribute name or domain), not over it
+    tall = any("\n" in ax.get_title("left") + ax.get_title() for ax in axes[0])
+    title = "Fig. 2: upper bound on the risk of disclosure by domain"
+    fig.suptitle(title, y=1.04 if tall else 0.98)
     return fig, pd.concat(frames, ignore_index=True)
 
 
@@ -370,7 +380,8 @@ def monte_carlo_figure(
         title=f"The adversary on the mean of {attribute}",
         ylim=(0, 1.02),
     )
-    ax.legend()
+    # below the panel: its curves and markers run anywhere between the prior and 1
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncols=2)
     return fig, simulated
 
 
@@ -421,7 +432,8 @@ def astronaut_figure(
             panel.axvline(outlier_km - edge, color=style.REFERENCE, ls=":", label=astronaut)
         xlabel = "distance beyond the farthest other alumnus (km)"
         panel.set(xscale="log", yscale="log", xlabel=xlabel)
-        panel.legend()
+        # below the panel: the curves fill its upper corners at one end of the sweep or the other
+        panel.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), frameon=False)
     fig.suptitle(f"One outlier among {alumni_n:,} alumni (the others within {edge:,.0f} km)")
     style.panel_title(ax, 0, "the largest admissible ε")
     ax.set(ylabel=f"largest admissible privacy parameter (ε, for ρ = {rho:g})")

@@ -300,9 +300,21 @@ def drawn_texts(fig: Figure) -> list[tuple[Text, Bbox]]:
         if mtext is not None:
             drawn.append(mtext)
 
+    # the renderer names the text it draws only for a text of one line: a text of several lines
+    # is recorded when it draws itself
+    text_draw = Text.draw
+
+    def draw_recorded(text: Text, *args: Any, **kwargs: Any) -> Any:
+        drawn.append(text)
+        return text_draw(text, *args, **kwargs)
+
     with renderer._draw_disabled():  # every draw_* a no-op: nothing is rasterised
         renderer.draw_text = record
-        fig.draw(renderer)
+        Text.draw = draw_recorded  # type: ignore[method-assign,assignment]
+        try:
+            fig.draw(renderer)
+        finally:
+            Text.draw = text_draw  # type: ignore[method-assign]
     found = []
     for text in dict.fromkeys(drawn):
         if text.get_visible() and text.get_text().strip():
