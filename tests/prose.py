@@ -31,6 +31,11 @@ LABELLED = re.compile(
     re.IGNORECASE,
 )
 DECIMALS = range(9)
+# a number that names a part of a text (Prop. 1.3, Sec. 4.2, Table 12) is no result
+REFERENCE = re.compile(
+    r"(?:Prop|Cor|Sec|Thm|Theorem|Lemma|Eq|Eqs|Fig|Figs|Table|Tables|Example|Algorithm|App|"
+    r"Appendix|Section|Chapter|Definition|Def|Remark|Exercise|Step)\.?\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +57,9 @@ def _significant_digits(whole: str, fraction: str) -> int:
 
 def stated_numbers(notebook: Path) -> list[Stated]:
     """The numbers the notebook's markdown cells state that could be a run's result: at least
-    two significant digits, and no year (1900 to 2100 without decimals)."""
+    two significant digits, no whole number below 100 (a count matches some output by chance),
+    no year (1900 to 2100 without decimals), and no number that names a part of a text (Prop. 1.3,
+    Table 12)."""
     found = []
     nb = nbformat.read(notebook, as_version=4)
     for index, cell in enumerate(nb.cells):
@@ -67,6 +74,10 @@ def stated_numbers(notebook: Path) -> list[Stated]:
                     whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else "")
                 )
                 if _significant_digits(whole, fraction) < 2 and not exponent:
+                    continue
+                if not fraction and not exponent and value < 100:
+                    continue  # a small count (seven exercises, 23 points) matches by chance
+                if REFERENCE.search(sentence[: match.start()]):
                     continue
                 if not fraction and not exponent and 1900 <= value <= 2100:
                     continue
