@@ -21,7 +21,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.transforms import offset_copy
 
 from ..economics import StudyDesign
 from ..economics import dollars as econ_dollars
@@ -56,23 +55,6 @@ def _listed(words: Sequence[str]) -> str:
 def _design_name(name: str) -> str:
     """A design's name without the panel letter the notebook's table gives it."""
     return re.sub(r"^\([a-z]\)\s*", "", name)
-
-
-# how far below the bottom of a panel its legend starts: under the tick labels and the x label
-LEGEND_DROP = 38  # points
-
-
-def _legend_below(ax: Axes, ncols: int = 1) -> None:
-    """The panel's legend centred under its x axis label, where it can cover no data whatever
-    the curves do at the run's parameters."""
-    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
-    ax.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=below,
-        ncols=ncols,
-        borderaxespad=0.0,
-    )
 
 
 def _reference(ax: Axes, x: float, label: str) -> None:
@@ -142,7 +124,7 @@ def feasible_region(
         xlim=(0, right),
         title="Feasible ε and N for accuracy level T and budget B",
     )
-    _legend_below(ax, ncols=2)
+    style.legend_below(ax, ncols=2)
     if not inside.any():
         centred_text(ax, "no feasible (ε, N) on this range")
     return fig, region
@@ -230,7 +212,7 @@ def study_size_exact_vs_bound(
         ylabel="smallest accurate study size (N, participants)",
         title="How large must the study be?",
     )
-    _legend_below(ax)
+    style.legend_below(ax)
     return fig, design
 
 
@@ -300,7 +282,7 @@ def failure_vs_true_fraction(
         )
         style.panel_title(ax, index, f"{_design_name(name)}: ε = {eps:.3g}, N = {n:,}")
         ax.set(xlabel=P_AXIS, ylabel="failure probability")
-        _legend_below(ax, ncols=2)
+        style.legend_below(ax, ncols=2)
     if len(designs) == 1:
         centred_text(axes[1], "no exact-accuracy design on this budget")
         style.panel_title(axes[1], 1, "exact-accuracy design")
@@ -377,7 +359,7 @@ def max_epsilon_vs_cost_and_budget(
         ylabel="largest feasible privacy parameter (ε)",
         title="The answer moves with P and B (missing: infeasible)",
     )
-    _legend_below(ax, ncols=2)
+    style.legend_below(ax, ncols=2)
     return fig, scan
 
 

@@ -10,9 +10,7 @@ from typing import Any
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.transforms import offset_copy
 
 from ..harness import figures
 from . import style
@@ -26,23 +24,6 @@ GAUSSIAN_CLASSICAL_DASH = ":"  # the classical Gaussian line shares the Gaussian
 RATIO_LABEL = "Theorem 2's privacy parameter\nover Theorem 3's (ε₂ / ε₃)"
 SIGMA_EPSILON_LABEL = "noise standard deviation\ntimes privacy parameter (σε)"
 TAIL_LABEL = "probability the noise lies\nbeyond it (Pr(|X| ≥ tσ))"
-
-
-# how far below the bottom of a panel its legend starts: under the tick labels and the x label
-LEGEND_DROP = 38  # points
-
-
-def _legend_below(ax: Axes, ncols: int = 1) -> None:
-    """The panel's legend centred under its x axis label, where it can cover no data whatever
-    the curves do at the run's parameters."""
-    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
-    ax.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=below,
-        ncols=ncols,
-        borderaxespad=0.0,
-    )
 
 
 def _series(index: int) -> dict[str, Any]:
@@ -72,7 +53,7 @@ def ratio_figure(
         title="Fig. 1: ratio of Theorem 2's and Theorem 3's ε, Laplace noise",
         xlim=(0, 1),
     )
-    _legend_below(ax, ncols=2)
+    style.legend_below(ax, ncols=2)
     return fig, frame
 
 
@@ -123,7 +104,7 @@ def coverage_minus_p_figure(
         ylabel="delivered minus required confidence (coverage − p)",
         title="What each theorem's ε delivers (Laplace noise)",
     )
-    _legend_below(ax, ncols=2)
+    style.legend_below(ax, ncols=2)
     return fig, frame
 
 
@@ -212,7 +193,7 @@ def slips_figure(
         ylabel=SIGMA_EPSILON_LABEL,
     )
     style.panel_title(ax_a, 0, "Lemma 1: is σε a constant?")
-    _legend_below(ax_a)
+    style.legend_below(ax_a)
     lines = (("laplace", "Laplace tail", 0), ("gaussian", "Gaussian tail", 1))
     for column, label, index in lines:
         ax_b.plot(tails.t, tails[column], label=label, **_series(index))
@@ -231,7 +212,7 @@ def slips_figure(
         ylabel=TAIL_LABEL,
     )
     style.panel_title(ax_b, 1, "Theorem 3's bound against the true tails")
-    _legend_below(ax_b, ncols=2)
+    style.legend_below(ax_b, ncols=2)
     return fig, pd.concat([slips, tails], axis=1)
 
 

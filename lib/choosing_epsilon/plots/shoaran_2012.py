@@ -9,28 +9,10 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pandas as pd
-from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.transforms import offset_copy
 
 from ..harness import figures
 from . import style
-
-# how far below the bottom of a panel its legend starts: under the tick labels and the x label
-LEGEND_DROP = 38  # points
-
-
-def _legend_below(ax: Axes, ncols: int = 2) -> None:
-    """The panel's legend centred under its x axis label, where it can cover no curve and no
-    marked value whatever the parameters."""
-    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
-    ax.legend(
-        loc="upper center",
-        bbox_to_anchor=(0.5, 0.0),
-        bbox_transform=below,
-        ncols=ncols,
-        borderaxespad=0.0,
-    )
 
 
 def _amount(value: float) -> str:
@@ -91,7 +73,7 @@ def fig1_noise_vs_probability(
         ax.set_yscale("log")  # curves and dots decades apart: a linear axis flattens the lower
     else:
         ax.set_ylim(0, None)
-    _legend_below(ax)
+    style.legend_below(ax, ncols=2)
     return fig, curves
 
 
@@ -173,8 +155,8 @@ def fig2_mta(
         ylabel="minimum true answer (units of the answer)",
     )
     style.panel_title(ax_b, 1, f"second reading: MTA against re, ε = {reading_epsilon:g}")
-    _legend_below(ax_a)
-    _legend_below(ax_b)
+    style.legend_below(ax_a, ncols=2)
+    style.legend_below(ax_b, ncols=2)
     frame = pd.concat(
         [against_epsilon.assign(reading="vs_epsilon"), against_re.assign(reading="vs_re")],
         ignore_index=True,

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
-from matplotlib.transforms import Bbox
+from matplotlib.transforms import Bbox, offset_copy
 
 # Okabe & Ito, "Color Universal Design": the colour of each name
 OKABE_ITO: dict[str, str] = {
@@ -134,6 +134,23 @@ def note(ax: Axes, x: float, y: float, text: str, **kwargs: Any) -> Text:
     """Words written inside a panel, at the notes' size and in grey unless told otherwise."""
     kwargs.setdefault("color", "0.3")
     return ax.text(x, y, text, fontsize=FONT["note"], **kwargs)
+
+
+# how far below the bottom of a panel a legend under it starts: under the tick labels and x label
+LEGEND_DROP = 38  # points
+
+
+def legend_below(ax: Axes, ncols: int = 1) -> None:
+    """The panel's legend centred under its x axis label, where it can cover no data whatever
+    the curves do at the run's parameters."""
+    below = offset_copy(ax.transAxes, fig=ax.get_figure(root=True), y=-LEGEND_DROP, units="points")
+    ax.legend(
+        loc="upper center",
+        bbox_to_anchor=(0.5, 0.0),
+        bbox_transform=below,
+        ncols=ncols,
+        borderaxespad=0.0,
+    )
 
 
 # --- the check -------------------------------------------------------------------------------
