@@ -66,25 +66,26 @@ def stated_numbers(notebook: Path) -> list[Stated]:
         if cell.cell_type != "markdown":
             continue
         text = cell.source
-        sentences = re.split(r"(?<=[.!?:;])\s+|\n\s*\n|\n\s*[-*|]", text)
-        for sentence in sentences:
-            for match in NUMBER.finditer(sentence):
-                whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
-                value = float(
-                    whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else "")
-                )
-                if _significant_digits(whole, fraction) < 2 and not exponent:
-                    continue
-                if not fraction and not exponent and value < 100:
-                    continue  # a small count (seven exercises, 23 points) matches by chance
-                if REFERENCE.search(sentence[: match.start()]):
-                    continue
-                if not fraction and not exponent and 1900 <= value <= 2100:
-                    continue
-                decimals = len(fraction) - 1 if fraction else 0
-                if exponent:
-                    decimals = max(decimals - int(exponent), 0)
-                found.append(Stated(index, match.group(0), value, decimals, sentence.strip()))
+        # where each sentence ends: a stop and a space, a blank line, a list item or a table row
+        ends = [m.start() for m in re.finditer(r"(?<=[.!?:;])\s+|\n\s*\n|\n\s*[-*|]", text)]
+        for match in NUMBER.finditer(text):
+            whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
+            value = float(whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else ""))
+            if _significant_digits(whole, fraction) < 2 and not exponent:
+                continue
+            if not fraction and not exponent and value < 100:
+                continue  # a small count (seven exercises, 23 points) matches by chance
+            if REFERENCE.search(text[max(match.start() - 24, 0) : match.start()]):
+                continue
+            if not fraction and not exponent and 1900 <= value <= 2100:
+                continue
+            decimals = len(fraction) - 1 if fraction else 0
+            if exponent:
+                decimals = max(decimals - int(exponent), 0)
+            start = max([e for e in ends if e < match.start()], default=0)
+            stop = min([e for e in ends if e >= match.end()], default=len(text))
+            sentence = text[start:stop].strip()
+            found.append(Stated(index, match.group(0), value, decimals, sentence))
     return found
 
 
@@ -123,7 +124,7 @@ class Shown:
             frame = pd.read_csv(table)
             numeric = frame.select_dtypes("number").to_numpy().ravel()
             values += [float(x) for x in numeric]
-            for column in frame.select_dtypes("object"):
+            for column in frame.select_dtypes(exclude="number"):
                 values += _numbers_in(" ".join(map(str, frame[column].tolist())))
         finite = [v for v in values if math.isfinite(v)]
         finite += [100 * v for v in finite]  # a share stated as a percentage

@@ -95,7 +95,7 @@ def test_failure_against_p_with_one_design_and_an_underflow():
     worst = econ.worst_case_table(designs, 0.99)
     fig, _ = plots.failure_vs_true_fraction(curves, worst, designs)
     ax_a, ax_b = fig.axes
-    assert texts(ax_a) == ["below 1e-300 at every p"]
+    assert texts(ax_a) == ["below 1e-300\nat every p"]
     assert labels(ax_a) == ["p = 0.5", "largest (p and 1 − p)"]
     assert texts(ax_b) == ["no exact-accuracy design on this budget"]
     assert ax_b.get_title(loc="left") == "(b) exact-accuracy design"
@@ -121,7 +121,7 @@ def test_max_epsilon_draws_a_curve_per_budget():
 def test_max_epsilon_says_when_nothing_is_feasible():
     scan = econ.max_epsilon_scan(np.array([P, 2 * P]), [1.0], 0.05, 0.1, True)
     fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
-    assert texts(fig.axes[0]) == ["no study is feasible for any P and B shown"]
+    assert texts(fig.axes[0]) == ["no study is feasible\nfor any P and B shown"]
 
 
 # --- style and captions, at the slides' parameters and at others ---------------------------------

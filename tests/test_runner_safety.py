@@ -181,27 +181,31 @@ def test_sigterm_to_the_runner_alone_stops_every_worker(tmp_path):
 
 @pytest.mark.notebook
 @pytest.mark.skipif(os.name != "posix", reason="IPC sockets are Unix sockets")
-def test_a_run_prints_nothing_a_reader_did_not_ask_for_and_leaves_no_socket(tmp_path):
-    """The kernel runs over IPC sockets in a directory of its own: no warning about unencrypted
-    TCP on the runner's stderr, and the directory is gone when the run ends."""
-    before = set(Path("/tmp").glob("choosing-epsilon-kernel-*"))
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "choosing_epsilon.harness.reproduce",
-            "shoaran_2012",
-            "-o",
-            str(tmp_path / "out"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert run.returncode == 0, run.stderr
-    assert "WARNING" not in run.stderr and "IPKernelApp" not in run.stderr, run.stderr
-    assert set(Path("/tmp").glob("choosing-epsilon-kernel-*")) <= before
+def test_a_run_prints_nothing_a_reader_did_not_ask_for_and_leaves_no_socket():
+    """The kernel runs over IPC sockets in a directory of its own (in TMPDIR when it is short):
+    no warning from the kernel's start-up on the runner's stderr, and the directory is gone when
+    the run ends."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir="/tmp") as short:
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "choosing_epsilon.harness.reproduce",
+                "shoaran_2012",
+                "-o",
+                str(Path(short) / "out"),
+            ],
+            cwd=ROOT,
+            env={**os.environ, "TMPDIR": short},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert run.returncode == 0, run.stderr
+        assert "WARNING" not in run.stderr and "IPKernelApp" not in run.stderr, run.stderr
+        assert [p.name for p in Path(short).iterdir()] == ["out"]
 
 
 def test_without_a_short_socket_path_the_kernel_runs_over_tcp_with_errors_only(monkeypatch):
@@ -213,6 +217,16 @@ def test_without_a_short_socket_path_the_kernel_runs_over_tcp_with_errors_only(m
     with contextlib.ExitStack() as stack:
         kernel, arguments = reproduce._kernel(stack)
     assert kernel.transport == "tcp" and "--IPKernelApp.log_level=ERROR" in arguments
+
+
+def test_the_kernel_runs_over_ipc_where_a_short_socket_path_exists():
+    import contextlib
+
+    from choosing_epsilon.harness import reproduce
+
+    with contextlib.ExitStack() as stack:
+        kernel, arguments = reproduce._kernel(stack)
+    assert kernel.transport == "ipc" and "--IPKernelApp.log_level=ERROR" in arguments
 
 
 def test_the_socket_directory_is_private_and_short_and_removed(tmp_path):

@@ -193,11 +193,11 @@ def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
     ``stack`` closes; None where no short enough place exists.
 
     Over IPC the kernel's traffic stays on this machine in files only its owner can open, and the
-    kernel starts without ipykernel's warning about unencrypted TCP. The directory is made under
-    /tmp rather than TMPDIR, which can be deep enough (a test's temporary directory) to exceed a
-    socket path's length.
+    kernel starts without ipykernel's warning about unencrypted TCP. The directory is made in
+    TMPDIR, or under /tmp where TMPDIR is deep enough (a test's temporary directory) for a socket
+    path to exceed its length.
     """
-    for root in dict.fromkeys(("/tmp", tempfile.gettempdir())):
+    for root in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
         if not (os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)):
             continue
         directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-", dir=root)  # mode 0700
@@ -208,16 +208,22 @@ def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
     return None
 
 
+# the kernel application's own log (not the notebook's output) limited to errors: its warnings
+# are about the kernel's plumbing ("Parent appears to have exited" from a kernel being shut down
+# after an interruption), nothing a reader asked for
+QUIET = ["--IPKernelApp.log_level=ERROR"]
+
+
 def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]:
     """The run's kernel manager, over IPC sockets where the platform has a short enough place for
     them, and the kernel's extra arguments. Where it has none, the kernel runs over TCP on the
-    loopback interface with its start-up log limited to errors: the unencrypted-TCP warning is
-    about traffic that never leaves the machine."""
+    loopback interface (the unencrypted-TCP warning, which the quiet log leaves out, is about
+    traffic that never leaves the machine)."""
     prefix = _socket_prefix(stack) if os.name == "posix" else None
+    arguments = [*NO_HISTORY, *QUIET]
     if prefix is not None:
-        return AsyncKernelManager(kernel_name="python3", transport="ipc", ip=prefix), NO_HISTORY
-    quiet = [*NO_HISTORY, "--IPKernelApp.log_level=ERROR"]
-    return AsyncKernelManager(kernel_name="python3"), quiet
+        return AsyncKernelManager(kernel_name="python3", transport="ipc", ip=prefix), arguments
+    return AsyncKernelManager(kernel_name="python3"), arguments
 
 
 def execute(

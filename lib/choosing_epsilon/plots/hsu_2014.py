@@ -266,7 +266,9 @@ def failure_vs_true_fraction(
                 label="exact failure probability",
             )
         else:  # the bound, which holds at every p, underflows: so does the exact value
-            centred_text(ax, "below 1e-300 at every p")
+            # at the left, in two lines: the reference line of p = 0.5 runs down the middle
+            style.note(ax, 0.03, 0.5, "below 1e-300\nat every p", transform=ax.transAxes,
+                       va="center", color="black")  # fmt: skip
         row = worst[worst.design == name].iloc[0]
         p_worst = row["worst fraction p"]
         _reference(ax, 0.5, "p = 0.5")
@@ -349,10 +351,18 @@ def max_epsilon_vs_cost_and_budget(
             label=f"B = {_dollar_label(cast(float, budget))}",
         )
     _reference(ax, expected_cost, f"P = {_dollar_label(expected_cost)}")
+    low, high = float(scan.expected_cost.min()), float(scan.expected_cost.max())
     if np.isnan(scan.max_feasible_epsilon).all():
-        centred_text(ax, "no study is feasible for any P and B shown")
+        # on the side of the panel away from the line of P, in two lines
+        left = (
+            math.log(expected_cost / low) > math.log(high / expected_cost) if low < high else True
+        )
+        style.note(
+            ax, 0.03 if left else 0.97, 0.5, "no study is feasible\nfor any P and B shown",
+            transform=ax.transAxes, ha="left" if left else "right", va="center", color="black",
+        )  # fmt: skip
         ax.set_ylim(0, 1)  # no ε to show: the axis starts at 0 rather than around it
-    ax.set_xlim(float(scan.expected_cost.min()), float(scan.expected_cost.max()))
+    ax.set_xlim(low, high)
     ax.set(
         xscale="log",
         xlabel="expected cost of not participating (P, dollars)",

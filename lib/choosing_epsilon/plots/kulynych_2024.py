@@ -5,6 +5,7 @@ function that writes its caption and alt text from the data it draws."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -227,7 +228,9 @@ def utility_figure(risks: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
             ax.set(xlabel="task accuracy (%)", ylabel=f"{task}:\nattack TPR (1 − β)", ylim=(0, 1))
             style.panel_title(ax, row * len(fprs) + column, f"FPR α = {fpr:g}")
     fig.legend(loc="outside lower center", ncols=2)
-    fig.suptitle("Fig. 1: task accuracy against the attack TPR each run allows")
+    title = "Fig. 1: task accuracy against the attack TPR each run allows"
+    # about eleven characters an inch at the title's size: a figure of one column wraps it
+    fig.suptitle(textwrap.fill(title, max(30, int(fig.get_figwidth() * 11))))
     return fig, risks.copy()
 
 

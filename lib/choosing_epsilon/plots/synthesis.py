@@ -259,7 +259,18 @@ def methods_and_deployments(
     _scale_panel(ax_r, scale)
     if interval is not None:
         label = "feasible: above every utility bound, below every privacy bound"
-        ax.axvspan(*interval, color=style.FEASIBLE, alpha=0.25, label=label, lw=0)
+        noted = ~has_epsilon(panels["(a)"].epsilon.to_numpy())
+        if not noted.any():
+            ax.axvspan(*interval, color=style.FEASIBLE, alpha=0.25, label=label, lw=0)
+        else:  # the rows that say their ε in words keep them clear of the shading
+            low, high = interval
+            for k, i in enumerate(np.flatnonzero(~noted)):
+                ax.add_patch(
+                    Rectangle(
+                        (low, i - 0.5), high - low, 1.0, color=style.FEASIBLE, alpha=0.25, lw=0,
+                        label=label if k == 0 else "_feasible",
+                    )
+                )  # fmt: skip
     ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
     ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
     ax.legend(loc="best")  # where it hides the fewest markers, whatever the parameters
