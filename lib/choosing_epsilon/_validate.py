@@ -52,6 +52,15 @@ def closed_unit(name: str, value: float) -> float:
     return x
 
 
+def unit_rates(name: str, values: float | Sequence[float] | np.ndarray) -> np.ndarray:
+    """Return ``values`` as a float array (of any shape) if none lies outside [0, 1], else raise
+    ValueError: rates such as false-positive rates, read one or many at a time."""
+    arr = np.asarray(values, dtype=float)
+    if np.any((arr < 0) | (arr > 1)):
+        raise ValueError(f"{name} must lie in [0, 1], got {values!r}")
+    return arr
+
+
 def finite_array(name: str, values: Sequence[float] | np.ndarray, min_size: int = 1) -> np.ndarray:
     """Return ``values`` as a 1-D float array of finite numbers with at least ``min_size``
     entries."""

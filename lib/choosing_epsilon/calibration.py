@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from ._validate import closed_unit, nonnegative, open_unit, positive
+from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
 
 # relative tolerance of every numerical calibration below (scipy's brentq ``rtol``): the noise is
 # found to about four significant digits
@@ -41,9 +41,7 @@ def beta_bound(epsilon: float, delta: float, alpha: float | np.ndarray) -> float
     """Smallest false-negative rate at false-positive rate α under (ε, δ)-DP (Eq. 5)."""
     e = nonnegative("epsilon", epsilon)
     d = closed_unit("delta", delta)
-    a = np.asarray(alpha, dtype=float)
-    if np.any((a < 0) | (a > 1)):
-        raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
+    a = unit_rates("alpha", alpha)
     value = np.maximum.reduce(
         [np.zeros_like(a), 1 - d - math.exp(e) * a, math.exp(-e) * (1 - d - a)]
     )
@@ -109,9 +107,7 @@ def gaussian_advantage(mu: float) -> float:
 def gaussian_beta(mu: float, alpha: float | np.ndarray) -> float | np.ndarray:
     """False-negative rate of the best test at FPR α, Φ(Φ⁻¹(1 − α) − μ) (Eq. 49)."""
     m = nonnegative("mu", mu)
-    a = np.asarray(alpha, dtype=float)
-    if np.any((a < 0) | (a > 1)):
-        raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
+    a = unit_rates("alpha", alpha)
     value = stats.norm.cdf(stats.norm.isf(a) - m)
     return float(value) if value.ndim == 0 else value
 

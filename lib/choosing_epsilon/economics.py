@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from ._validate import closed_unit, open_unit, positive, real
+from ._validate import closed_unit, open_unit, positive, real, unit_rates
 
 
 def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
@@ -268,9 +268,7 @@ def failure_probability_every_count(
     0..N: a plain reference for ``true_failure_probability`` (no counts left out, no cache)."""
     n = int(_count("n", n))
     t, lam = open_unit("error", error), 1 / (positive("epsilon", epsilon) * n)
-    p = np.atleast_1d(np.asarray(fractions, dtype=float))
-    if np.any((p < 0) | (p > 1)):
-        raise ValueError(f"fractions must lie in [0, 1], got {fractions!r}")
+    p = np.atleast_1d(unit_rates("fractions", fractions))
     k = np.arange(n + 1)[:, None]
     miss = stats.laplace.sf(t - (k / n - p), scale=lam) + stats.laplace.cdf(
         -t - (k / n - p), scale=lam

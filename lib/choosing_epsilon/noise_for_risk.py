@@ -28,7 +28,7 @@ import pandas as pd
 from scipy import special, stats
 
 from . import attack_risk, calibration
-from ._validate import closed_unit, nonnegative, open_unit, positive
+from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
 
 MECHANISMS = ("Gaussian", "Laplace")
 # the trade-off curve each mechanism is read by, in words (the table's column "curve")
@@ -48,9 +48,7 @@ def laplace_tpr(mu: float, fpr: float | np.ndarray) -> float | np.ndarray:
     """The largest TPR at false-positive rate α between Laplace(0, 1) and Laplace(μ, 1):
     1 − F(F⁻¹(1 − α) − μ), by the threshold test (the best one: Neyman-Pearson)."""
     m = nonnegative("mu", mu)
-    a = np.asarray(fpr, dtype=float)
-    if np.any((a < 0) | (a > 1)):
-        raise ValueError(f"fpr must lie in [0, 1], got {fpr!r}")
+    a = unit_rates("fpr", fpr)
     value = stats.laplace.sf(stats.laplace.isf(a) - m)
     return float(value) if value.ndim == 0 else value
 
