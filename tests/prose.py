@@ -70,7 +70,7 @@ def stated_numbers(notebook: Path) -> list[Stated]:
         ends = [m.start() for m in re.finditer(r"(?<=[.!?:;])\s+|\n\s*\n|\n\s*[-*|]", text)]
         for match in NUMBER.finditer(text):
             whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
-            value = float(whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else ""))
+            value = _value(match)
             if _significant_digits(whole, fraction) < 2 and not exponent:
                 continue
             if not fraction and not exponent and value < 100:
@@ -89,14 +89,14 @@ def stated_numbers(notebook: Path) -> list[Stated]:
     return found
 
 
+def _value(match: re.Match[str]) -> float:
+    """The value of a NUMBER match: 1,274 is 1274, 2.5e-05 is 2.5e-05."""
+    whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
+    return float(whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else ""))
+
+
 def _numbers_in(text: str) -> list[float]:
-    values = []
-    for match in NUMBER.finditer(text):
-        whole, fraction, exponent = match.group(1), match.group(2) or "", match.group(3)
-        values.append(
-            float(whole.replace(",", "") + fraction + (f"e{exponent}" if exponent else ""))
-        )
-    return values
+    return [_value(match) for match in NUMBER.finditer(text)]
 
 
 def _walk(value: object) -> list[float]:
