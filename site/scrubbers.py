@@ -144,12 +144,6 @@ def _new_figure(width: float, height: float, columns: int = 1) -> tuple[Figure, 
     return fig, list(axes)
 
 
-def _legend_below(ax: Axes, columns: int = 1) -> None:
-    """The panel's legend under its axes: the frames move the data through every corner of the
-    panel, and a legend inside would sit over some of them."""
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=columns)
-
-
 def _styled(frames: int) -> Callable[[Callable[[int], ScrubAnimation]], Builder]:
     """A builder of ``frames`` frames unless told otherwise, run under the project's matplotlib
     style without changing the global one."""
@@ -225,7 +219,8 @@ def lee_clifton_2011(count: int) -> ScrubAnimation:
             xlim=(0, end),
             ylim=(max(0.0, min(0.2, prior - 0.05)), 1.0),
         )
-        _legend_below(ax)
+        # under the panel: the frames move the data through every corner of it
+        style.legend_below(ax)
         moving[a] = (trace, trace_bound, dot, dot_bound, cursor)
         marks[f"posterior {a}"], marks[f"bound {a}"] = dot, dot_bound
         ax.set_title(f"({letter}) mean of {a}", loc="left")
@@ -623,7 +618,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         ylim=(-0.02, 1.02),
         aspect="equal",
     )
-    _legend_below(ax_t)
+    style.legend_below(ax_t)
     style.panel_title(ax_t, 0, "what any membership test can reach at ε")
     # (b) the deployments, fixed and faint, and every pure ε as a dotted path
     ax_s.plot(
@@ -648,7 +643,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         ylim=(-0.02, 1.02),
         aspect="equal",
     )
-    _legend_below(ax_s)
+    style.legend_below(ax_s)
     style.panel_title(ax_s, 1, "ε among the deployments' stated guarantees")
 
     def draw(i: int) -> None:
@@ -702,7 +697,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
         xlim=(1e-3, 1),
         ylim=(1, 1000),
     )
-    _legend_below(ax_r)
+    style.legend_below(ax_r)
     (e_line,) = ax_e.plot([], [], label="εᵢ(p, 1), Theorem 2")
     (dot,) = ax_e.plot([], [], "o", color=style.UPPER, ms=7, label="smallest: the recommended ε")
     baseline = rp.epsilon_grid(prior, 1.0, np.full_like(prior, r_tilde))
@@ -714,7 +709,7 @@ def kazan_reiter_2024(count: int) -> ScrubAnimation:
         xlim=(1e-3, 1),
         ylim=(0, 5),
     )
-    _legend_below(ax_e)
+    style.legend_below(ax_e)
 
     def draw(i: int) -> None:
         a = float(values[i])
