@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from choosing_epsilon.harness import figures
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.plots import figures
 
 FOLDERS = sorted(p for p in FIGURES.iterdir() if p.is_dir() and any(p.glob("*.png")))
 

@@ -16,7 +16,8 @@ from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import figures, parameters, reproduce
+from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.plots import figures
 from tests.notebook_text import outputs_text, strict_load
 
 P = econ.expected_cost(1274, 0.05)

@@ -12,8 +12,7 @@ import pandas as pd
 import pytest
 from PIL import Image as PILImage
 
-from choosing_epsilon.harness import figures
-from choosing_epsilon.plots import style
+from choosing_epsilon.plots import figures, style
 
 CAPTION = figures.Caption("Time against size on log axes.", "One rising line on log-log axes.")
 
@@ -291,7 +290,7 @@ def test_a_log_axis_within_one_decade_is_labelled_in_plain_numbers(tmp_path):
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from choosing_epsilon.harness import figures
+    from choosing_epsilon.plots import figures
 
     fig, ax = plt.subplots()
     ax.plot([1, 2, 3], [1, 2, 3], label="a line")

@@ -6,9 +6,8 @@ import numpy as np
 import pytest
 
 from choosing_epsilon import economics as econ
-from choosing_epsilon.harness import figures
+from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import hsu_2014 as plots
-from choosing_epsilon.plots import style
 
 P = econ.expected_cost(1274, 0.05)
 P_AXIS = "true fraction of smokers (p)"

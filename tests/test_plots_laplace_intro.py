@@ -12,9 +12,8 @@ import pytest
 from matplotlib import pyplot as plt
 
 from choosing_epsilon import laplace
-from choosing_epsilon.harness import figures
+from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import laplace_intro as plots
-from choosing_epsilon.plots import style
 
 
 @pytest.fixture(autouse=True)

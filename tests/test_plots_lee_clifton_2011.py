@@ -10,9 +10,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon.harness import figures
+from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import lee_clifton_2011 as plots
-from choosing_epsilon.plots import style
 
 matplotlib.use("Agg")
 

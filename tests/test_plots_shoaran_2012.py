@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import relative_error as rel
-from choosing_epsilon.harness import figures
+from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import shoaran_2012 as plot
-from choosing_epsilon.plots import style
 
 
 @pytest.fixture(autouse=True)

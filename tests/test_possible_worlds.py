@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.forensics import lee_clifton_2011 as forensics
-from choosing_epsilon.harness import figures
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.plots import figures
 from tests import bruteforce
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]

@@ -26,9 +26,10 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon.harness import figures, reproduce
+from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import benchmarks as bench_plots
+from choosing_epsilon.plots import figures
 
 # several measurements start kernels (conftest refuses that in a test not marked notebook)
 pytestmark = pytest.mark.notebook
@@ -198,7 +199,7 @@ REPEATS = 3
 # of the
 # time above the floor is the figures' (a diagnostic; the target compares make reproduce itself).
 FIGURES_NOT_DRAWN = (
-    "import choosing_epsilon.harness.figures as _figures, matplotlib.pyplot as _plt\n"
+    "import choosing_epsilon.plots.figures as _figures, matplotlib.pyplot as _plt\n"
     "_figures.save_and_show = lambda fig, *args, **kwargs: _plt.close(fig)"
 )
 

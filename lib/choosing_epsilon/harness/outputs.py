@@ -27,6 +27,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..plots import figures
 from . import compare
 from . import parameters as params
 from .paths import FIGURES, ROOT, RUNS, TRACKED_FOLDERS
@@ -105,6 +106,7 @@ def start(output_dir: str | Path, notebook: str, values: Mapping[str, object]) -
         )
     )
     _STAGES[stage] = target
+    figures.write_into(stage)  # show and show_table save there
     return stage
 
 
@@ -112,6 +114,7 @@ def finish(stage: Path) -> list[str]:
     """Move a successful run's files from ``stage`` into its output directory; return the names
     written or removed (none under the runner, which moves them itself: ``HANDOFF``)."""
     target = _STAGES.pop(Path(stage))
+    figures.write_into(None)
     handoff = os.environ.get(HANDOFF)
     if handoff:
         Path(handoff).write_text(json.dumps({"stage": str(stage), "target": str(target)}))

@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..harness.figures import Caption
+from .figures import Caption
 
 
 def scaling(table: pd.DataFrame, exponent: float) -> Figure:

@@ -24,9 +24,8 @@ from matplotlib.figure import Figure
 
 from ..economics import StudyDesign
 from ..economics import dollars as econ_dollars
-from ..harness import figures
-from ..harness.figures import centred_text
-from . import style
+from . import figures, style
+from .figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
 EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure

@@ -14,8 +14,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
-from ..harness import figures
-from . import style
+from . import figures, style
 
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}
 RISK_LABEL = "largest accepted ratio\nposterior / prior (r*)"

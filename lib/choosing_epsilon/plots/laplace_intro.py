@@ -14,8 +14,7 @@ from matplotlib.figure import Figure
 from scipy import stats
 
 from .. import laplace
-from ..harness import figures
-from . import style
+from . import figures, style
 
 MAX_ROWS = 10_000  # beyond this many rows, the data saved with a figure is thinned or binned
 RELEASES = style.PALETTE[0]  # the releases A(D) and what is computed from them

@@ -14,9 +14,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from .. import laplace
-from ..harness.figures import Caption, centred_text
 from ..possible_worlds import MAX_WORLDS_SHOWN
 from . import style
+from .figures import Caption, centred_text
 
 # a horizontal reference line (ρ, the prior): grey, and dashed unlike any curve of its panel
 REFERENCE_DASH = (0, (8, 2))

@@ -11,8 +11,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..harness import figures
-from . import style
+from . import figures, style
 
 
 def _amount(value: float) -> str:

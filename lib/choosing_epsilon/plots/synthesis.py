@@ -19,9 +19,9 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
 from .. import attack_risk, registry
-from ..harness.figures import Caption, centred_text
 from ..synthesis import COLUMNS, epsilon_text, has_epsilon
 from . import style
+from .figures import Caption, centred_text
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]

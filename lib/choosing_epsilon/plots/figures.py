@@ -23,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.ticker import Formatter, FuncFormatter, LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
 
-from ..plots import style
+from . import style
 
 # the project's matplotlib style, set once in ``style``
 STYLE: dict[str, Any] = style.RC
@@ -338,6 +338,42 @@ def save_and_show(
     recorded = json.loads(written[-1].read_text(encoding="utf-8"))[name].get("problems", [])
     if recorded:
         display(Markdown(f"(Layout note: {markdown_escaped('; '.join(recorded))}.)"))
+
+
+# the folder a notebook's run writes into, registered by the run's set-up
+# (``harness.outputs.start``): ``show`` and ``show_table`` save there without a path in view
+_run_folder: Path | None = None
+
+
+def write_into(folder: str | Path | None) -> None:
+    """Make ``folder`` the one ``show`` and ``show_table`` save into (None: display only)."""
+    global _run_folder
+    _run_folder = None if folder is None else Path(folder)
+
+
+def show(fig: plt.Figure, name: str, data: pd.DataFrame, caption: Caption) -> None:
+    """Show a figure with its caption and, in a notebook's run, save it (PNG, SVG, its data as CSV
+    and its caption) into the run's folder: one call, no output path in view."""
+    if _run_folder is None:
+        from IPython.display import Markdown, display
+
+        display(fig)
+        plt.close(fig)
+        display(Markdown(f"*{markdown_escaped(caption.caption)}*"))
+        return
+    save_and_show(fig, name, data, _run_folder, caption)
+
+
+def show_table(
+    table: pd.DataFrame, name: str, digits: int | None = None, index: bool = False
+) -> None:
+    """Display a table (rounded to ``digits`` decimals if given) and, in a notebook's run, save it
+    at full precision as ``name``.csv in the run's folder."""
+    from IPython.display import display
+
+    if _run_folder is not None:
+        save_table(table, name, _run_folder, index=index)
+    display(table if digits is None else table.round(digits))
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:
