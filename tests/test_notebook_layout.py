@@ -323,7 +323,7 @@ def test_the_new_rules_catch_what_they_name():
             "texas",
             "density",
         )
-    ] == [True, True, True, True, True, False, False, False, False]
+    ] == [True, True, True, True, False, False, False, False, False]
     nb = nbformat.v4.new_notebook(
         cells=[
             nbformat.v4.new_markdown_cell("word " * 200),
