@@ -105,8 +105,8 @@ def test_extremes_run_to_the_end(tmp_path):
         "lc_n": 10,
         "lc_a_tilde": 0.2,
         "table5_p_tilde": 1.0,
-        "twod_r_tilde": 100.0,
-        "twod_a_tilde": 0.99,
+        "two_dimensional_r_tilde": 100.0,
+        "two_dimensional_a_tilde": 0.99,
         "profile_r_tilde": 1.0001,
         "durham_r_tildes": [1.0001],
         "profile_q_tilde": 0.01,
@@ -246,9 +246,10 @@ def test_durham_relative_bound_just_above_one_is_computed_exactly(tmp_path):
 
 @pytest.mark.notebook
 def test_two_dimensional_figure_with_the_minimum_below_the_papers_grid(tmp_path):
-    """twod r̃ = 100, ã = 0.99: the minimiser q = ã/r̃ = 0.0099 lies below Fig. 5's grid from 0.01,
-    and r* ≥ 100 everywhere left the colour map cut at 100 a single colour (a blank panel)."""
-    params = {"twod_r_tilde": 100.0, "twod_a_tilde": 0.99}
+    """The two-dimensional profile at r̃ = 100, ã = 0.99: the minimiser q = ã/r̃ = 0.0099 lies
+    below Fig. 5's grid from 0.01, and r* ≥ 100 everywhere left the colour map cut at 100 a
+    single colour (a blank panel)."""
+    params = {"two_dimensional_r_tilde": 100.0, "two_dimensional_a_tilde": 0.99}
     _, captions = _run_clean(tmp_path, params)
     data = _figure_data(tmp_path, "fig5_two_dimensional")
     assert data.q.min() < 0.99 / 100 < data.q.max()

@@ -9,6 +9,7 @@ import math
 import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -18,6 +19,9 @@ from .. import geometric
 from .. import possible_worlds as pw
 from .. import risk_profiles as rp
 from .. import sensitivity as sens
+
+# the derivations, read by the notebook as forensics.derivations
+from . import kazan_reiter_derivations as derivations  # noqa: F401
 
 Row = dict[str, Any]
 
@@ -156,6 +160,75 @@ def curve(
     best = {"agency": name, "prior": at, "epsilon": minimum.epsilon, "minimum": True}
     best["r_star"] = float(np.asarray(profile(minimum.p, minimum.q)))
     return pd.concat([frame, pd.DataFrame([best])], ignore_index=True)
+
+
+def table1_curves(rows: Sequence[Row], a_tilde: float, q_tilde: float) -> pd.DataFrame:
+    """Fig. 3's curves: each Table 1 agency's profile (15) along p at q = ``q_tilde`` with its
+    minimum marked, and its constant baseline, on a grid of priors that reaches below the smallest
+    minimiser."""
+    low = min([0.01, *(row["argmin_p"] / 2 for row in rows)])
+    prior = np.geomspace(low, 1, 400)
+    frames = []
+    for row in rows:
+        r = row["r_tilde"]
+        agency = rp.fixed_q_profile(a_tilde, q_tilde, r)
+        found = rp.Solution(row["epsilon"], row["argmin_p"], q_tilde)
+        name = f"agency {row['agency']} (r̃ = {r:g})"
+        frames.append(curve(prior, prior, q_tilde, agency, name, found))
+        baseline = rp.constant_profile(r)
+        frames.append(curve(prior, prior, q_tilde, baseline, f"baseline r̃ = {r:g}", None))
+    return pd.concat(frames, ignore_index=True)
+
+
+def table5_curves(rows: Sequence[Row], p_tilde: float, r_tilde: float) -> pd.DataFrame:
+    """Fig. 4's curves: the constant baseline r* = ``r_tilde`` and each Table 5 agency's profile
+    (32) along q at p = ``p_tilde`` with its minimum marked, on a grid of priors that reaches below
+    the smallest minimiser."""
+    low = min([0.01, *(row["argmin_q"] / 2 for row in rows)])
+    prior = np.geomspace(low, 1, 400)
+    baseline = rp.constant_profile(r_tilde)
+    frames = [curve(prior, p_tilde, prior, baseline, "baseline", None)]
+    for row in rows:
+        agency = rp.fixed_p_profile(row["a_tilde"], p_tilde, r_tilde)
+        found = rp.Solution(row["epsilon"], p_tilde, row["argmin_q"])
+        name = f"agency {row['agency']} (ã = {row['a_tilde']:g})"
+        frames.append(curve(prior, p_tilde, prior, agency, name, found))
+    return pd.concat(frames, ignore_index=True)
+
+
+def smaller_surveys(
+    a_tilde: float, p_tildes: Sequence[float], r_tilde: float
+) -> tuple[list[rp.Profile], list[float], list[float]]:
+    """App. C.2: profile (32) at each surveyed share of ``p_tildes``, its ε by Theorem 4 and by
+    the general solver."""
+    profiles = [rp.fixed_p_profile(a_tilde, p, r_tilde) for p in p_tildes]
+    epsilons = [rp.fixed_p_epsilon(a_tilde, p, r_tilde) for p in p_tildes]
+    solved = [rp.minimise(f, p_range=(p, p)).epsilon for f, p in zip(profiles, p_tildes)]
+    return profiles, epsilons, solved
+
+
+def unbounded_from(r_tilde: float, q: float = 1.0) -> float:
+    """The smallest p at which r*(p, ``q``) = ``r_tilde`` binds nothing (Theorem 2's ε is
+    infinite from there on), by bisection on the sign of c = 1/r* − pq."""
+    lo, hi = 1e-9, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if math.isinf(rp.epsilon_at(mid, q, r_tilde)) else (mid, hi)
+    return hi
+
+
+def exact_switching(
+    a_tilde: float, r_tilde: float, true_count: int, threshold: int
+) -> tuple[Fraction, Fraction, Fraction, int, Fraction]:
+    """Profile (17)'s switching probability in exact fractions of the decimals as given (repr is
+    the shortest string that reads back the same), at Δ = 1: ã, r̃, e^(−ε) = (1 − ã)/(r̃ − ã), the
+    steps k from the true count down to the threshold, and P(noise ≤ −k) = α^k/(1 + α) for k ≥ 1
+    (1/(1 + α) at k = 0)."""
+    a = Fraction(repr(float(a_tilde)))
+    r = Fraction(repr(float(r_tilde)))
+    alpha = (1 - a) / (r - a)
+    steps = max(true_count - threshold, 0)
+    return a, r, alpha, steps, alpha**steps / (1 + alpha) if steps else 1 / (1 + alpha)
 
 
 def lee_clifton_examples(students: pd.DataFrame, n: int, a_tilde: float) -> pd.DataFrame:
@@ -371,7 +444,7 @@ def authors_code_profiles(values: Mapping[str, Any]) -> list[ProfileSpec]:
             r=v["table5_r_tilde"],
         )
     add(f"App. C.2, constant r~ = {v['table5_r_tilde']:g}", "constant", r=v["table5_r_tilde"])
-    for p_t in v["c2_p_tildes"]:
+    for p_t in v["smaller_p_tildes"]:
         add(
             f"App. C.2, p~ = {p_t:g}",
             "fixed_p",
@@ -379,7 +452,12 @@ def authors_code_profiles(values: Mapping[str, Any]) -> list[ProfileSpec]:
             p=p_t,
             r=v["table5_r_tilde"],
         )
-    add("App. C.3 (Fig. 5)", "two_dimensional", a=v["twod_a_tilde"], r=v["twod_r_tilde"])
+    add(
+        "App. C.3 (Fig. 5)",
+        "two_dimensional",
+        a=v["two_dimensional_a_tilde"],
+        r=v["two_dimensional_r_tilde"],
+    )
     n = v["lc_n"]
     add(
         "App. D.1, Lee & Clifton's setting",

@@ -157,7 +157,7 @@ def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) 
     """Lemma 1 (Eqs. 10, 44-60) and Theorem 1's bound (Eqs. 63-67) on random ε-DP mechanisms,
     built from the rest of the data Y₋ᵢ, and priors satisfying Assumption 2."""
     rng = np.random.default_rng(_RNG_SEED)
-    worst44 = worst10 = worst_bayes = worst_t1 = 0.0
+    worst44 = worst10 = worst_bayes = worst_theorem1 = 0.0
     fixed_data_gap = math.inf
     for _ in range(trials):
         # P[T* = t | Y₋ᵢ = y′, I = 0] over 6 outputs for 3 values y′ of the rest of the data
@@ -200,7 +200,7 @@ def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) 
         risk = (q_s * p_i * given_s / total) / (q_s * p_i)
         e = math.exp(-epsilon)
         bound = 1 / (q_s * p_i + e**2 * (1 - q_s) * p_i + e * (1 - p_i))
-        worst_t1 = max(worst_t1, float(np.max(risk / bound)))
+        worst_theorem1 = max(worst_theorem1, float(np.max(risk / bound)))
     how = f"{trials} random ε-DP mechanisms (ε = {epsilon}) and priors (seeded)"
     return [
         Step(
@@ -240,8 +240,8 @@ def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) 
             "Theorem 1, Eqs. (11), (61)-(67)",
             "rᵢ ≤ 1/(qp + e^{-2ε}(1−q)p + e^{-ε}(1−p))",
             how + ", each with a random p",
-            VERIFIED if worst_t1 <= 1 + 1e-12 else SLIP,
-            f"largest rᵢ / bound {worst_t1:.4f} (≤ 1)",
+            VERIFIED if worst_theorem1 <= 1 + 1e-12 else SLIP,
+            f"largest rᵢ / bound {worst_theorem1:.4f} (≤ 1)",
         ),
     ]
 
@@ -367,7 +367,7 @@ def section4_statements() -> list[Step]:
     eq38 = sp.log((1 - 1 / n) / (1 / (n * a) - 1 / n))
     e = sp.exp(-eps)
     eq43 = (q / (q + e**2 * (1 - q)), q * (1 / (q + e**2 * (1 - q))))
-    eq11_at_1 = (1 / (q * p + e**2 * (1 - q) * p + e * (1 - p))).subs(p, 1)
+    bound_at_p_one = (1 / (q * p + e**2 * (1 - q) * p + e * (1 - p))).subs(p, 1)
     forms = _profile_forms()
     # Eq. (29): εᵢ(1, q) for r* = 1 + b/q is ½ log((1−q)(q+b)/(q(1−q−b))), stationary at
     # q = (1−b)/2, where it equals log((1+b)/(1−b))
@@ -398,7 +398,7 @@ def section4_statements() -> list[Step]:
         _identity(
             "Eq. (43)",
             "Theorem 1 at p = 1 is 1/(q + e^{-2ε}(1 − q))",
-            eq11_at_1,
+            bound_at_p_one,
             1 / (q + e**2 * (1 - q)),
             q,
             eps,
@@ -991,11 +991,11 @@ def theorems_4_and_5() -> list[Step]:
     at_one = rp.epsilon_at(1.0, 0.05, float(np.asarray(prof(1.0, 0.05))))
     below = rp.epsilon_at(0.99, 0.05, float(np.asarray(prof(0.99, 0.05))))
     b_prof = rp.fixed_p_profile(0.15, 0.05, 3.0)
-    t4_at_one = rp.epsilon_at(0.05, 1.0, float(np.asarray(b_prof(0.05, 1.0))))
-    t4_below = rp.epsilon_at(0.05, 0.99, float(np.asarray(b_prof(0.05, 0.99))))
+    theorem4_at_q_one = rp.epsilon_at(0.05, 1.0, float(np.asarray(b_prof(0.05, 1.0))))
+    theorem4_below_q_one = rp.epsilon_at(0.05, 0.99, float(np.asarray(b_prof(0.05, 0.99))))
     pos = lambda *v: True  # noqa: E731
-    t4_dom = lambda pp, aa, rr: pp * rr > aa and pp < 1 and aa < 1  # noqa: E731
-    t5_dom = lambda qq, aa, rr: qq * rr > aa and qq < 1 and aa < 1  # noqa: E731
+    theorem4_domain = lambda pp, aa, rr: pp * rr > aa and pp < 1 and aa < 1  # noqa: E731
+    theorem5_domain = lambda qq, aa, rr: qq * rr > aa and qq < 1 and aa < 1  # noqa: E731
     return [
         _identity(
             "Eq. (159)",
@@ -1014,7 +1014,7 @@ def theorems_4_and_5() -> list[Step]:
             pt,
             a,
             r,
-            domain=t4_dom,
+            domain=theorem4_domain,
         ),
         _identity(
             "Eqs. (161)-(163), (170)-(171)",
@@ -1042,7 +1042,7 @@ def theorems_4_and_5() -> list[Step]:
             qt,
             a,
             r,
-            domain=t5_dom,
+            domain=theorem5_domain,
         ),
         _identity(
             "Eq. (176)",
@@ -1060,8 +1060,8 @@ def theorems_4_and_5() -> list[Step]:
             SLIP,
             "App. B.1 states Theorem 4 for 0 < qᵢ < 1, but its proof (App. E) minimises over "
             "(0, 1] and in the first case, and at Table 5's agencies B and C, the minimum is at "
-            f"qᵢ = 1: at ã = 0.15, p̃ = 0.05, r̃ = 3, εᵢ = {t4_at_one:.4f} at q = 1 and "
-            f"{t4_below:.4f} at q = 0.99 (App. E restates it with 0 < qᵢ ≤ 1)",
+            f"qᵢ = 1: at ã = 0.15, p̃ = 0.05, r̃ = 3, εᵢ = {theorem4_at_q_one:.4f} at q = 1 and "
+            f"{theorem4_below_q_one:.4f} at q = 0.99 (App. E restates it with 0 < qᵢ ≤ 1)",
         ),
         Step(
             "Theorem 5 (Apps. B.1, E)",

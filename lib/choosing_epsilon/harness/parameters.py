@@ -304,11 +304,11 @@ KAZAN_REITER_2024: dict[str, Param] = {
     "table5_p_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=0.05),
     "table5_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
     "fig1_a_tilde": Param("float", "(0, 1)", _unit, paper=0.1),
-    "c2_p_tildes": Param(
+    "smaller_p_tildes": Param(
         "list[float]", "a non-empty list of values in (0, 1)", _unit_list, paper=[0.005, 0.0005]
     ),
-    "twod_a_tilde": Param("float", "(0, 1)", _unit, paper=0.25),
-    "twod_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
+    "two_dimensional_a_tilde": Param("float", "(0, 1)", _unit, paper=0.25),
+    "two_dimensional_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
     "durham_births": Param("int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, paper=4012),
     "durham_target_rate": Param("float", "(0, 1000)", lambda v: 0 < v < 1000, paper=6.0),
     "durham_deviations": Param(
