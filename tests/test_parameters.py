@@ -1,6 +1,7 @@
 import json
 
 import nbformat
+import papermill
 import pytest
 
 from choosing_epsilon.harness import parameters
@@ -89,3 +90,125 @@ def test_two_paths_to_the_same_bytes_are_the_same_input(tmp_path):
     assert parameters.same(str(original), str(copy))
     assert not parameters.same(str(original), str(other))
     assert not parameters.same(str(original), str(tmp_path / "missing.csv"))
+
+
+# --- one declaration: the notebook's parameters cell is rendered from SPECS ---
+
+
+def source_of_parameters_cell(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    return next(c.source for c in nb.cells if "parameters" in c.metadata.get("tags", []))
+
+
+@pytest.mark.parametrize("name", sorted(parameters.SPECS))
+def test_parameters_cell_is_the_rendered_declaration(name):
+    """`python tools/parameters_cell.py --fix` writes it; a default changed in the notebook alone
+    fails here."""
+    assert source_of_parameters_cell(name) == parameters.parameters_cell(name)
+
+
+@pytest.mark.parametrize("name", sorted(parameters.SPECS))
+def test_rendered_cell_assigns_the_declared_values_in_order(name, tmp_path):
+    rendered = parameters.parameters_cell(name)
+    namespace = {}
+    exec(rendered, namespace)
+    assigned = [k for k in namespace if not k.startswith("__")]
+    spec = parameters.SPECS[name]
+    assert assigned == list(spec)  # one assignment each, in the declaration's order
+    for key, param in spec.items():
+        value = namespace[key]
+        if param.kind == "path":
+            value = parameters.as_path(value, NOTEBOOKS)
+        assert json.dumps(value) == json.dumps(param.committed), key
+        assert not param.source or eval(param.source) == namespace[key], key
+    assert max(map(parameters.display_width, rendered.splitlines())) <= parameters.CELL_WIDTH
+    # papermill reads it as an ordinary parameters cell: names, values and the comments as help
+    nb = nbformat.v4.new_notebook()
+    nb.metadata.kernelspec = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    nb.cells = [nbformat.v4.new_code_cell(rendered, metadata={"tags": ["parameters"]})]
+    path = tmp_path / f"{name}.ipynb"
+    nbformat.write(nb, path)
+    inspected = papermill.inspect_notebook(str(path))
+    assert list(inspected) == list(spec)
+    lines = {line.split(" = ")[0]: line for line in rendered.splitlines() if " = " in line}
+    for key, param in spec.items():
+        beside = lines[key].endswith(f"  # {param.comment}")  # else above, where papermill skips it
+        assert inspected[key]["help"] == (param.comment if beside else ""), key
+
+
+def test_a_long_comment_goes_above_its_parameter_and_expressions_keep_their_text():
+    cell = parameters.parameters_cell("kazan_reiter_2024").splitlines()
+    at = cell.index("c2_p_tildes = [0.005, 0.0005]")
+    assert cell[at - 1].startswith("# App. C.2: smaller surveyed shares")
+    assert "lc_a_tilde = 1 / 3  # and their bound on the posterior" in cell
+    lee = parameters.parameters_cell("lee_clifton_2011").splitlines()
+    assert lee[:2] == [
+        "# the adversary's database X: a `name` column and numeric attributes (Table 1)",
+        'data_path = "../data/students.csv"',
+    ]
+    assert lee[-1] == (
+        'output_dir = "../figures/lee_clifton_2011"  # figures, tables, claims.csv and results.json'
+    )
+    assert parameters.value_text(["a", 1, 0.5, True]) == '["a", 1, 0.5, True]'
+    assert parameters.value_text(1e-05) == "1e-05"
+
+
+# --- validated once: the runner and the notebook go through parameters.check ---
+
+
+def test_runner_and_notebook_checks_are_one_function(monkeypatch):
+    calls = []
+    real = parameters.check
+
+    def recording(notebook, values, **options):
+        calls.append(notebook)
+        return real(notebook, values, **options)
+
+    monkeypatch.setattr(parameters, "check", recording)
+    parameters.check_names("shoaran_2012", {"seed": 3})  # the runner, before a kernel starts
+    parameters.check_injected(["# Parameters\nseed = 3\n"], "shoaran_2012")  # the set-up cell
+    values = parameters_cell("shoaran_2012")
+    assert parameters.validate(values, parameters.SPECS["shoaran_2012"])["seed"] == 20120827
+    assert calls == ["shoaran_2012"] * 3
+
+
+BAD_JOINT = [
+    ("shoaran_2012", {"query_index": [1]}, r"'query_answers', 'query_index' and .* 2, 1 and 2"),
+    ("synthesis", {"observed_ages": [18, 120]}, r"'observed_ages' must lie inside value_range"),
+    ("synthesis", {"value_range": [0, 60]}, r"'observed_ages' must lie inside value_range"),
+    ("synthesis", {"mean_lower_bound": 200.0}, r"'mean_lower_bound' must lie in \(0, 110\]"),
+    ("synthesis", {"max_tpr": 0.005}, r"'max_tpr' must be in \(at_fpr, 1\)"),
+    ("kazan_reiter_2024", {"lc_a_tilde": 0.2}, r"'lc_a_tilde' must exceed the prior"),
+    ("kulynych_2024", {"gap_fpr": 0.3}, r"'gap_fpr' must be below"),
+]
+
+
+@pytest.mark.parametrize("name, changes, message", BAD_JOINT)
+def test_joint_checks_refuse_on_both_paths(name, changes, message):
+    """The runner refuses the value before a kernel starts; a notebook run without the runner
+    refuses it in its set-up cell with the same message."""
+    with pytest.raises(ValueError, match=message):
+        parameters.check_names(name, changes)
+    with pytest.raises(ValueError, match=message):
+        parameters.validate({**parameters_cell(name), **changes}, parameters.SPECS[name])
+
+
+@pytest.mark.parametrize(
+    "name, changes",
+    [
+        ("shoaran_2012", {"query_answers": [5], "query_index": [1], "query_sensitivities": [2]}),
+        ("synthesis", {"observed_ages": [0, 110], "mean_lower_bound": 110.0}),  # at the edges
+        ("synthesis", {"data_path": "survey.csv", "observed_ages": [18, 120]}),  # not drawn
+    ],
+)
+def test_joint_checks_pass_what_is_allowed(name, changes):
+    assert set(parameters.check_names(name, changes) or {}) == set()
+    checked = parameters.check(name, changes, partial=True)
+    assert set(checked) == set(changes)
+
+
+def test_runner_refuses_mismatched_queries_before_a_kernel_starts(tmp_path):
+    from choosing_epsilon.harness import reproduce
+
+    with pytest.raises(ValueError, match=r"must have the same length"):
+        reproduce.check_request("shoaran_2012", {"query_index": [1, 2, 3]}, tmp_path / "run")

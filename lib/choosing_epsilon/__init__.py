@@ -1,6 +1,18 @@
 """Choosing epsilon for differential privacy: the mathematics behind the notebooks.
 
-The package has three layers; imports run downward only (a notebook imports any of them).
+The package has four layers; a module imports only from its own layer or a lower one (a notebook
+imports any of them), and ``tests/test_layers.py`` fails on an import that runs back up:
+
+1. maths: the modules of this folder (``choosing_epsilon/*.py``); they import nothing of
+   ``plots``, ``forensics`` or ``harness``;
+2. figure kit: ``plots.style`` (the one style) and ``plots.figures`` (showing and saving a figure
+   or a table with fixed metadata);
+3. per-paper: ``forensics/<paper>*.py`` and ``plots/<paper>.py`` (and ``plots.benchmarks``): one
+   source's figures and forensics. A paper's plots and forensics modules may import each other,
+   never another paper's (the paper is the file stem up to its year: ``kazan_reiter_2024`` and
+   ``kazan_reiter_derivations`` are both Kazan & Reiter's);
+4. harness: ``harness/*.py``, what runs the notebooks: parameters, input checks, claims ledger,
+   outputs, the runner.
 
 The mathematics, one module per concept, reused across papers (this folder):
 
@@ -28,14 +40,16 @@ The mathematics, one module per concept, reused across papers (this folder):
 
 Each source's own figures and forensics, one module per source:
 
-- ``plots``: each notebook's figures (``plots.hsu_2014``, ...) and the one style they share
-  (``plots.style``).
+- ``plots``: each notebook's figures (``plots.hsu_2014``, ...), on the figure kit they share
+  (``plots.style``, ``plots.figures``).
 - ``forensics``: how a source's printed numbers were obtained and where they slip
   (``forensics.lee_clifton_2011``, ``forensics.hsu_2014``; ``forensics.kulynych_2024`` also
   stores its DP-SGD calibrations by content).
 
-The reproducibility harness, ``harness``: the runner (``harness.reproduce``), parameter and input
-checks, where runs write, deterministic figure files, the claims ledger and the assignments.
+The reproducibility harness, ``harness``: the runner (``harness.reproduce``), each notebook's
+parameters declared once (``harness.parameters``: the notebooks' parameters cells are rendered from
+it) and checked in one place, input checks, where runs write, the claims ledger and the
+assignments.
 """
 
 __version__ = "0.1.0"

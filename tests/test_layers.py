@@ -1,0 +1,293 @@
+"""The package's layers import only downward (the order is written in the package docstring).
+
+1. maths: the top-level modules ``choosing_epsilon/*.py``;
+2. figure kit: ``plots/style.py`` and ``plots/figures.py``;
+3. per-paper: ``forensics/*.py`` and the other ``plots/*.py`` (one source's figures and forensics);
+4. harness: ``harness/*.py`` (runs the notebooks).
+
+A module may import its own layer or a lower one. A per-paper module may import only its own
+paper's per-paper modules: the paper of a module is its file stem up to the year
+(``kazan_reiter_2024`` -> ``kazan_reiter``); a stem without a year belongs to the paper whose
+year-less stem it starts with (``kazan_reiter_derivations`` -> ``kazan_reiter``), or else is a paper
+of its own (``laplace_intro``, ``mugunthan_poster``, ``synthesis``, ``benchmarks``). So
+``plots/kazan_reiter_2024.py`` may import ``forensics/kazan_reiter_derivations.py`` but not
+``forensics/hsu_2014.py``.
+
+Every import is read with ``ast``: module-level and function-local, relative and absolute.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+PACKAGE = "choosing_epsilon"
+ROOT = Path(__file__).resolve().parents[1] / "lib" / PACKAGE
+
+MATHS, FIGURE_KIT, PER_PAPER, HARNESS = 1, 2, 3, 4
+LAYER_NAMES = {MATHS: "maths", FIGURE_KIT: "figure kit", PER_PAPER: "per-paper", HARNESS: "harness"}
+FIGURE_KIT_MODULES = {f"{PACKAGE}.plots.style", f"{PACKAGE}.plots.figures"}
+YEAR = re.compile(r"_(19|20)\d\d")
+
+
+def module_names(root: Path = ROOT, package: str = PACKAGE) -> dict[str, Path]:
+    """Every module of the package by dotted name (``pkg.sub`` for ``pkg/sub/__init__.py``)."""
+    names = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names[".".join((package, *parts))] = path
+    return names
+
+
+def layer(module: str) -> int:
+    """The layer of a module of the package, by where its file lies."""
+    parts = module.split(".")[1:]
+    if not parts or (len(parts) == 1 and parts[0] not in ("plots", "forensics", "harness")):
+        return MATHS
+    if parts[0] == "harness":
+        return HARNESS
+    if module in FIGURE_KIT_MODULES or module == f"{PACKAGE}.plots":
+        return FIGURE_KIT  # the plots package itself holds no paper's code
+    if parts[0] in ("plots", "forensics"):
+        return PER_PAPER
+    raise AssertionError(f"{module}: no layer declared for its folder")
+
+
+def paper(module: str, stems: set[str]) -> str | None:
+    """The paper a per-paper module belongs to (None for the ``forensics``/``plots`` packages
+    themselves); ``stems`` are the stems of all per-paper modules."""
+    parts = module.split(".")
+    if len(parts) < 3:
+        return None
+    stem = parts[-1]
+    keys = {YEAR.split(s)[0] for s in stems if YEAR.search(s)}
+    if YEAR.search(stem):
+        return YEAR.split(stem)[0]
+    owners = sorted((k for k in keys if stem.startswith(k + "_")), key=len, reverse=True)
+    return owners[0] if owners else stem
+
+
+def resolve(
+    node: ast.Import | ast.ImportFrom, importer: str, is_package: bool, modules: set[str]
+) -> list[str]:
+    """The package modules an import statement names (modules outside the package: none)."""
+    if isinstance(node, ast.Import):
+        bases = [alias.name for alias in node.names]
+        names: list[tuple[str, str | None]] = [(b, None) for b in bases]
+    else:
+        if node.level:
+            package = importer.split(".") if is_package else importer.split(".")[:-1]
+            base_parts = package[: len(package) - (node.level - 1)]
+            base = ".".join(base_parts + ([node.module] if node.module else []))
+        else:
+            base = node.module or ""
+        names = [(base, alias.name) for alias in node.names]
+    found = []
+    for base, name in names:
+        if not (base == PACKAGE or base.startswith(PACKAGE + ".")):
+            continue
+        target = f"{base}.{name}" if name is not None and f"{base}.{name}" in modules else base
+        while target not in modules and "." in target:
+            target = target.rsplit(".", 1)[0]  # ``import pkg.mod.attr``: the module holding it
+        found.append(target)
+    return found
+
+
+@dataclass(frozen=True)
+class Violation:
+    importer: str
+    imported: str
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.importer} imports {self.imported}: {self.why}"
+
+
+def violations(modules: dict[str, str]) -> list[Violation]:
+    """Imports that break the layer order, for ``modules`` (dotted name -> source text)."""
+    names = set(modules)
+    stems = {m.rsplit(".", 1)[-1] for m in names if m.count(".") >= 2 and layer(m) == PER_PAPER}
+    found = []
+    for importer, source in sorted(modules.items()):
+        # a package (``__init__.py``) is the base of its own relative imports
+        is_package = any(other.startswith(importer + ".") for other in names)
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            for imported in resolve(node, importer, is_package, names):
+                low, high = layer(importer), layer(imported)
+                if high > low:
+                    found.append(
+                        Violation(
+                            importer,
+                            imported,
+                            f"layer {low} ({LAYER_NAMES[low]}) imports upward from layer "
+                            f"{high} ({LAYER_NAMES[high]})",
+                        )
+                    )
+                elif low == high == PER_PAPER:
+                    mine, theirs = paper(importer, stems), paper(imported, stems)
+                    if None not in (mine, theirs) and mine != theirs:
+                        found.append(
+                            Violation(
+                                importer,
+                                imported,
+                                f"per-paper module of {mine!r} (layer {PER_PAPER}, "
+                                f"{LAYER_NAMES[PER_PAPER]}) imports another paper's ({theirs!r}, "
+                                f"layer {PER_PAPER})",
+                            )
+                        )
+    return found
+
+
+def package_sources() -> dict[str, str]:
+    return {name: path.read_text(encoding="utf-8") for name, path in module_names().items()}
+
+
+def test_every_module_has_a_layer():
+    for name in module_names():
+        assert layer(name) in LAYER_NAMES, name
+
+
+def test_no_module_imports_upward_or_into_another_paper():
+    found = violations(package_sources())
+    assert not found, "imports that break the layer order:\n" + "\n".join(map(str, found))
+
+
+# --- the rule itself, from both sides ---
+
+SYNTHETIC = {
+    f"{PACKAGE}": "",
+    f"{PACKAGE}.laplace": "import math\n",
+    f"{PACKAGE}.plots": "",
+    f"{PACKAGE}.plots.style": "",
+    f"{PACKAGE}.plots.figures": "from . import style\n",
+    f"{PACKAGE}.plots.hsu_2014": "",
+    f"{PACKAGE}.plots.kazan_reiter_2024": "",
+    f"{PACKAGE}.forensics": "",
+    f"{PACKAGE}.forensics.hsu_2014": "",
+    f"{PACKAGE}.forensics.kazan_reiter_2024": "",
+    f"{PACKAGE}.forensics.kazan_reiter_derivations": "",
+    f"{PACKAGE}.harness": "",
+    f"{PACKAGE}.harness.parameters": "",
+}
+
+
+def _with(module: str, source: str) -> dict[str, str]:
+    return {**SYNTHETIC, module: source}
+
+
+@pytest.mark.parametrize(
+    "module, source, imported, layers",
+    [
+        # maths importing the harness, at module level and inside a function, relative and absolute
+        (
+            f"{PACKAGE}.laplace",
+            "from .harness import parameters\n",
+            "harness.parameters",
+            "1 (maths)",
+        ),
+        (
+            f"{PACKAGE}.laplace",
+            "def f():\n    import choosing_epsilon.harness.parameters\n",
+            "harness.parameters",
+            "1 (maths)",
+        ),
+        (f"{PACKAGE}.laplace", "from .plots.figures import show\n", "plots.figures", "1 (maths)"),
+        (f"{PACKAGE}.laplace", "from .forensics import hsu_2014\n", "forensics.hsu_2014", "1 ("),
+        # the figure kit importing a paper's figures or the harness
+        (
+            f"{PACKAGE}.plots.figures",
+            "from . import hsu_2014\n",
+            "plots.hsu_2014",
+            "2 (figure kit)",
+        ),
+        (
+            f"{PACKAGE}.plots.style",
+            "def f():\n    from ..harness import parameters\n",
+            "harness.parameters",
+            "2 (figure kit)",
+        ),
+        # a paper's module importing the harness
+        (
+            f"{PACKAGE}.forensics.hsu_2014",
+            "from choosing_epsilon.harness.parameters import SPECS\n",
+            "harness.parameters",
+            "3 (per-paper)",
+        ),
+    ],
+)
+def test_an_upward_import_is_caught_and_named(module, source, imported, layers):
+    found = violations(_with(module, source))
+    assert len(found) == 1
+    message = str(found[0])
+    assert message.startswith(f"{module} imports {PACKAGE}.{imported}: layer {layers}")
+    assert "imports upward from layer" in message
+
+
+@pytest.mark.parametrize(
+    "module, source",
+    [
+        (f"{PACKAGE}.plots.hsu_2014", "from ..forensics import kazan_reiter_2024\n"),
+        (f"{PACKAGE}.forensics.kazan_reiter_2024", "def f():\n    from . import hsu_2014\n"),
+        (f"{PACKAGE}.plots.kazan_reiter_2024", "import choosing_epsilon.forensics.hsu_2014\n"),
+    ],
+)
+def test_an_import_of_another_papers_module_is_caught(module, source):
+    found = violations(_with(module, source))
+    assert len(found) == 1 and "imports another paper's" in str(found[0]), found
+
+
+@pytest.mark.parametrize(
+    "module, source",
+    [
+        # downward, and within one layer
+        (f"{PACKAGE}.harness.parameters", "from .. import laplace\nfrom ..plots import figures\n"),
+        (f"{PACKAGE}.harness.parameters", "from ..forensics import hsu_2014\n"),
+        (f"{PACKAGE}.plots.hsu_2014", "from . import figures, style\nfrom .. import laplace\n"),
+        (f"{PACKAGE}.plots.figures", "from . import style\nimport numpy\n"),
+        (f"{PACKAGE}.laplace", "def f():\n    from . import laplace\n    import scipy.stats\n"),
+        # a paper's figures and forensics import each other, its derivations included
+        (f"{PACKAGE}.plots.hsu_2014", "from ..forensics import hsu_2014\n"),
+        (f"{PACKAGE}.forensics.hsu_2014", "from ..plots import hsu_2014\n"),
+        (
+            f"{PACKAGE}.plots.kazan_reiter_2024",
+            "from ..forensics import kazan_reiter_derivations, kazan_reiter_2024\n",
+        ),
+    ],
+)
+def test_a_downward_or_same_paper_import_passes(module, source):
+    assert violations(_with(module, source)) == []
+
+
+def test_papers_of_per_paper_modules():
+    stems = {
+        "hsu_2014",
+        "kazan_reiter_2024",
+        "kazan_reiter_derivations",
+        "lee_clifton_2011",
+        "lee_clifton_replication",
+        "laplace_intro",
+        "synthesis",
+    }
+    assert paper(f"{PACKAGE}.plots.hsu_2014", stems) == "hsu"
+    assert paper(f"{PACKAGE}.forensics.kazan_reiter_derivations", stems) == "kazan_reiter"
+    assert paper(f"{PACKAGE}.forensics.lee_clifton_replication", stems) == "lee_clifton"
+    assert paper(f"{PACKAGE}.plots.laplace_intro", stems) == "laplace_intro"
+    assert paper(f"{PACKAGE}.plots.synthesis", stems) == "synthesis"
+    assert paper(f"{PACKAGE}.plots", stems) is None
+
+
+def test_layers_by_file():
+    assert layer(PACKAGE) == layer(f"{PACKAGE}.synthesis") == MATHS
+    assert layer(f"{PACKAGE}.plots.style") == layer(f"{PACKAGE}.plots.figures") == FIGURE_KIT
+    assert (
+        layer(f"{PACKAGE}.plots.benchmarks") == layer(f"{PACKAGE}.forensics.hsu_2014") == PER_PAPER
+    )
+    assert layer(f"{PACKAGE}.harness.reproduce") == layer(f"{PACKAGE}.harness") == HARNESS
