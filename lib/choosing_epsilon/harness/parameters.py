@@ -110,7 +110,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "response": Param("float", "any finite number", paper=2.2013),
     "example_epsilon": Param("float", "(0, inf)", _positive, paper=2),
     "example_noise": Param("float", "any finite number", paper=1.1677),
-    "eq12_epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
+    "year_epsilon": Param("float", "(0, inf)", _positive, paper=0.5),
     "fig2_max_epsilon": Param("float", "(0, inf)", _positive, paper=5),
     "outlier_km": Param("float", "(0, inf)", _positive, paper=400000),
     "alumni_n": Param("int", "[3, 10**7]", lambda v: 3 <= v <= 10**7, default=100000),
