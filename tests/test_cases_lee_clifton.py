@@ -51,7 +51,7 @@ def test_median_exact_epsilon_is_infinite_where_brute_force_says_so(values, rho)
 
 def test_infinity_is_written_out_for_display_only():
     table = pd.DataFrame({"exact": [1.5, math.inf], "bound": [0.5, 0.25], "name": ["a", "b"]})
-    marked = pw.marked_infinity(table)
+    marked = plots.marked_infinity(table)
     assert marked.exact.tolist() == [1.5, "∞"]
     # untouched columns and the original
     assert marked.bound.dtype == float and table.exact.dtype == float
@@ -113,17 +113,17 @@ def test_claims_of_tables_2_and_3_are_not_applicable_at_other_epsilons(tmp_path)
 
 def test_shown_worlds_are_bounded_and_keep_the_true_world_and_both_extremes():
     answers = np.random.default_rng(0).normal(size=1000)
-    shown = pw.shown_worlds(answers)
-    assert len(shown) == pw.MAX_WORLDS_SHOWN and shown[0] == 0 and len(set(shown)) == len(shown)
+    shown = plots.shown_worlds(answers)
+    assert len(shown) == plots.MAX_WORLDS_SHOWN and shown[0] == 0 and len(set(shown)) == len(shown)
     others = np.delete(answers, 0)
     assert answers[shown].min() <= others.min() and answers[shown].max() >= others.max()
-    assert pw.shown_worlds(answers[:5]).tolist() == list(range(5))
+    assert plots.shown_worlds(answers[:5]).tolist() == list(range(5))
 
 
 def test_world_table_sums_up_the_worlds_not_shown():
     beta = pw.posterior(np.arange(50.0), 3.0, 1.0, 0.5)
-    shown = pw.shown_worlds(np.arange(50.0))
-    table = pw.world_table([f"w{k}" for k in shown], {"β": beta}, shown, rest="sum")
+    shown = plots.shown_worlds(np.arange(50.0))
+    table = plots.world_table([f"w{k}" for k in shown], {"β": beta}, shown, rest="sum")
     assert len(table) == len(shown) + 1 and table["β"].sum() == pytest.approx(1.0)
     assert table.world.iloc[-1] == f"the other {50 - len(shown)} worlds (sum)"
 
@@ -131,15 +131,17 @@ def test_world_table_sums_up_the_worlds_not_shown():
 def test_bounded_table_summarises_long_tables():
     long = pd.DataFrame(
         {
-            "name": [str(i) for i in range(pw.MAX_TABLE_ROWS + 1)],
-            "x": np.arange(pw.MAX_TABLE_ROWS + 1.0),
+            "name": [str(i) for i in range(plots.MAX_TABLE_ROWS + 1)],
+            "x": np.arange(plots.MAX_TABLE_ROWS + 1.0),
         }
     )
-    summary = pw.bounded_table(long)
-    assert len(summary) < 10 and summary.set_index("statistic").loc["max", "x"] == pw.MAX_TABLE_ROWS
+    summary = plots.bounded_table(long)
     assert (
-        pw.bounded_table(long.head(pw.MAX_TABLE_ROWS)) is not None
-        and len(pw.bounded_table(long.head(3))) == 3
+        len(summary) < 10 and summary.set_index("statistic").loc["max", "x"] == plots.MAX_TABLE_ROWS
+    )
+    assert (
+        plots.bounded_table(long.head(plots.MAX_TABLE_ROWS)) is not None
+        and len(plots.bounded_table(long.head(3))) == 3
     )
 
 
@@ -197,7 +199,7 @@ def check_bounded_outputs(out, path):
     for csv in out.glob("*.csv"):
         fixed_size = ("fig", "astronaut", "binary_search_steps", "claims")
         if not csv.stem.startswith(fixed_size):
-            assert len(pd.read_csv(csv)) <= max(pw.MAX_TABLE_ROWS, 2 * pw.MAX_WORLDS_SHOWN), (
+            assert len(pd.read_csv(csv)) <= max(plots.MAX_TABLE_ROWS, 2 * plots.MAX_WORLDS_SHOWN), (
                 csv.name
             )
     results = strict_load((out / "results.json").read_text())

@@ -15,7 +15,7 @@ CASES = {
     "kazan_reiter_2024": {"table1_a_tilde": 0.3, "table5_p_tilde": 0.1, "fig1_a_tilde": 0.2},
     "kulynych_2024": {"gap_advantage": 0.3, "gap_fpr": 0.05},
     "laplace_intro": {"epsilon": 1.0, "sensitivity": 3.0, "n_records": 500},
-    "lee_clifton_2011": {"rho": 0.5, "example_epsilon": 1.5, "eq12_epsilon": 0.8},
+    "lee_clifton_2011": {"rho": 0.5, "example_epsilon": 1.5, "year_epsilon": 0.8},
     "mugunthan_poster": {"c": 5.0, "p": 0.8, "w": 0.2},
     "shoaran_2012": {"epsilon": 0.05, "pr": 0.2, "re": 0.2},
     "synthesis": {"rho": 0.01, "n_people": 5000, "max_advantage": 0.1},

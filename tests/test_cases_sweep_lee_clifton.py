@@ -37,7 +37,7 @@ def test_epsilon_extremes_a_threshold_near_the_prior_and_a_tiny_crowd(tmp_path):
         "rho": 0.26,
         "epsilons": [0.001],
         "example_epsilon": 1000,
-        "eq12_epsilon": 1000,
+        "year_epsilon": 1000,
         "fig2_max_epsilon": 1000,
         "outlier_km": 1,
         "alumni_n": 3,

@@ -14,6 +14,7 @@ from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.forensics import lee_clifton_2011 as forensics
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.plots import figures
+from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]
@@ -301,22 +302,22 @@ def paper_fits():
 
 def test_worlds_are_labelled_by_their_values_or_by_who_is_absent():
     shown = np.arange(4)
-    assert pw.world_members(ABSENCE, NAMES, ORDER, shown) == [
+    assert plots.world_members(ABSENCE, NAMES, ORDER, shown) == [
         "{1, 2, 3}",
         "{1, 2, 10}",
         "{1, 3, 10}",
         "{2, 3, 10}",
     ]
-    assert pw.world_members(ABSENCE, NAMES, ORDER, np.array([0, 3]), limit=3) == [
+    assert plots.world_members(ABSENCE, NAMES, ORDER, np.array([0, 3]), limit=3) == [
         "X − Terry",
         "X − Chris",
     ]
     table = pd.DataFrame({"name": NAMES, "absence_days": ABSENCE, "school_year": YEAR})
-    listing = pw.world_listing(table, ["absence_days", "school_year"], ORDER, shown)
+    listing = plots.world_listing(table, ["absence_days", "school_year"], ORDER, shown)
     assert listing.world.tolist() == ["ω1", "ω2", "ω3", "ω4"]
     assert listing.absent.tolist() == ["Terry", "Pat", "Kelly", "Chris"]
     assert listing.school_year.tolist() == ["{1, 2, 3}", "{1, 2, 4}", "{1, 3, 4}", "{2, 3, 4}"]
-    large = pw.world_listing(table, ["absence_days"], ORDER, shown, limit=3)
+    large = plots.world_listing(table, ["absence_days"], ORDER, shown, limit=3)
     assert large["absence_days of the absent row"].tolist() == [10, 3, 2, 1]
 
 
@@ -335,9 +336,9 @@ def test_swapped_digits_find_the_printed_numerator():
 
 
 def test_posterior_tables_are_the_committed_tables_2_and_3(tmp_path):
-    labels = pw.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
-    worst = forensics.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
-    at_response = forensics.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
+    labels = plots.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
+    worst = plots.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
+    at_response = plots.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
     assert same_as_committed(worst, "table3_posterior_worst_case_response", tmp_path)
     assert same_as_committed(at_response, "table2_posterior_at_response", tmp_path)
 
@@ -460,7 +461,7 @@ def test_likeliest_range_is_halfway_to_the_next_answer():
 def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
     # the notebook's generator: the Monte Carlo draws first, then the alumni
     rng = np.random.default_rng(20110901)
-    rows = [pw.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
+    rows = [plots.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
     assert same_as_committed(pd.DataFrame(rows), "monte_carlo_adversary", tmp_path)
     alumni = rng.uniform(100, 20000, size=100000)
     results = {
@@ -469,11 +470,13 @@ def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
             np.append(alumni[:-1], 400000), 0.01
         ),
     }
-    comparison = pw.epsilon_comparison(results, unit="km")
+    comparison = plots.epsilon_comparison(results, unit="km")
     assert same_as_committed(comparison, "astronaut_alumni", tmp_path)
     crowd = alumni[:-1]
     excess = np.geomspace(1, 10 * 400000 - crowd.max(), 40)
-    assert same_as_committed(pw.outlier_sweep(crowd, excess, 0.01), "astronaut_outlier", tmp_path)
+    assert same_as_committed(
+        plots.outlier_sweep(crowd, excess, 0.01), "astronaut_outlier", tmp_path
+    )
 
 
 def test_adversary_summary_refuses_a_simulation_that_contradicts_the_exact_values(monkeypatch):
@@ -481,15 +484,15 @@ def test_adversary_summary_refuses_a_simulation_that_contradicts_the_exact_value
         return {"guess_correct": 1.0, "guess_correct_se": 0.0, "mean_true_posterior": 0.5}
 
     monkeypatch.setattr(
-        pw, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
+        plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
     )
     with pytest.raises(RuntimeError, match=r"exceeds the Eq. \(3\) worst case"):
-        pw.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+        plots.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
     monkeypatch.setattr(
-        pw, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
+        plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
     )
     with pytest.raises(RuntimeError, match=r"more than 5 s\.e\. from the exact"):
-        pw.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+        plots.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
 
 
 def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
@@ -499,15 +502,15 @@ def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
         a: {q: pw.epsilon_for_risk(v, 1 / 3, q) for q in ("mean", "median")}
         for a, v in data.items()
     }
-    rows = [pw.epsilon_row(a, r) for a, by in results.items() for r in by.values()]
+    rows = [plots.epsilon_row(a, r) for a, by in results.items() for r in by.values()]
     assert same_as_committed(pd.DataFrame(rows), "epsilon_by_attribute_and_query", tmp_path)
-    summary = {a: {q: pw.epsilon_summary(r) for q, r in by.items()} for a, by in results.items()}
+    summary = {a: {q: plots.epsilon_summary(r) for q, r in by.items()} for a, by in results.items()}
     committed = json.loads((PAPER / "results.json").read_text())["attributes"]
     for attribute, by_query in summary.items():
         for query, values in by_query.items():
             assert values == pytest.approx(committed[attribute][query], rel=1e-12)
     neighbours = [
-        pw.neighbour_row(a, v, q, 1 / 3) for a, v in data.items() for q in ("mean", "median")
+        plots.neighbour_row(a, v, q, 1 / 3) for a, v in data.items() for q in ("mean", "median")
     ]
     assert same_as_committed(pd.DataFrame(neighbours), "neighbour_definitions", tmp_path)
     assert pw.bounded_guarantee(4, 1 / 3) == pytest.approx(math.log(1.5))
@@ -516,7 +519,7 @@ def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
 def test_epsilon_row_marks_an_infinite_exact_epsilon_and_refuses_one_below_the_bound():
     infinite = pw.epsilon_for_risk(ABSENCE, 0.5, "median")
     assert math.isinf(infinite.exact)
-    assert pw.epsilon_row("absence_days", infinite)["exact / Eq. (7)"] == math.inf
+    assert plots.epsilon_row("absence_days", infinite)["exact / Eq. (7)"] == math.inf
     broken = dataclasses.replace(infinite, exact=0.1, upper_bound=0.2)
     with pytest.raises(RuntimeError, match=r"lies below the Eq. \(7\) bound"):
-        pw.epsilon_row("absence_days", broken)
+        plots.epsilon_row("absence_days", broken)

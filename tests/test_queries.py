@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
+from choosing_epsilon.plots import lee_clifton_2011 as plots
 from choosing_epsilon.possible_worlds import epsilon_for_risk
 from tests import bruteforce
 
@@ -113,7 +114,7 @@ def test_bad_queries_and_unknowns_are_refused_by_name():
 def test_the_query_table_and_its_monte_carlo():
     x = [1.0, 2.0, 3.0, 10.0]
     cases = [("variance", None, 1), ("quantile", 0.9, 1), ("mean", None, 2)]
-    table = pw.query_table(x, 1 / 3, cases)
+    table = plots.query_table(x, 1 / 3, cases)
     for (query, q, k), exact in zip(cases, table["exact ε"]):
         assert exact == epsilon_for_risk(x, 1 / 3, query, unknown=k, q=q).exact
         seen = pw.simulated_worst_posterior(x, query, exact, 4000, np.random.default_rng(1), k, q)
@@ -121,11 +122,11 @@ def test_the_query_table_and_its_monte_carlo():
         assert seen <= 1 / 3 * (1 + 1e-9) and seen == pytest.approx(1 / 3, rel=1e-6)
     assert "note" not in table
     # a column too rich for k = 2 says so instead of computing
-    wide = pw.query_table(np.arange(3000.0), 0.5, [("mean", None, 2)])
+    wide = plots.query_table(np.arange(3000.0), 0.5, [("mean", None, 2)])
     assert math.isnan(wide["exact ε"][0]) and "not computed" in wide.note[0]
     assert math.isnan(pw.simulated_worst_posterior(np.arange(100.0), "mean", 1.0, 10, None))
     # three rows leave no world once two are missed and one more removed
-    small = pw.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
+    small = plots.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
     assert math.isfinite(small["exact ε"][0]) and "not applicable" in small.note[1]
 
 

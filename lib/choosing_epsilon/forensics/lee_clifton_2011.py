@@ -17,7 +17,7 @@ from scipy import optimize
 
 from .. import laplace
 from .._validate import finite_array, nonnegative, positive, real
-from ..possible_worlds import posterior, world_table
+from ..possible_worlds import posterior
 
 
 @dataclass(frozen=True)
@@ -220,20 +220,6 @@ def swapped_digits(text: str) -> list[float]:
     return [
         float(text[:i] + text[i + 1] + text[i] + text[i + 2 :]) for i in range(start, len(text) - 1)
     ]
-
-
-def posterior_table(
-    labels: Sequence[str],
-    answers: Sequence[float] | np.ndarray,
-    response: float,
-    sensitivity: float,
-    epsilons: Sequence[float],
-    shown: np.ndarray,
-) -> pd.DataFrame:
-    """Tables 2-3: the posterior (Definition 3) of each shown world at one response, a column per
-    ε, the other worlds summed."""
-    columns = {f"ε = {e:g}": posterior(answers, response, sensitivity, e) for e in epsilons}
-    return world_table(labels, columns, shown, rest="sum")
 
 
 def published_column(

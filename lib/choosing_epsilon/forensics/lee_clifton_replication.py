@@ -221,6 +221,25 @@ class DefectCase:
     repair: str = ""  # the keyword of ``replication_epsilon`` that removes the defect, if any
 
 
+# the four databases of ours that show the defects, one each (the third twice): fixed, not inputs
+DEFECT_CASES = (
+    DefectCase(
+        "1. skips the world missing the first-listed row",
+        (100, 20, 25, 30, 35),
+        1 / 3,
+        repair="skip_last_world",
+    ),
+    DefectCase(
+        "2. drops equal worlds from each other's denominators",
+        (10, 10, 50, 50),
+        0.6,
+        repair="drop_equal_worlds",
+    ),
+    DefectCase("3. returns its ceiling: any ε is safe", (10, 50, 10, 50), 0.6),
+    DefectCase("3. returns its ceiling: the exact ε lies above it", (10, 50.5, 10, 50), 0.6),
+)
+
+
 def defect_table(cases: Sequence[DefectCase]) -> pd.DataFrame:
     """Each case: the replication's ε, the exact ε, the true worst-case risk at the replication's
     ε against ρ, and the replication's ε with the defect removed."""

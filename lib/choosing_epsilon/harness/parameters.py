@@ -164,8 +164,12 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "example_noise": Param(
         "float", "any finite number", paper=1.1677, comment="the Laplace draw of Sec. 4.1"
     ),
-    "eq12_epsilon": Param(
-        "float", "(0, inf)", _positive, paper=0.5, comment="the ε of Eqs. (10)-(12)"
+    "year_epsilon": Param(
+        "float",
+        "(0, inf)",
+        _positive,
+        paper=0.5,
+        comment="the ε of Eqs. (10)-(12), for the second attribute",
     ),
     "fig2_max_epsilon": Param(
         "float", "(0, inf)", _positive, paper=5, comment="the right end of Fig. 2's ε axis"
