@@ -9,7 +9,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -365,15 +365,21 @@ def show(fig: plt.Figure, name: str, data: pd.DataFrame, caption: Caption) -> No
 
 
 def show_table(
-    table: pd.DataFrame, name: str, digits: int | None = None, index: bool = False
+    table: pd.DataFrame,
+    name: str,
+    digits: int | None = None,
+    index: bool = False,
+    shown: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> None:
-    """Display a table (rounded to ``digits`` decimals if given) and, in a notebook's run, save it
-    at full precision as ``name``.csv in the run's folder."""
+    """Display a table (rounded to ``digits`` decimals if given, then passed through ``shown``:
+    e.g. its first rows, or ∞ written out) and, in a notebook's run, save it at full precision as
+    ``name``.csv in the run's folder."""
     from IPython.display import display
 
     if _run_folder is not None:
         save_table(table, name, _run_folder, index=index)
-    display(table if digits is None else table.round(digits))
+    displayed = table if digits is None else table.round(digits)
+    display(displayed if shown is None else shown(displayed))
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:
