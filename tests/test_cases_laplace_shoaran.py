@@ -308,7 +308,7 @@ def test_shoaran_with_twenty_queries_runs_to_the_end(tmp_path):
 def test_shoaran_one_query_and_answers_below_the_sensitivity(tmp_path, params, expect):
     reproduce.run_notebook("shoaran_2012", params, tmp_path)
     status = _status(tmp_path)
-    assert set(status) <= SHOARAN_OK and status["ex1_mta"] != "discrepancy"
+    assert set(status) <= SHOARAN_OK and status["example1_mta"] != "discrepancy"
     text = outputs_text(tmp_path / "shoaran_2012.ipynb")
     if expect == "vanishes":
         assert "noise proportional to it vanishes" in text

@@ -168,3 +168,36 @@ def test_the_privacy_loss_alt_text_counts_the_histogram_bins():
     loss = np.array([0.5, 0.5, 0.5, -0.5, 0.0])
     alt = plots.privacy_loss_caption(loss, 0.5).alt
     assert "+ε holds 60.0%" in alt and "−ε 20.0%" in alt and "between them 20.0%" in alt
+
+
+def test_tables_are_shown_to_a_few_significant_figures_and_saved_at_full_precision(
+    tmp_path, capsys
+):
+    ages = plots.range_table([(0, 110), (0, 300)], [0.11, 0.3], 0.5)
+    assert list(ages["range"]) == ["0-110", "0-300"]
+    np.testing.assert_allclose(ages["noise scale at ε = 0.5"], [0.22, 0.6], rtol=1e-12)
+    np.testing.assert_allclose(ages["noise std (years)"], np.sqrt(2) * np.array([0.22, 0.6]))
+    table = plots.neighbour_table(3, (1, 4), (110 / 3, 55.0), (110 / 3, 55.0))
+    assert list(table["which formula"]) == ["(ub - lb)/n, n = 3", "(ub - lb)/(m + 1), m = 1"]
+    figures.write_into(tmp_path)
+    try:
+        plots.show_significant(pd.DataFrame({"x": [110 / 3]}), "narrow", 4)
+        shown = capsys.readouterr().out
+        plots.show_neighbour_sensitivities(table)
+    finally:
+        figures.write_into(None)
+    assert "36.67" in shown and "36.666" not in shown  # four significant figures
+    assert pd.read_csv(tmp_path / "narrow.csv")["x"][0] == pytest.approx(110 / 3, rel=1e-9)
+    saved = pd.read_csv(tmp_path / "mean_sensitivity_neighbours.csv")
+    assert saved["brute force"][0] == pytest.approx(110 / 3, rel=1e-9)  # not rounded to 4
+
+
+def test_the_input_perturbation_table_is_saved_with_its_index(tmp_path):
+    table = pd.DataFrame({"f(D)": [1 / 3]}, index=pd.Index(["mean"], name="statistic f"))
+    figures.write_into(tmp_path)
+    try:
+        plots.show_input_perturbation(table)
+    finally:
+        figures.write_into(None)
+    saved = pd.read_csv(tmp_path / "input_perturbation_mean.csv", index_col=0)
+    assert list(saved.index) == ["mean"] and saved["f(D)"].iloc[0] == pytest.approx(1 / 3)

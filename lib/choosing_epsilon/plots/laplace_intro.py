@@ -327,3 +327,61 @@ def privacy_loss_caption(loss: np.ndarray, epsilon: float) -> figures.Caption:
 def _listed(items: Sequence[str]) -> str:
     """``items`` as words: "a", "a and b", "a, b and c"."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- tables: shown to a few significant figures, saved at full precision ---------------------
+
+
+def show_significant(table: pd.DataFrame, name: str, significant: int, index: bool = False) -> None:
+    """Show ``table`` with ``significant`` significant figures and save it at full precision as
+    ``name``.csv in the run's folder (``figures.show_table``)."""
+    with pd.option_context("display.float_format", f"{{:.{significant}g}}".format):
+        figures.show_table(table, name, index=index)
+
+
+def show_input_perturbation(table: pd.DataFrame) -> None:
+    """The averages of input-perturbed releases beside their predictions
+    (``laplace.input_perturbation_table``), to five significant figures."""
+    show_significant(table, "input_perturbation_mean", 5, index=True)
+
+
+def range_table(
+    ranges: Sequence[tuple[float, float]], sensitivities: Sequence[float], epsilon: float
+) -> pd.DataFrame:
+    """The sensitivity (ub - lb)/n of a mean over each range [lb, ub] of ``ranges`` and the
+    Laplace noise it calls for at ``epsilon``: its scale and standard deviation √2 Δ/ε."""
+    return pd.DataFrame(
+        {
+            "range": [f"{lb:g}-{ub:g}" for lb, ub in ranges],
+            "sensitivity (ub-lb)/n": list(sensitivities),
+            f"noise scale at ε = {epsilon:g}": [s / epsilon for s in sensitivities],
+            "noise std (years)": [math.sqrt(2) * s / epsilon for s in sensitivities],
+        }
+    )
+
+
+def neighbour_table(
+    n: int,
+    sizes: tuple[int, int],
+    brute_force: tuple[float, float],
+    formula: tuple[float, float],
+) -> pd.DataFrame:
+    """The sensitivity of a mean found by enumeration beside its formula, for neighbours with one
+    record changed (datasets of ``n`` records) and with one added or removed (datasets of
+    ``sizes`` = (smallest, largest) records)."""
+    return pd.DataFrame(
+        {
+            "neighbours": [
+                f"one record changed, n = {n}",
+                f"one record added or removed, {sizes[0]} to {sizes[1]} records",
+            ],
+            "brute force": list(brute_force),
+            "formula": list(formula),
+            "which formula": [f"(ub - lb)/n, n = {n}", f"(ub - lb)/(m + 1), m = {sizes[0]}"],
+        }
+    )
+
+
+def show_neighbour_sensitivities(table: pd.DataFrame) -> None:
+    """Show ``neighbour_table`` and save it as mean_sensitivity_neighbours.csv."""
+    figures.show_table(table, "mean_sensitivity_neighbours")
