@@ -4,7 +4,9 @@ home page and a teachers' page, in site/_build/html/.
 The notebooks are copied into site/_build/src/ and only the copies are changed: claims cells
 fold their code, solution and grader cells fold whole, a link bar (the notebook and its CSVs)
 follows the title, each of the notebook's ε scrubbers (site/scrubbers.py) follows the cell that
-shows its figure, and the table of every claim with its verdict ends the page. Sphinx (myst-nb,
+shows its figure, a section JupyterLab shows collapsed is folded under its heading
+(site/folding.py), and the table of every claim with its verdict ends the page. The pages of
+docs/ are copied too, their links made to work on the site. Sphinx (myst-nb,
 sphinx-book-theme, see conf.py) renders them with warnings as errors and no network: nothing is
 executed, and MathJax comes from the npm package pinned in site/package-lock.json.
 """
@@ -27,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import folding  # site/folding.py, beside this file
 import nbformat
 import pandas as pd
 import scrubbers  # site/scrubbers.py, beside this file
@@ -43,6 +46,7 @@ DOCTREES = BUILD / "doctrees"  # Sphinx's cache, kept out of the published html/
 VENDOR = BUILD / "vendor"
 SCRUBBER_CACHE = BUILD / "scrubbers"
 TEACHING = ROOT / "TEACHING.md"
+DOCS = ROOT / "docs"
 # where the repository is published, as pyproject.toml states it (the README's badge names it too)
 REPOSITORY = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
 
@@ -96,6 +100,7 @@ def main() -> int:
         for name in names:
             own = {n: fragments[n] for n in scrubbers.of_notebook(name)}
             written |= write_notebook(name, own)
+        written |= write_docs()
         written |= write_home(names)
         written |= write_teachers()
         remove_stale(SRC, written)
@@ -210,6 +215,7 @@ def write_notebook(name: str, fragments: dict[str, str]) -> set[Path]:
     for csv in csvs:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
+    folding.mark_collapsed_sections(nb.cells)
     give_images_their_alt_text(nb)
     link_repository_files(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
@@ -488,6 +494,9 @@ def write_home(names: list[str]) -> set[Path]:
         f"{i}. [{titles[n]}]({n}.ipynb): {READING_ORDER.get(n, '')}" for i, n in enumerate(order, 1)
     )
     toctree = "\n".join(f"{n}" for n in order)
+    pages = doc_pages()
+    docs = "\n".join(f"- [{title}](docs/{stem}.md)" for stem, title in pages.items())
+    docs_toctree = "\n".join(f"docs/{stem}" for stem in pages)
     page = f"""# Choosing ε for differential privacy
 
 A differentially private release guarantees that, for any two databases $D$ and $D'$ that
@@ -507,6 +516,10 @@ notebooks' committed outputs; run them yourself from [the repository]({REPOSITOR
 
 Teaching with these notebooks? See [for teachers](teachers.md): exercises with worked
 solutions and autograded checks.
+
+## Documentation
+
+{docs}
 
 ## Reproduction status
 
@@ -532,6 +545,7 @@ served from this site: no page loads anything from another host.
 
 {toctree}
 teachers
+{docs_toctree}
 ```
 """
     return {write_if_changed(SRC / "index.md", page)}
@@ -579,6 +593,47 @@ def site_links(text: str) -> str:
         path = target.removeprefix("./")
         kind = "tree" if (ROOT / path.split("#")[0]).is_dir() else "blob"
         return f"[{label}]({REPOSITORY}/{kind}/main/{path})"
+
+    return LINK.sub(replace, text)
+
+
+def doc_pages() -> dict[str, str]:
+    """The pages of docs/ by file stem, in the order of their names, with their first heading."""
+    pages = {}
+    for path in sorted(DOCS.glob("*.md")):
+        first = next((line for line in path.read_text().splitlines() if line.startswith("# ")), "")
+        pages[path.stem] = first[2:].strip() or path.stem
+    return pages
+
+
+def write_docs() -> set[Path]:
+    """docs/*.md as pages of the site, under docs/, their links made to work there."""
+    return {
+        write_if_changed(SRC / "docs" / path.name, doc_links(path.read_text()))
+        for path in sorted(DOCS.glob("*.md"))
+    }
+
+
+def doc_links(text: str) -> str:
+    """Markdown links of a page of docs/ made to work on the site: another page of docs/ stays as
+    it is, a notebook's goes to its page, TEACHING.md to the teachers' page, any other repository
+    file to GitHub."""
+
+    def replace(match: re.Match[str]) -> str:
+        label, target = match.groups()
+        if re.match(r"[a-z]+:|#", target):
+            return match.group(0)
+        path, _, anchor = target.partition("#")
+        resolved = (DOCS / path).resolve().relative_to(ROOT).as_posix()
+        if resolved.startswith("docs/") and resolved.endswith(".md"):
+            return match.group(0)
+        notebook = re.fullmatch(r"notebooks/(\w+)\.ipynb", resolved)
+        if notebook:
+            return f"[{label}](../{notebook.group(1)}.ipynb)"
+        if resolved == TEACHING.name:
+            return f"[{label}](../teachers.md)"
+        kind = "tree" if (ROOT / resolved).is_dir() else "blob"
+        return f"[{label}]({REPOSITORY}/{kind}/main/{resolved}{'#' + anchor if anchor else ''})"
 
     return LINK.sub(replace, text)
 

@@ -4,10 +4,13 @@ pages) and runs Sphinx on them with this file: no notebook is executed, and no p
 anything from another host."""
 
 import json
+import sys
 import tomllib
 from pathlib import Path
 
 SITE = Path(__file__).resolve().parent
+if str(SITE) not in sys.path:
+    sys.path.insert(0, str(SITE))  # folding.py, the extension beside this file
 BUILD = SITE / "_build"
 PYPROJECT = tomllib.loads((SITE.parent / "pyproject.toml").read_text())
 LOCK = json.loads((SITE / "package-lock.json").read_text())
@@ -18,7 +21,7 @@ author = "the choosing-epsilon contributors"
 copyright = "the choosing-epsilon contributors"  # no year: two builds give the same pages
 html_title = project
 
-extensions = ["myst_nb"]
+extensions = ["myst_nb", "folding"]  # folding: site/folding.py
 exclude_patterns = ["downloads/**", "_fragments/**", "**.ipynb_checkpoints"]
 
 # The committed outputs are the pages: a notebook is never re-executed to build the site.

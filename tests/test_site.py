@@ -36,7 +36,8 @@ pytestmark = pytest.mark.site
 HTML = Path(os.environ.get("CHOOSING_EPSILON_SITE_HTML", ROOT / "site" / "_build" / "html"))
 SCREENSHOTS = ROOT / "site" / "_build" / "screenshots"
 NOTEBOOK_NAMES = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
-PAGES = ["index", "teachers", "search", "genindex", *NOTEBOOK_NAMES]
+DOC_PAGES = [f"docs/{p.stem}" for p in sorted((ROOT / "docs").glob("*.md"))]
+PAGES = ["index", "teachers", "search", "genindex", *NOTEBOOK_NAMES, *DOC_PAGES]
 WITH_CLAIMS = [n for n in NOTEBOOK_NAMES if (FIGURES / n / "claims.csv").exists()]
 # each ε scrubber by name, and the notebook whose page shows it after one of its figures
 SCRUBBERS = {
@@ -415,6 +416,65 @@ def test_solutions_and_checks_are_folded(visits, name):
         assert folded == expected, f"{name}: {folded} of {expected} {tag} cells folded"
     explanations = sum(c.cell_type == "markdown" and "solution" in tags(c) for c in cells)
     assert page.locator("details.solution:not([open])").count() == explanations
+
+
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_collapsed_sections_are_folded_under_their_headings(visits, name):
+    """A section whose heading cell JupyterLab shows collapsed is folded on the page: its heading
+    in view, what follows it in a closed details element."""
+    page = visits(name).page
+    headings = [
+        cell.source.split("\n", 1)[0].lstrip("#").strip()
+        for cell in notebook(name).cells
+        if cell.cell_type == "markdown" and cell.metadata.get("jp-MarkdownHeadingCollapsed")
+    ]
+    folded = page.evaluate(
+        "() => [...document.querySelectorAll('details.folded-section')].map(d => ({"
+        "open: d.open, heading: d.parentElement.querySelector(':scope > h1, :scope > h2, "
+        ":scope > h3, :scope > h4').textContent}))"
+    )
+    assert len(folded) == len(headings), f"{name}: {len(folded)} of {len(headings)} folded"
+    for section, heading in zip(folded, headings, strict=True):
+        assert not section["open"] and heading in section["heading"]
+
+
+def test_docs_pages_are_linked_from_the_home_page(visits):
+    links = visits("index").page.evaluate(
+        "() => [...document.querySelectorAll('article a')].map(a => a.getAttribute('href'))"
+    )
+    for name in DOC_PAGES:
+        assert f"{name}.html" in links, f"the home page does not link {name}"
+
+
+def test_a_collapsed_section_opens_on_a_click(browser, tmp_path_factory):
+    """A small notebook with a collapsed section, built as the site builds it (myst-nb and
+    site/folding.py): the heading and its cell in view, the section's cells hidden until the
+    fold's summary is clicked, the next section in view."""
+    from sphinx.cmd.build import build_main
+
+    from tests.test_site_build import sample_notebook
+
+    folding = site_module("folding")
+    root = tmp_path_factory.mktemp("folded")
+    nb = sample_notebook()
+    folding.mark_collapsed_sections(nb.cells)
+    (root / "src").mkdir()
+    nbformat.write(nb, root / "src" / "sample.ipynb")
+    (root / "src" / "index.md").write_text("# Index\n\n```{toctree}\nsample\n```\n")
+    settings = ["extensions=myst_nb,folding", "nb_execution_mode=off", "html_theme=basic"]
+    args = ["-b", "html", "-q", "-W", "-C", *(a for s in settings for a in ("-D", s))]
+    assert build_main([*args, str(root / "src"), str(root / "html")]) == 0
+    page = browser.new_page()
+    page.goto((root / "html" / "sample.html").as_uri(), wait_until="load")
+    body = page.locator("div.body")
+    assert body.get_by_text("Forensics: how it was matched").is_visible()
+    assert body.get_by_text("The one line shown.").is_visible()
+    assert not body.get_by_text("Folded with its section.").is_visible()
+    assert body.get_by_text("In view again.").is_visible()
+    page.locator("details.folded-section > summary").click()
+    assert body.get_by_text("Folded with its section.").is_visible()
+    assert body.locator("div.cell_output").get_by_text("matched").is_visible()
+    page.close()
 
 
 @pytest.mark.parametrize("name", NOTEBOOK_NAMES)

@@ -11,7 +11,7 @@ PUBLISHED = DATA / "published"
 FIGURES = ROOT / "figures"
 README = ROOT / "README.md"
 RUNS = ROOT / "runs"  # where runs at other parameters go inside a checkout (ignored by git)
-# the folders of the repository's top level that it tracks (tests/test_runner_safety.py checks
+# the folders of the repository's top level that it tracks (tests/test_reproduce_safety.py checks
 # them against git): a run never writes inside them, but to figures/<notebook> at the committed
 # parameters
 TRACKED_FOLDERS = (
@@ -19,6 +19,7 @@ TRACKED_FOLDERS = (
     ".ci",
     ".github",
     "data",
+    "docs",
     "figures",
     "lib",
     "notebooks",

@@ -1,0 +1,134 @@
+"""The site's build code without a browser (site/build.py, site/folding.py): a section JupyterLab
+shows collapsed is marked and folded under its visible heading, and the pages of docs/ keep links
+that work on the site. tests/test_site.py builds the same small notebook with Sphinx and opens it
+in Chromium."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from html.parser import HTMLParser
+
+import nbformat
+import pytest
+
+from choosing_epsilon.harness.paths import ROOT
+from tests.site_modules import site_module
+
+build = site_module("build")
+folding = site_module("folding")
+
+COLLAPSED = {"jp-MarkdownHeadingCollapsed": True}
+
+
+def sample_notebook() -> nbformat.NotebookNode:
+    """A notebook with a collapsed level-2 section (a code cell with output, a subsection) between
+    two sections that are not collapsed."""
+    v4 = nbformat.v4
+    code = v4.new_code_cell("print('matched')", id="code")
+    code.outputs = [v4.new_output("stream", name="stdout", text="matched\n")]
+    nb = v4.new_notebook(
+        cells=[
+            v4.new_markdown_cell("# Sample\n\nThe opening.", id="title"),
+            v4.new_markdown_cell("## The argument\n\nIn view.", id="argument"),
+            v4.new_markdown_cell(
+                "## Forensics: how it was matched\n\nThe one line shown.",
+                id="forensics",
+                metadata=dict(COLLAPSED),
+            ),
+            code,
+            v4.new_markdown_cell("### A detail\n\nFolded with its section.", id="detail"),
+            v4.new_markdown_cell("## Beyond the paper\n\nIn view again.", id="beyond"),
+        ]
+    )
+    nb.metadata = {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+    }
+    return nb
+
+
+def test_only_the_collapsed_heading_cell_is_marked():
+    nb = sample_notebook()
+    assert folding.mark_collapsed_sections(nb.cells) == 1
+    marked = [c.id for c in nb.cells if folding.MARKER in c.source]
+    assert marked == ["forensics"]
+    assert nb.cells[2].source.startswith("## Forensics: how it was matched\n\nThe one line shown.")
+
+
+def test_a_collapsed_cell_without_a_heading_is_refused():
+    cells = [nbformat.v4.new_markdown_cell("No heading here.", metadata=dict(COLLAPSED))]
+    with pytest.raises(SystemExit, match="has no heading"):
+        folding.mark_collapsed_sections(cells)
+
+
+class Outline(HTMLParser):
+    """The page's text, each piece with the ``details`` elements around it (True for a folded
+    section's)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.details: list[bool] = []  # one entry per enclosing details: whether it is open
+        self.seen: list[tuple[str, tuple[bool, ...]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "details":
+            self.details.append(dict(attrs).get("class") == "folded-section")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "details":
+            self.details.pop()
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            self.seen.append((data.strip(), tuple(self.details)))
+
+
+def folded_outline(html: str) -> dict[str, tuple[bool, ...]]:
+    """Each piece of text of ``html``, the first time it is seen, with the ``details`` around it."""
+    outline = Outline()
+    outline.feed(html)
+    where: dict[str, tuple[bool, ...]] = {}
+    for text, folds in outline.seen:  # the first time each is seen: the body, not a sidebar
+        where.setdefault(text, folds)
+    return where
+
+
+def test_the_marked_section_is_folded_in_the_document_tree():
+    """The sample's Markdown, marked, parsed by MyST as Sphinx parses it, folded and written as
+    HTML by docutils: the code cell is left out (tests/test_site.py builds the whole notebook)."""
+    from docutils.core import publish_doctree, publish_from_doctree
+    from myst_parser.parsers.docutils_ import Parser
+
+    nb = sample_notebook()
+    folding.mark_collapsed_sections(nb.cells)
+    text = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    doctree = publish_doctree(text, parser=Parser(), settings_overrides={"report_level": 5})
+    assert folding.fold_marked_sections(doctree) == 1
+    html = publish_from_doctree(doctree, writer="html5").decode()
+    where = folded_outline(html)
+    assert where["Forensics: how it was matched"] == () and where["The one line shown."] == ()
+    assert where["A detail"] == (True,) and where["Folded with its section."] == (True,)
+    assert where["Beyond the paper"] == () and where["In view again."] == ()
+    assert html.count('<details class="folded-section">') == 1 and folding.MARKER not in html
+    assert folding.fold_marked_sections(doctree) == 0  # the marker is gone: folded once
+
+
+def test_docs_links_point_to_what_exists_and_work_on_the_site():
+    pages = build.doc_pages()
+    assert pages and all(pages.values())
+    # the site's pages, as paths from its root without the suffix
+    on_site = {f"docs/{stem}" for stem in pages} | {"teachers"}
+    on_site |= {p.stem for p in (ROOT / "notebooks").glob("*.ipynb")}
+    for path in sorted((ROOT / "docs").glob("*.md")):
+        text = path.read_text()
+        for _, target in build.LINK.findall(text):
+            if not re.match(r"[a-z]+:|#", target):
+                assert (path.parent / target.split("#")[0]).exists(), f"{path.name}: {target}"
+        for _, target in build.LINK.findall(build.doc_links(text)):
+            if target.startswith(f"{build.REPOSITORY}/"):
+                relative = target.removeprefix(f"{build.REPOSITORY}/").split("/", 2)[2]
+                assert (ROOT / relative.split("#")[0]).exists(), f"{path.name}: {target}"
+            elif not re.match(r"[a-z]+:|#", target):
+                page = posixpath.normpath(posixpath.join("docs", target.split("#")[0]))
+                assert posixpath.splitext(page)[0] in on_site, f"{path.name}: {target}"
