@@ -95,8 +95,9 @@ def test_the_warning_of_a_coroutine_cut_short_is_silenced_and_no_other():
     with pytest.raises(Interrupted):
         _send(signal.SIGINT)
     with warnings.catch_warnings(record=True) as caught:
-        warnings.warn("coroutine 'run_sync.<locals>.wrapped' was never awaited", RuntimeWarning)
-        warnings.warn("another runtime warning", RuntimeWarning)
+        cut_short = "coroutine 'run_sync.<locals>.wrapped' was never awaited"
+        warnings.warn(cut_short, RuntimeWarning, stacklevel=1)
+        warnings.warn("another runtime warning", RuntimeWarning, stacklevel=1)
     assert [str(w.message) for w in caught] == ["another runtime warning"]
 
 
@@ -115,10 +116,9 @@ def test_a_signal_inside_the_block_takes_effect_when_it_exits(signum):
 
 def test_of_two_signals_inside_the_block_the_first_takes_effect():
     stop_on_signals()
-    with pytest.raises(Interrupted) as stopped:
-        with signals_deferred():
-            _send(signal.SIGTERM)
-            _send(signal.SIGINT)
+    with pytest.raises(Interrupted) as stopped, signals_deferred():
+        _send(signal.SIGTERM)
+        _send(signal.SIGINT)
     assert stopped.value.signum == signal.SIGTERM
 
 
@@ -126,10 +126,9 @@ def test_a_deferred_signal_is_handled_as_it_would_have_been():
     # without stop_on_signals, Python's own SIGINT handler: KeyboardInterrupt, after the step
     signal.signal(signal.SIGINT, signal.default_int_handler)
     steps = []
-    with pytest.raises(KeyboardInterrupt):
-        with signals_deferred():
-            _send(signal.SIGINT)
-            steps.append("done")
+    with pytest.raises(KeyboardInterrupt), signals_deferred():
+        _send(signal.SIGINT)
+        steps.append("done")
     assert steps == ["done"]
 
 
@@ -147,9 +146,8 @@ def test_without_a_signal_the_block_restores_the_handlers_and_raises_nothing():
 def test_an_exception_inside_the_block_restores_the_handlers():
     stop_on_signals()
     before = {s: signal.getsignal(s) for s in SIGNALS}
-    with pytest.raises(RuntimeError, match="the step failed"):
-        with signals_deferred():
-            raise RuntimeError("the step failed")
+    with pytest.raises(RuntimeError, match="the step failed"), signals_deferred():
+        raise RuntimeError("the step failed")
     assert {s: signal.getsignal(s) for s in SIGNALS} == before
 
 
@@ -163,7 +161,7 @@ def test_in_another_thread_the_block_changes_nothing():
         try:
             with signals_deferred():
                 seen.append({s: signal.getsignal(s) for s in SIGNALS})
-        except BaseException as error:  # noqa: BLE001 - reported to the main thread
+        except BaseException as error:
             failed.append(error)
 
     worker = threading.Thread(target=step)
