@@ -181,7 +181,7 @@ def test_every_caption_is_valid_and_follows_the_parameters():
     for name in slides:
         for caption in (slides[name][1], other[name][1]):
             assert isinstance(caption, figures.Caption), name
-            # the rules save_figure and tests/test_captions.py apply
+            # the rules save_figure and tests/test_plots_figures_captions.py apply
             assert figures.sentence_problem(caption.caption) is None, name
             assert len(caption.caption) <= 400 and 40 <= len(caption.alt) <= 1000, name
             assert "$" not in caption.caption + caption.alt, name  # Markdown would read TeX
