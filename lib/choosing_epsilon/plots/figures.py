@@ -365,15 +365,22 @@ def show(fig: plt.Figure, name: str, data: pd.DataFrame, caption: Caption) -> No
 
 
 def show_table(
-    table: pd.DataFrame, name: str, digits: int | None = None, index: bool = False
+    table: pd.DataFrame,
+    name: str,
+    digits: int | None = None,
+    index: bool = False,
+    shown: pd.DataFrame | None = None,
 ) -> None:
-    """Display a table (rounded to ``digits`` decimals if given) and, in a notebook's run, save it
-    at full precision as ``name``.csv in the run's folder."""
+    """Display a table (rounded to ``digits`` decimals if given, or its reader's form ``shown``,
+    e.g. with "none" for a NaN) and, in a notebook's run, save ``table`` at full precision as
+    ``name``.csv in the run's folder."""
     from IPython.display import display
 
     if _run_folder is not None:
         save_table(table, name, _run_folder, index=index)
-    display(table if digits is None else table.round(digits))
+    if shown is None:
+        shown = table if digits is None else table.round(digits)
+    display(shown)
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:
