@@ -39,7 +39,7 @@ from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness import parameters, synthesis_run
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.plots import hsu_2014 as hsu_plots
 from choosing_epsilon.plots import lee_clifton_2011 as lee_plots
@@ -490,7 +490,7 @@ def synthesis(count: int) -> ScrubAnimation:
     n0 = v["n_people"]
     grid = grid_through(n0, n0 / 100, n0 * 50, count, log=True)
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
-    tables = [synth.methods_at(n_people=int(n)) for n in values]
+    tables = [synthesis_run.methods_at(n_people=int(n)) for n in values]
     methods = list(tables[0].method)
     positive = np.concatenate([t.epsilon[synth.has_epsilon(t.epsilon)] for t in tables])
     low, high = positive.min() / 2, positive.max() * 2
@@ -571,7 +571,7 @@ def deployments_scale() -> pd.DataFrame:
     scale can read have no advantage."""
     v = parameters.committed_values("synthesis")
     deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
-    scale = synth.risk_scale(synth.methods_at(), deployments)
+    scale = synth.risk_scale(synthesis_run.methods_at(), deployments)
     return scale[scale.kind == "deployment"].reset_index(drop=True)
 
 

@@ -301,3 +301,21 @@ def test_a_log_axis_within_one_decade_is_labelled_in_plain_numbers(tmp_path):
     labels = {t.get_text() for t in ax.get_xticklabels(minor=True) + ax.get_xticklabels()}
     assert {"1", "2", "3"} <= labels and not any("×" in label for label in labels)
     plt.close(fig)
+
+
+def test_show_table_saves_the_table_and_shows_its_readers_form(tmp_path, monkeypatch):
+    shown_tables = []
+    monkeypatch.setattr("IPython.display.display", shown_tables.append)
+    table = pd.DataFrame({"epsilon": [0.123456789, np.nan]})
+    readable = table.assign(epsilon=["0.1235", "none: unmet"])
+    figures.write_into(tmp_path)
+    try:
+        figures.show_table(table, "t", shown=lambda t: readable if t is table else None)
+        figures.show_table(table, "u", digits=2)
+    finally:
+        figures.write_into(None)
+    assert (tmp_path / "t.csv").read_text() == 'epsilon\n0.123456789\n""\n'
+    assert shown_tables[0] is readable
+    assert shown_tables[1].epsilon.iloc[0] == 0.12
+    figures.show_table(table, "v", digits=1, shown=lambda t: t.head(1))  # rounded, then shown
+    assert shown_tables[2].epsilon.tolist() == [0.1]

@@ -220,9 +220,11 @@ def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
 
 
 def calibrated_at(**changes):
-    from choosing_epsilon.harness import parameters
+    from choosing_epsilon.harness import parameters, synthesis_run
 
-    return synth.noise_for_risk_table(SURVEY, parameters.committed_values("synthesis") | changes)
+    return synthesis_run.noise_for_risk_table(
+        SURVEY, parameters.committed_values("synthesis") | changes
+    )
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import outputs, parameters, reproduce
+from choosing_epsilon.harness import outputs, parameters, reproduce, synthesis_run
 from choosing_epsilon.harness.paths import FIGURES
 
 
@@ -173,8 +173,12 @@ def test_feasibility_and_results_are_the_committed_ones():
         "a feasible ε exists: True — any ε in [0.01648, 0.02327] (panel (a) only; "
         "Lee & Clifton's ε is for another release)"
     )
-    calibrated = synth.noise_for_risk_table(SURVEY, parameters.committed_values("synthesis"))
-    got = synth.results(table, window, 110 / 20000, 110 / 19999, 18.0, calibrated=calibrated)
+    calibrated = synthesis_run.noise_for_risk_table(
+        SURVEY, parameters.committed_values("synthesis")
+    )
+    got = synthesis_run.results(
+        table, window, 110 / 20000, 110 / 19999, 18.0, calibrated=calibrated
+    )
     assert json.loads(json.dumps(outputs.strict_json(got))) == results
 
 
@@ -274,11 +278,27 @@ def test_readable_table_writes_out_every_epsilon():
 
 
 def test_methods_at_the_defaults_is_the_committed_table():
-    table = synth.methods_at()
+    table = synthesis_run.methods_at()
     committed = pd.read_csv(COMMITTED / "methods.csv")
     text = [c for c in synth.COLUMNS if c != "epsilon"]
     pd.testing.assert_frame_equal(table[text], committed[text])
     assert np.allclose(table.epsilon, committed.epsilon, rtol=1e-9)
+
+
+def test_a_readers_script_gets_the_table_without_the_harness():
+    """``methods_for`` on the survey's column, every input named, gives the committed table: the
+    harness only reads the notebook's parameters into it."""
+    v = parameters.committed_values("synthesis")
+    column = synth.survey_column(synth.synthetic_ages(v["n_people"], v["observed_ages"], v["seed"]))
+    inputs = {name: v[name] for name in synthesis_run.METHOD_INPUTS}
+    survey, table = synth.methods_for(column, **inputs)
+    pd.testing.assert_frame_equal(table, synthesis_run.methods_at())
+    assert survey == synthesis_run.survey_and_methods(v)[0]
+    targets = synth.risk_targets(v["max_advantage"], v["max_tpr"], v["at_fpr"])
+    pd.testing.assert_frame_equal(
+        synth.noise_for_risk_table(survey, targets, v["gaussian_delta"]),
+        synthesis_run.noise_for_risk_table(survey, v),
+    )
 
 
 def test_synthetic_ages_are_the_committed_survey():
@@ -289,17 +309,17 @@ def test_synthetic_ages_are_the_committed_survey():
 
 
 def test_methods_at_other_inputs_follow_the_closed_forms():
-    small = synth.methods_at(n_people=2000).set_index("method").epsilon
+    small = synthesis_run.methods_at(n_people=2000).set_index("method").epsilon
     assert small["Poster, Theorem 2"] == pytest.approx(110 / 2000 * math.log(20), rel=1e-12)
     assert small["Hsu et al., budget at N"] == pytest.approx(
         math.log1p(30000 / (2000 * 0.05 * 1274)), rel=1e-12
     )
     assert math.isnan(small["Hsu et al., accuracy at N"])  # 2 exp(-N T²/12) = 1.42 > 0.1
-    narrow = synth.methods_at(value_range=[18, 110]).set_index("method").epsilon
-    wide = synth.methods_at().set_index("method").epsilon
+    narrow = synthesis_run.methods_at(value_range=[18, 110]).set_index("method").epsilon
+    wide = synthesis_run.methods_at().set_index("method").epsilon
     for name in ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact", "Poster, Theorem 3"]:
         assert narrow[name] / wide[name] == pytest.approx(92 / 110, rel=1e-9), name
-    below_prior = synth.methods_at(rho=1e-5).set_index("method").epsilon
+    below_prior = synthesis_run.methods_at(rho=1e-5).set_index("method").epsilon
     assert math.isnan(below_prior["Lee & Clifton, exact"])
 
 
@@ -316,7 +336,7 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
 )
 def test_methods_at_refuses_bad_inputs_in_one_line(changes, message):
     with pytest.raises(ValueError, match=message):
-        synth.methods_at(**changes)
+        synthesis_run.methods_at(**changes)
 
 
 # --- the reader's own data: a column as distinct values and counts --------------------------------
@@ -349,7 +369,7 @@ def test_a_column_holds_its_rows_mean_and_rarest_value():
 
 
 def test_the_synthetic_survey_is_its_ages_counted():
-    column = synth.read_survey(defaults())
+    column = synthesis_run.read_survey(defaults())
     ages = synth.synthetic_ages(20000, [18, 90], 20261122)
     values, counts = np.unique(ages, return_counts=True)
     np.testing.assert_array_equal(column.values, values)
@@ -411,15 +431,15 @@ def test_lee_clifton_for_any_statistic_keeps_the_worst_posterior_at_rho(ages, rh
 
 def test_the_sum_and_the_mean_give_one_epsilon_on_a_range_from_zero():
     # the sum is (n - 1) times the mean, and its public Δ, ub, is (n - 1) times the mean's
-    mean = synth.methods_at(lee_clifton_query="mean").set_index("method").epsilon
-    total = synth.methods_at(lee_clifton_query="sum").set_index("method").epsilon
+    mean = synthesis_run.methods_at(lee_clifton_query="mean").set_index("method").epsilon
+    total = synthesis_run.methods_at(lee_clifton_query="sum").set_index("method").epsilon
     assert total["Lee & Clifton, exact"] == pytest.approx(mean["Lee & Clifton, exact"], rel=1e-9)
 
 
 def test_a_parquet_column_is_read_as_counts(tmp_path):
     ages = np.array([30, 30, 31, 45, 45, 45, 99], dtype=np.int64)
     path = parquet(tmp_path, pd.DataFrame({"age": ages, "x": np.arange(7)}))
-    column = synth.read_survey(defaults(data_path=str(path)))
+    column = synthesis_run.read_survey(defaults(data_path=str(path)))
     assert column.values.tolist() == [30.0, 31.0, 45.0, 99.0]
     assert column.counts.tolist() == [2, 1, 3, 1]
     assert column.source == str(path) and column.name == "age"
@@ -428,7 +448,7 @@ def test_a_parquet_column_is_read_as_counts(tmp_path):
         "(private)"
     )
     # the synthetic survey's observed_ages are not used with a file
-    synth.read_survey(defaults(data_path=str(path), observed_ages=[0, 500]))
+    synthesis_run.read_survey(defaults(data_path=str(path), observed_ages=[0, 500]))
 
 
 @pytest.mark.parametrize(
@@ -444,7 +464,7 @@ def test_a_parquet_column_is_read_as_counts(tmp_path):
 def test_a_bad_column_is_refused_in_one_line(tmp_path, ages, changes, message):
     path = parquet(tmp_path, pd.DataFrame({"age": np.array(ages, dtype=np.int64)}))
     with pytest.raises(ValueError, match=message) as refusal:
-        synth.read_survey(defaults(data_path=str(path), **changes))
+        synthesis_run.read_survey(defaults(data_path=str(path), **changes))
     assert "\n" not in str(refusal.value)
 
 
@@ -468,7 +488,7 @@ def test_the_table_says_what_was_read_from_a_file():
     table = synth.methods_table(rows + poster)
     window = synth.Feasibility(0.1, math.inf, "Poster, Theorem 2", None, [])
     column = synth.Column(np.array([1.0, 2.0]), np.array([2, 3]), "/d/scores.csv", "score")
-    got = synth.results(table, window, 0.002, 0.002, 1.0, column)
+    got = synthesis_run.results(table, window, 0.002, 0.002, 1.0, column)
     assert got["data"] == {
         "source": "/d/scores.csv",
         "column": "score",
@@ -476,13 +496,13 @@ def test_the_table_says_what_was_read_from_a_file():
         "distinct_values": 2,
     }
     assert got["uses_private_data"] == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
-    assert "data" not in synth.results(table, window, 0.002, 0.002, 1.0)
+    assert "data" not in synthesis_run.results(table, window, 0.002, 0.002, 1.0)
 
 
 def test_methods_at_reads_a_file_like_the_notebook(tmp_path):
     ages = np.random.default_rng(1).integers(18, 91, 3000)
     path = parquet(tmp_path, pd.DataFrame({"age": ages}))
-    table = synth.methods_at(data_path=str(path)).set_index("method").epsilon
+    table = synthesis_run.methods_at(data_path=str(path)).set_index("method").epsilon
     want = synth.lee_clifton_epsilons(ages.astype(float), 110 / 2999, 0.002)
     assert table["Lee & Clifton, Eq. (7)"] == pytest.approx(want[0], rel=1e-9)
     assert table["Lee & Clifton, exact"] == pytest.approx(want[1], rel=1e-9)
@@ -493,7 +513,7 @@ def test_nulls_are_refused_with_what_the_reader_can_do(tmp_path):
     """The runner has no nulls option: the message says to drop or fill them in the file."""
     path = parquet(tmp_path, pd.DataFrame({"age": pd.array([30, None, 50, 60], dtype="Int64")}))
     with pytest.raises(ValueError, match=r"NULL in 1 of 4 rows") as refusal:
-        synth.read_survey(defaults(data_path=str(path)))
+        synthesis_run.read_survey(defaults(data_path=str(path)))
     message = str(refusal.value)
     assert "nulls='drop'" not in message and "WHERE age IS NOT NULL" in message
     assert "\n" not in message
@@ -512,7 +532,7 @@ def test_lengths_and_values_are_worded_in_the_columns_units():
 
 def default_calibration():
     v = parameters.committed_values("synthesis")
-    return synth.noise_for_risk_table(SURVEY, v)
+    return synthesis_run.noise_for_risk_table(SURVEY, v)
 
 
 def test_the_committed_calibration_is_the_package_functions():
@@ -548,7 +568,7 @@ def test_the_answer_and_the_lines_say_both_routes():
     assert "which allows an advantage of 0.05781 where 0.25 was accepted" in lines[0]
     # a risk no (ε, δ) meets: said in words, and no finite noise
     v = parameters.committed_values("synthesis") | {"max_advantage": 1e-6}
-    strict = synth.noise_for_risk_table(SURVEY, v)
+    strict = synthesis_run.noise_for_risk_table(SURVEY, v)
     assert "no finite Gaussian noise (no ε at δ = 1e-05 meets it)" in synth.calibration_in_short(
         strict, SURVEY
     )

@@ -1,11 +1,16 @@
 """One survey through every method: the rows of the synthesis's table of ε (what each method
-bounds, for which release, from which inputs) and the interval of ε they leave feasible."""
+bounds, for which release, from which inputs), the interval of ε they leave feasible, every ε
+and deployment on one risk scale, and the noise calibrated to a stated risk.
+
+What a reader's own script imports to choose ε for a column: ``column_from_file`` or
+``survey_column``, then ``methods_for`` and ``feasibility``. Reading the notebook's parameters and
+writing its results is the harness's (``harness.synthesis_run``)."""
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -19,7 +24,6 @@ from choosing_epsilon import noise_for_risk as nfr
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.harness import parameters
 
 COLUMNS = [
     "method",
@@ -111,29 +115,15 @@ def survey_column(ages: np.ndarray) -> Column:
     return Column(values, counts.astype(np.int64))
 
 
-def read_survey(v: Mapping[str, Any]) -> Column:
-    """The private data at the synthesis's parameters ``v``, every input checked (the runner's
-    check before a kernel starts): the synthetic survey, or the column of ``data_path`` as
-    distinct values and counts (``tables.column_counts``), refused in one line if any value lies
-    outside the public range."""
-    (lb, ub), floor = v["value_range"], v["mean_lower_bound"]
-    path, name = str(v.get("data_path", "")), str(v.get("column", "age"))
-    observed = v["observed_ages"]
-    if not path and not lb <= observed[0] <= observed[1] <= ub:
-        raise ValueError(
-            f"observed_ages must lie inside value_range {v['value_range']}, got {observed}"
-        )
-    if not 0 < floor <= ub:
-        raise ValueError(
-            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
-            f"got {floor!r}"
-        )
-    if not path:
-        return survey_column(synthetic_ages(v["n_people"], observed, v["seed"]))
+def column_from_file(path: str, name: str, value_range: Sequence[float]) -> Column:
+    """The column ``name`` of the CSV or Parquet file (or glob) ``path`` as distinct values and
+    counts (``tables.column_counts``), refused in one line if it holds nulls, if any value lies
+    outside the public ``value_range``, or if it has fewer than 3 rows."""
+    lb, ub = value_range
     try:
         values, counts = tables.column_counts(path, name)
     except tables.NullValues as refusal:
-        # the runner has no nulls option: the rows without a value are the reader's to decide on
+        # the rows without a value are the reader's to decide on
         raise ValueError(
             f"{refusal.reason}; drop or fill them in the file first, e.g. COPY (SELECT * FROM "
             f"'{path}' WHERE {name} IS NOT NULL) TO 'kept.parquet' in DuckDB"
@@ -646,46 +636,6 @@ def has_epsilon(epsilon: Any) -> Any:
     return np.isfinite(epsilon) & (np.asarray(epsilon) > 0)
 
 
-def results(
-    methods: pd.DataFrame,
-    window: Feasibility,
-    delta: float,
-    delta_lc: float,
-    mean_floor: float,
-    data: Column | None = None,
-    lee_statistic: str = "mean",
-    calibrated: pd.DataFrame | None = None,
-) -> dict[str, object]:
-    """What results.json holds: every finite ε > 0, the feasible interval, which methods share
-    panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
-    from a file, what was read from it; with ``calibrated`` (``noise_for_risk_table``), the noise
-    for each stated risk by both routes."""
-    finite = methods[has_epsilon(methods.epsilon)]
-    reads = ~methods["uses the private data"].str.startswith("no")
-    read: dict[str, object] = {}
-    if calibrated is not None:
-        kept = [c for c in calibrated.columns if c != "curve"]
-        read["noise_for_risk"] = calibrated[kept].to_dict(orient="records")
-    if data is not None and data.source:
-        read["data"] = {
-            "source": data.source,
-            "column": data.name,
-            "n": data.n,
-            "distinct_values": int(data.values.size),
-        }
-    return read | {
-        "recommendations": dict(zip(finite.method, map(float, finite.epsilon))),
-        "feasible": window.feasible,
-        "feasible_interval": window.interval,
-        "shared_axis": sorted(methods.method[methods.panel == "(a)"]),
-        "uses_private_data": sorted(methods.method[reads]),
-        "sensitivity": delta,
-        "sensitivity_lee_clifton": delta_lc,
-        "statistic_lee_clifton": lee_statistic,
-        "mean_lower_bound": mean_floor,
-    }
-
-
 def synthetic_ages(n_people: int, observed_ages: Sequence[float], seed: int) -> np.ndarray:
     """The survey's private data: ``n_people`` whole-year ages drawn evenly over the closed range
     ``observed_ages`` with ``seed``."""
@@ -694,66 +644,52 @@ def synthetic_ages(n_people: int, observed_ages: Sequence[float], seed: int) -> 
     return rng.integers(low, high + 1, size=n_people).astype(float)
 
 
-def methods_at(**changes: Any) -> pd.DataFrame:
-    """The table of methods at the committed run's parameters with ``changes`` (by name): the
-    notebook's steps at once, to set the survey at other inputs beside it in one kernel."""
-    spec = parameters.SPECS["synthesis"]
-    unknown = sorted(set(changes) - set(spec))
-    if unknown:
-        raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
-    v = parameters.committed_values("synthesis")
-    v.update(parameters.validate(changes, spec, partial=True))
-    parameters.check_joint("synthesis", v)
-    return _survey_and_methods(v)[1]
-
-
-def _survey_and_methods(v: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
-    """The survey and the table of methods at the validated parameters ``v``, from one read of
-    the data."""
-    data = read_survey(v)
-    query, q = v["lee_clifton_query"], v["lee_clifton_q"]
-    survey = survey_for(data, v["value_range"], v["mean_lower_bound"], query, q)
-    upper, exact = lee_clifton_at(data, survey.delta_lc, v["rho"], survey.lee_query, survey.lee_q)
-    fewest = lee_clifton_fewest(data, survey.lee_query, survey.lee_q)
-    rows = lee_clifton_rows(survey, v["rho"], upper, exact, fewest) + _public_rows(survey, dict(v))
-    return survey, methods_table(rows)
-
-
-def _public_rows(survey: Survey, v: dict[str, Any]) -> list[MethodRow]:
-    """The rows of panel (a) at the parameters ``v``, as the notebook's steps compute them."""
+def methods_for(
+    data: Column,
+    *,
+    value_range: Sequence[float],
+    mean_lower_bound: float,
+    rho: float,
+    lee_clifton_query: str = "mean",
+    lee_clifton_q: float | None = None,
+    bad_event_cost: float,
+    bad_event_probability: float,
+    budget: float,
+    error_years: float,
+    failure_probability: float,
+    relative_error: float,
+    pr: float,
+    c_years: float,
+    p: float,
+    prior: float,
+    posterior_threshold: float,
+    max_advantage: float,
+    kr_r_tilde: float,
+) -> tuple[Survey, pd.DataFrame]:
+    """The survey's public facts and the table of every method's ε for the private ``data``, the
+    inputs named as the synthesis's parameters: the notebook's steps at once."""
+    survey = survey_for(data, value_range, mean_lower_bound, lee_clifton_query, lee_clifton_q)
+    query, q = survey.lee_query, survey.lee_q
+    upper, exact = lee_clifton_at(data, survey.delta_lc, rho, query, q)
+    fewest = lee_clifton_fewest(data, query, q)
+    rows = lee_clifton_rows(survey, rho, upper, exact, fewest)
     delta, floor, width = survey.delta, survey.mean_floor, survey.ub - survey.lb
-    p_cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
-    accuracy = hsu_accuracy_epsilon(
-        survey.n_people, v["error_years"] / width, v["failure_probability"]
+    p_cost = econ.expected_cost(bad_event_cost, bad_event_probability)
+    accuracy = hsu_accuracy_epsilon(survey.n_people, error_years / width, failure_probability)
+    budget_epsilon = econ.budget_epsilon(survey.n_people, p_cost, budget)
+    rows += hsu_rows(
+        survey, budget_epsilon, accuracy, p_cost, budget, error_years, failure_probability
     )
-    rows = hsu_rows(
-        survey,
-        econ.budget_epsilon(survey.n_people, p_cost, v["budget"]),
-        accuracy,
-        p_cost,
-        v["budget"],
-        v["error_years"],
-        v["failure_probability"],
-    )
-    rows.append(
-        shoaran_row(
-            survey,
-            rel.epsilon_for_mta(delta, floor, v["pr"], v["relative_error"]),
-            v["relative_error"],
-            v["pr"],
-        )
-    )
-    c, p = v["c_years"], v["p"]
-    rows += poster_rows(
-        survey, cf.theorem2_epsilon_laplace(delta, c, p), cf.theorem3_epsilon(delta, c, p), c, p
-    )
-    prior, threshold = v["prior"], v["posterior_threshold"]
-    posterior = posterior_epsilon(prior, threshold)
-    advantage = interpretation.epsilon_for_advantage(v["max_advantage"])
-    rows += reading_rows(posterior, prior, threshold, advantage, v["max_advantage"])
-    r_tilde = v["kr_r_tilde"]
-    kr_epsilon = risk_profiles.survey_agency_epsilon(prior, threshold, r_tilde)
-    return [*rows, kazan_reiter_row(kr_epsilon, prior, threshold, r_tilde)]
+    shoaran = rel.epsilon_for_mta(delta, floor, pr, relative_error)
+    rows.append(shoaran_row(survey, shoaran, relative_error, pr))
+    theorem2 = cf.theorem2_epsilon_laplace(delta, c_years, p)
+    rows += poster_rows(survey, theorem2, cf.theorem3_epsilon(delta, c_years, p), c_years, p)
+    posterior = posterior_epsilon(prior, posterior_threshold)
+    advantage = interpretation.epsilon_for_advantage(max_advantage)
+    rows += reading_rows(posterior, prior, posterior_threshold, advantage, max_advantage)
+    kr_epsilon = risk_profiles.survey_agency_epsilon(prior, posterior_threshold, kr_r_tilde)
+    rows.append(kazan_reiter_row(kr_epsilon, prior, posterior_threshold, kr_r_tilde))
+    return survey, methods_table(rows)
 
 
 # --- one risk scale for every ε ----------------------------------------------------------------
@@ -973,35 +909,22 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
     return ";\n".join(sentences) + "."
 
 
-def the_answer(v: Mapping[str, Any]) -> str:
-    """``answer_in_short`` at the run's parameters ``v`` (every parameter of the notebook, by
-    name, as the set-up cell validated them): the table of methods as the notebook's steps build
-    it, and the registry's deployments on the scale, computed at once so that the answer can open
-    the notebook."""
-    from choosing_epsilon import registry
-    from choosing_epsilon.harness.paths import DATA
-
-    survey, methods = _survey_and_methods(v)
-    deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
-    scale = risk_scale(methods, deployments)
-    calibrated = noise_for_risk_table(survey, v)
-    return answer_in_short(feasibility(methods), scale, survey, calibrated)
-
-
 # --- calibrating to a stated risk instead of to ε ------------------------------------------------
 
 
-def risk_targets(v: Mapping[str, Any]) -> list[nfr.RiskTarget]:
-    """The attack risks the reader accepts at the parameters ``v``: the largest advantage
-    ``max_advantage``, and the largest TPR ``max_tpr`` at the false-positive rate ``at_fpr``."""
-    return [nfr.advantage(v["max_advantage"]), nfr.tpr_at_fpr(v["max_tpr"], v["at_fpr"])]
+def risk_targets(max_advantage: float, max_tpr: float, at_fpr: float) -> list[nfr.RiskTarget]:
+    """The attack risks the reader accepts: the largest advantage ``max_advantage``, and the
+    largest TPR ``max_tpr`` at the false-positive rate ``at_fpr``."""
+    return [nfr.advantage(max_advantage), nfr.tpr_at_fpr(max_tpr, at_fpr)]
 
 
-def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
-    """The survey mean (Δ = ``survey.delta``) calibrated to each stated risk, Gaussian (at δ =
-    ``gaussian_delta``) and Laplace, by the attack-aware and the standard routes
+def noise_for_risk_table(
+    survey: Survey, targets: Sequence[nfr.RiskTarget], gaussian_delta: float
+) -> pd.DataFrame:
+    """The survey mean (Δ = ``survey.delta``) calibrated to each stated risk of ``targets``,
+    Gaussian (at δ = ``gaussian_delta``) and Laplace, by the attack-aware and the standard routes
     (``noise_for_risk.calibrate``)."""
-    return nfr.calibrate(risk_targets(v), survey.delta, v["gaussian_delta"])
+    return nfr.calibrate(list(targets), survey.delta, gaussian_delta)
 
 
 def _same(ratio: float) -> bool:

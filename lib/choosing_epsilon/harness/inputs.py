@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import possible_worlds, registry, synthesis
+from ..synthesis import Column
 
 
 def check_database(values: Mapping[str, Any]) -> None:
@@ -52,10 +53,33 @@ def check_survey(
         )
 
 
+def read_survey(values: Mapping[str, Any]) -> Column:
+    """The private data at the synthesis's parameters ``values``, every input checked (the
+    runner's check before a kernel starts): the synthetic survey, or the column of ``data_path``
+    as distinct values and counts (``synthesis.column_from_file``), refused in one line if any
+    value lies outside the public range."""
+    (lb, ub), floor = values["value_range"], values["mean_lower_bound"]
+    path, name = str(values.get("data_path", "")), str(values.get("column", "age"))
+    observed = values["observed_ages"]
+    if not path and not lb <= observed[0] <= observed[1] <= ub:
+        raise ValueError(
+            f"observed_ages must lie inside value_range {values['value_range']}, got {observed}"
+        )
+    if not 0 < floor <= ub:
+        raise ValueError(
+            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
+            f"got {floor!r}"
+        )
+    if not path:
+        ages = synthesis.synthetic_ages(values["n_people"], observed, values["seed"])
+        return synthesis.survey_column(ages)
+    return synthesis.column_from_file(path, name, values["value_range"])
+
+
 def check_synthesis(values: Mapping[str, Any]) -> None:
-    """The synthesis: its ranges and its column (``synthesis.read_survey``: the file, the column,
-    its values inside the public range) and the registry file."""
-    synthesis.read_survey(values)
+    """The synthesis: its ranges and its column (``read_survey``: the file, the column, its values
+    inside the public range) and the registry file."""
+    read_survey(values)
     check_registry(values)
 
 
