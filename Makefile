@@ -15,6 +15,10 @@ PIP := $(BIN)/python -m pip --disable-pip-version-check
 # --compile-bytecode: as pip does; without .pyc files (and with PYTHONDONTWRITEBYTECODE set) every
 # kernel would compile the stack anew, three times slower to import
 UV_INSTALL := $(BIN)/uv pip install --compile-bytecode --python $(BIN)/python
+# Python writes the bytecode of lib/ and tests/ (git ignores __pycache__/) even where the environment
+# sets PYTHONDONTWRITEBYTECODE: otherwise every kernel compiles the package anew and every test
+# worker rewrites every test module's assertions anew, on every run
+unexport PYTHONDONTWRITEBYTECODE
 # parallel test workers: one per core
 JOBS ?= auto
 UV_VERSION := 0.13.9
@@ -54,7 +58,7 @@ authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook
 	@$(BIN)/python tools/authors_code.py "$(AUTHORS_CHECKOUT)"
 	@$(BIN)/python tools/read_kazan_reiter_figures.py "$(AUTHORS_CHECKOUT)"
 
-test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults (nbval, files, another CPU), in parallel
+test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults once (nbval on another CPU's code paths; its files and notebook as committed), in parallel
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not cases and not site and not spark"
 
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
@@ -68,7 +72,7 @@ test-spark: $(STAMP)  ## PySpark in local mode (2 cores) counts a Parquet column
 	$(UV_INSTALL) -q -r requirements-spark.lock
 	$(BIN)/python -m pytest -p no:xdist -m spark tests/test_spark.py
 
-test-explore: $(STAMP)  ## property tests drawing new random examples, 2,000 per test that sets no count (never in CI; a failure found becomes an @example)
+test-explore: $(STAMP)  ## property tests drawing new random examples, 2,000 per test that sets no count and the explore count of tests/examples.py where one is set (never in CI; a failure found becomes an @example)
 	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not site and not spark" tests
 
 site: $(STAMP)  ## the static site, from the committed notebooks (no kernel): site/_build/html/index.html

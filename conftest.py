@@ -4,7 +4,7 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
 - Property tests check values, not speed (speed is measured by `make bench`), and draw the same
   examples on every run (hypothesis derandomized); ``make test-explore`` draws new ones.
 - ``CHOOSING_EPSILON_OUTPUT_ROOT`` is set before any kernel starts, so a notebook run at its
-  default ``output_dir`` (nbval, the determinism tests) writes under a temporary directory
+  default ``output_dir`` (nbval) writes under a temporary directory
   instead of the committed figures/ (see ``choosing_epsilon.harness.outputs``).
 - nbval compares a cell's outputs as text, byte for byte; where that fails, the outputs are
   compared again to the tolerances of ``choosing_epsilon.harness.compare`` (a printed number may
@@ -14,11 +14,18 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   ends.
 - ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
   one worker, in order, so the cells of a notebook, which nbval runs in one kernel, stay together.
-- nbval's run of a notebook at its defaults is followed by a check that the files it wrote are
-  the committed figures/<notebook>/ (to compare's tolerances): a run on this CPU, for free.
+- Each notebook runs once at its defaults, under nbval, and that run is also the determinism
+  test: its kernel starts with numpy's AVX2 and AVX-512 paths disabled (``NPY_DISABLE_CPU_FEATURES``
+  set to those of ``OTHER_CPU`` this CPU has, for the kernel only), so it takes the code paths of
+  another CPU than the one that wrote the committed results. nbval compares each cell's outputs
+  (to compare's tolerances, see above); after the last cell, "files and notebook as committed"
+  checks that the files the run wrote are the committed figures/<notebook>/ and that the notebook
+  the run makes (the committed one with the outputs the kernel sent, streams coalesced as the
+  runner does) is ``compare.equivalent`` to the committed notebook, figures included (nbval itself
+  skips images). A CPU with neither AVX2 nor AVX-512 takes those paths anyway.
 - A test that starts a kernel must be marked ``notebook`` (``make test-fast`` deselects those): an
   unmarked test that starts one fails, naming the marker. Those that run a notebook at its
-  defaults are also marked ``default_run`` (nbval, the determinism test); every other notebook
+  defaults are also marked ``default_run`` (nbval); every other notebook
   test runs a notebook at other parameters and is marked ``cases`` here: ``make test`` leaves
   those to ``make test-cases``, and CI runs both.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
@@ -27,6 +34,7 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   measurements to figures/benchmarks/ on purpose.
 """
 
+import copy
 import hashlib
 import os
 import shutil
@@ -35,13 +43,14 @@ import tempfile
 from pathlib import Path
 
 import matplotlib
+import nbformat
 import pytest
 from hypothesis import settings
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
 
-from choosing_epsilon.harness import compare, outputs
-from choosing_epsilon.harness.paths import FIGURES, ROOT
+from choosing_epsilon.harness import compare, outputs, reproduce
+from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import style
 
 # The suite's verdict never depends on chance: every property test draws the same examples on every
@@ -102,6 +111,62 @@ def _compare_to_tolerance(self, test, ref, skip_compare=None):
 nbval_plugin.IPyNbCell.compare_outputs = _compare_to_tolerance
 
 
+OTHER_CPU = ("X86_V3", "X86_V4", "AVX512_ICL", "AVX512_SPR")  # numpy's AVX2 and AVX-512 code paths
+
+
+def other_cpu_features() -> list[str]:
+    """The features of OTHER_CPU this machine has (and has not been told to leave unused):
+    disabling them makes numpy take the paths of an older CPU."""
+    from numpy._core._multiarray_umath import __cpu_features__
+
+    return [f for f in OTHER_CPU if __cpu_features__.get(f)]
+
+
+_start_kernel = nbval_plugin.IPyNbFile.setup
+
+
+def _start_kernel_on_another_cpu(self):
+    """nbval's kernel, started with this CPU's AVX2 and AVX-512 paths disabled (see the module
+    docstring); the tests' own processes keep them."""
+    disabled = other_cpu_features()
+    with pytest.MonkeyPatch.context() as patch:
+        if disabled:
+            patch.setenv("NPY_DISABLE_CPU_FEATURES", " ".join(disabled))
+        _start_kernel(self)
+
+
+nbval_plugin.IPyNbFile.setup = _start_kernel_on_another_cpu
+
+_coalesce_streams = nbval_plugin.coalesce_streams
+_run_cell = nbval_plugin.IPyNbCell.runtest
+_sent: list[list] = []  # while nbval runs a cell: the outputs its kernel sent, as sent
+
+
+def _coalesce_keeping_what_was_sent(outputs):
+    """nbval's merge of a cell's streams (all of one name into one, in place); the first call of a
+    cell's run, on the outputs the kernel sent, keeps a copy of them first."""
+    if not _sent:
+        _sent.append(copy.deepcopy(list(outputs)))
+    return _coalesce_streams(outputs)
+
+
+def _run_cell_keeping_its_outputs(self):
+    """nbval's run of a cell; the outputs the kernel sent are kept on the notebook's collector
+    for "files and notebook as committed"."""
+    _sent.clear()
+    try:
+        _run_cell(self)
+    finally:
+        if _sent:
+            if not hasattr(self.parent, "sent_outputs"):
+                self.parent.sent_outputs = {}
+            self.parent.sent_outputs[self.cell_num] = _sent.pop()
+
+
+nbval_plugin.coalesce_streams = _coalesce_keeping_what_was_sent
+nbval_plugin.IPyNbCell.runtest = _run_cell_keeping_its_outputs
+
+
 def tree_state() -> tuple[bytes, dict[str, str]] | None:
     """git's view of the working tree, with a hash of each listed file; None outside a git
     checkout."""
@@ -133,8 +198,9 @@ def pytest_sessionstart(session):
 
 
 class CommittedFiles(pytest.Item):
-    """After nbval has run a notebook at its defaults: the files the run wrote (under the
-    redirected output root) are the committed figures/<notebook>/, to compare's tolerances."""
+    """After nbval has run a notebook at its defaults (on another CPU's code paths): the files the
+    run wrote (under the redirected output root) are the committed figures/<notebook>/, and the
+    notebook the run makes is the committed notebook, both to compare's tolerances."""
 
     def runtest(self):
         name = self.path.stem
@@ -144,9 +210,43 @@ class CommittedFiles(pytest.Item):
         differ = compare.differences(written, FIGURES / name, ignore=frozenset({outputs.MANIFEST}))
         if differ:
             raise AssertionError(f"{name}: files differ from the committed figures/: {differ}")
+        committed = NOTEBOOKS / f"{name}.ipynb"
+        executed = Path(OUTPUT_ROOT) / "executed" / f"{name}.ipynb"
+        executed.parent.mkdir(exist_ok=True)
+        notebook = self.executed_notebook(committed)
+        nbformat.write(notebook, executed)
+        if not compare.equivalent(executed, committed):
+            expected = nbformat.read(committed, as_version=4)
+            differ = [
+                (number, [output.get("output_type") for output in cell.outputs])
+                for number, (cell, reference) in enumerate(zip(notebook.cells, expected.cells))
+                if not compare._json_equivalent(cell, reference)
+            ]
+            raise AssertionError(
+                f"{name}: the notebook nbval ran differs from the committed one in cells "
+                f"(index, outputs): {differ}"
+            )
+
+    def executed_notebook(self, committed: Path) -> nbformat.NotebookNode:
+        """The committed notebook with each code cell's outputs replaced by those its kernel sent
+        under nbval, streams coalesced as the runner does (``reproduce.strip_volatile``). A result's
+        ``execution_count`` is the kernel's counter, which nbval's kernel does not keep as the
+        runner's does (nbval compares none): it is the cell's, as in a run by the runner."""
+        nb = nbformat.read(committed, as_version=4)
+        sent = getattr(self.parent, "sent_outputs", {})
+        code = [cell for cell in nb.cells if cell.cell_type == "code"]
+        missing = [number for number in range(len(code)) if number not in sent]
+        if missing:
+            raise AssertionError(f"{committed.stem}: cells {missing} did not run to the end")
+        for number, cell in enumerate(code):
+            cell.outputs = [nbformat.from_dict(output) for output in sent[number]]
+            for output in cell.outputs:
+                if output.output_type == "execute_result":
+                    output.execution_count = cell.execution_count
+        return reproduce.strip_volatile(nb)
 
     def reportinfo(self):
-        return self.path, None, f"{self.path.name}: files as committed"
+        return self.path, None, f"{self.path.name}: files and notebook as committed"
 
 
 def pytest_collection_modifyitems(config, items):
@@ -161,7 +261,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.default_run)
             following = items[index + 1] if index + 1 < len(items) else None
             if getattr(following, "parent", None) is not item.parent:  # its last cell
-                check = CommittedFiles.from_parent(item.parent, name="files as committed")
+                check = CommittedFiles.from_parent(
+                    item.parent, name="files and notebook as committed"
+                )
                 check.add_marker(pytest.mark.notebook)
                 check.add_marker(pytest.mark.default_run)
                 extended.append(check)

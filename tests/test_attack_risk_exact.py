@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from choosing_epsilon import attack_risk as ar
+from tests.examples import examples
 
 # orders a > 1 at which a pair's Rényi divergences are computed directly
 ORDERS = 1 + np.geomspace(1e-6, 1e5, 20001)
@@ -83,6 +84,7 @@ def test_pure_curve_is_attained_by_randomized_response(eps, alpha):
     assert ar.advantage(ar.pure(eps)) == pytest.approx(p_in[0] - p_out[0], abs=1e-12)
 
 
+@settings(max_examples=examples(30, 2000))
 @given(st.floats(0.01, 20), st.floats(0, 0.2), alphas)
 def test_approximate_curve_is_attained_by_the_four_outcome_mechanism(eps, delta, alpha):
     """Kairouz, Oh & Viswanath's mechanism: outcome 0 only "in", 3 only "out", 1 and 2 a
@@ -144,7 +146,7 @@ def test_zcdp_curve_is_attained_by_a_two_outcome_mechanism_and_nothing_1e6_above
         assert pair_rho(alpha, tpr + 1e-6) > rho
 
 
-@settings(max_examples=12)
+@settings(max_examples=examples(6, 120))
 @given(rhos, alphas)
 def test_zcdp_curve_lies_between_the_gaussian_and_the_approximate_family(rho, alpha):
     """The Gaussian mechanism with μ = √(2ρ) is ρ-zCDP, so its curve lies below; the (ε(δ), δ)
@@ -173,7 +175,7 @@ def test_zcdp_curve_bounds_the_laplace_mechanism(scale_inverse, alpha):
     assert tpr <= ar.tpr_bound(ar.zcdp(rho), alpha) + 1e-12
 
 
-@settings(max_examples=15)
+@settings(max_examples=examples(5, 150))
 @given(st.floats(1e-4, 30))
 def test_zcdp_advantage_is_randomized_response_at_its_kl(rho):
     """From below: randomized response with KL divergence ε tanh(ε/2) = ρ is ρ-zCDP (computed

@@ -1,5 +1,6 @@
-"""Notebook-level tests: executed outputs, papermill runs, bad input, determinism (the committed
-claims are checked in test_claims)."""
+"""Notebook-level tests: executed outputs, papermill runs, bad input (the run at the defaults on
+another CPU's code paths is nbval's, see conftest.py; the committed claims are checked in
+test_claims)."""
 
 import json
 import math
@@ -10,7 +11,7 @@ import pandas as pd
 import papermill
 import pytest
 
-from choosing_epsilon.harness import compare, outputs, reproduce
+from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 from tests import bruteforce
 
@@ -98,38 +99,8 @@ def test_papermill_run_on_another_database(tmp_path):
     ).exists()
 
 
-OTHER_CPU = ("X86_V3", "X86_V4", "AVX512_ICL", "AVX512_SPR")  # numpy's AVX2 and AVX-512 code paths
-
-
-def other_cpu_features():
-    """The features of OTHER_CPU this machine has: disabling them makes numpy take the paths of
-    an older CPU."""
-    from numpy._core._multiarray_umath import __cpu_features__
-
-    return [f for f in OTHER_CPU if __cpu_features__.get(f)]
-
-
-@pytest.mark.notebook
-@pytest.mark.default_run
-@pytest.mark.parametrize("name", NAMES)
-def test_default_run_without_avx_reproduces_the_committed_results(tmp_path, monkeypatch, name):
-    # what any machine regenerates at the defaults is the committed content, to compare's
-    # tolerances (on this CPU, conftest's "files as committed" checks nbval's run of the notebook)
-    disabled = other_cpu_features()
-    if not disabled:
-        pytest.skip("this CPU has neither AVX2 nor AVX-512: nbval's run already takes those paths")
-    monkeypatch.setenv("NPY_DISABLE_CPU_FEATURES", " ".join(disabled))
-    monkeypatch.setenv(outputs.REDIRECT, str(tmp_path))
-    executed = tmp_path / f"{name}.ipynb"
-    reproduce.execute(NOTEBOOKS / f"{name}.ipynb", executed, None)
-    reproduce.normalise(executed, name)
-    # the run's manifest (which files it wrote, for the next run's clean-up) is bookkeeping, not a
-    # result
-    assert (
-        compare.differences(tmp_path / name, FIGURES / name, ignore=frozenset({outputs.MANIFEST}))
-        == []
-    )
-    assert compare.equivalent(executed, NOTEBOOKS / f"{name}.ipynb")
+# A notebook's run at its defaults on another CPU's code paths reproducing the committed results
+# (its files and the notebook itself, to compare's tolerances) is nbval's run: see conftest.py.
 
 
 @pytest.mark.parametrize(

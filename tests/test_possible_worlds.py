@@ -16,6 +16,7 @@ from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.plots import figures
 from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
+from tests.examples import examples
 
 ABSENCE, YEAR = [1, 2, 3, 10], [1, 2, 3, 4]
 
@@ -61,7 +62,7 @@ def test_risk_rises_with_epsilon(x, e1, e2):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(20, 600), deadline=None)
 @given(x=databases, query=st.sampled_from(["mean", "median"]), rho_share=st.floats(0.05, 0.95))
 def test_exact_matches_brute_force(x, query, rho_share):
     n = len(x)
@@ -135,7 +136,7 @@ def test_fit_response_recovers_a_known_response(gamma, eps):
     assert fit.lower <= gamma + 1e-4 and gamma - 1e-4 <= fit.upper
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(12, 600), deadline=None)
 @given(
     answers=st.lists(st.integers(0, 40).map(lambda v: v / 8), min_size=2, max_size=6),
     gamma=st.floats(-1, 6),

@@ -18,6 +18,7 @@ from choosing_epsilon import queries
 from choosing_epsilon.plots import lee_clifton_2011 as plots
 from choosing_epsilon.possible_worlds import epsilon_for_risk
 from tests import bruteforce
+from tests.examples import examples
 
 QUERIES = ["mean", "sum", "variance", "std", "median", "quantile"]
 LEVELS = [0.1, 0.25, 0.5, 0.9]
@@ -30,7 +31,7 @@ def level(query, q):
     return q if query == "quantile" else None
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(30, 1200), deadline=None)
 @given(
     database=databases,
     query=st.sampled_from(QUERIES),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import geometric
 from choosing_epsilon import risk_profiles as rp
+from tests.examples import examples
 
 priors = st.floats(1e-4, 1.0)
 open_priors = st.floats(1e-4, 1 - 1e-4)
@@ -101,7 +102,7 @@ def test_fixed_p_closed_form_equals_solver(a, p, r):
     assert found.epsilon == pytest.approx(closed, rel=1e-7, abs=1e-8)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(10, 250))
 @given(
     r=bounds,
     p=st.tuples(st.floats(0, 1), st.floats(0, 1)),
