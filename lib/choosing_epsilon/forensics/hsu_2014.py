@@ -1,6 +1,7 @@
 """Hsu et al. (2014), the paper's own numbers: the slides' tables at their design, the comparison of
 private and non-private studies attributed to the full paper, and the exact failure probability
-beside the bound, each as a table for the Hsu notebook to show.
+beside the bound, each as a table for the Hsu notebook to show; and the sentences that say what a
+search found, or why it found nothing, at the run's parameters.
 
 The mathematics (payments, constraints, the feasible region, exact accuracy) is in ``economics``.
 """
@@ -14,8 +15,13 @@ import numpy as np
 import pandas as pd
 
 from ..economics import (
+    EXACT_EPSILON_MAX,
+    EXACT_EPSILON_MIN,
+    StudyDesign,
     accuracy_bound,
     chernoff_non_private_n,
+    crossover_error,
+    dollars,
     hoeffding_non_private_n,
     non_private_n,
     participates,
@@ -186,3 +192,106 @@ def worst_case_shown(worst: pd.DataFrame) -> pd.DataFrame:
         readable(v, 6) if math.isfinite(v) else "both < 1e-300" for v in shown["worst / at 0.5"]
     ]
     return shown.astype({"worst fraction p": float}).round({"ε": 6, "worst fraction p": 6})
+
+
+def largest_feasible_text(best: StudyDesign | None, budget: float, floor_cost: float) -> str:
+    """The largest feasible ε by the bound and where it is reached, or why no design is feasible
+    (the budget does not exceed the cost floor)."""
+    if best is None:
+        return (
+            f"no (ε, N) meets both constraints: the budget {dollars(budget)} does not exceed "
+            f"the cost floor P ln(1/T)/(d/2) = {dollars(floor_cost)}, "
+            "below which no study is both accurate and affordable"
+        )
+    return (
+        f"largest feasible ε = {best.epsilon:.6f} at N = {best.n}: "
+        f"payment ${best.payment:.4f}, total ${best.total_cost:,.2f}, "
+        f"A = {best.accuracy_bound:.6f}"
+    )
+
+
+def cheapest_study_text(
+    cheap: StudyDesign | None, max_study_size: int, n_sampling: float, floor_cost: float
+) -> str:
+    """The cheapest accurate study up to ``max_study_size`` participants, or why there is none (the
+    sampling term alone exceeds T below ``n_sampling`` = ln(2/T)/c_s), and the cost floor it
+    falls towards."""
+    if cheap is None:
+        found = (
+            f"no accurate study has N ≤ {max_study_size:,}: the sampling term alone exceeds α "
+            f"below N = ln(2/T)/c_s = {n_sampling:,.0f}"
+        )
+    else:
+        found = (
+            f"cheapest study with N ≤ {max_study_size:,}: N = {cheap.n:,}, "
+            f"ε = {cheap.epsilon:.3g}, total {dollars(cheap.total_cost)}"
+        )
+    return (
+        f"{found}\nthe cost falls towards P ln(1/T) / (d/2) = {dollars(floor_cost)} "
+        "as N grows without bound"
+    )
+
+
+def crossover_text(
+    failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float
+) -> str:
+    """Up to which error d the private study is the cheaper one in the attributed comparison, or
+    that the comparison does not apply (its non-private size is positive only for T < 1/2)."""
+    if failure_probability >= 0.5:
+        return (
+            f"T = {failure_probability:g} ≥ 1/2: the attributed non-private size "
+            "ln(1/(2T))/(8d²) is not positive, so the comparison is not applicable\n"
+            f"no crossover: the attributed comparison is not applicable at "
+            f"T = {failure_probability:g}"
+        )
+    crossover = crossover_error(failure_probability, base_cost, worst_cost, exposed_fraction)
+    if crossover >= 1:
+        return (
+            "in the movie example the private study is cheaper for every error d in (0, 1) "
+            f"(the condition holds up to d = {crossover:.3g})"
+        )
+    return (
+        f"in the movie example the private study is cheaper for every error d below {crossover:.3f}"
+    )
+
+
+def largest_epsilon_text(exact_best: StudyDesign | None, best: StudyDesign | None) -> str:
+    """The largest ε the budget pays for with the exact accuracy beside the one with the bound,
+    saying when the exact search stopped at the upper end of its scan."""
+    if exact_best is None:
+        exact_text = f"no ε ≥ {EXACT_EPSILON_MIN:g} with the exact accuracy"
+    else:
+        # a design at the scan's upper end: the budget may afford a larger ε still
+        at_least = "at least " if exact_best.epsilon >= EXACT_EPSILON_MAX else ""
+        exact_text = (
+            f"{at_least}{exact_best.epsilon:.4f} at N = {exact_best.n:,} with the exact accuracy "
+            f"(failure probability {exact_best.accuracy_bound:.4f})"
+        )
+    bound_text = (
+        "no ε with the bound"
+        if best is None
+        else f"{best.epsilon:.4f} at N = {best.n:,} with the bound"
+    )
+    return f"largest ε the budget pays for: {exact_text}, against {bound_text}"
+
+
+def sufficiency_text(worst_failure: float, bound: float) -> str:
+    """Whether the printed condition is sufficient at the slides' design: the largest exact
+    failure probability over every true fraction against the bound."""
+    return (
+        "at the slides' design the exact failure probability is at most "
+        f"{readable_probability(worst_failure)} over all p, against the bound "
+        f"{readable_probability(bound)}: the printed condition is "
+        f"{'indeed' if worst_failure <= bound else 'NOT'} sufficient there"
+    )
+
+
+def worst_design_text(row: pd.Series, failure_probability: float) -> str:
+    """A design's failure probability at its worst true fraction against p = 0.5, and whether T
+    still holds there (``row``: a row of ``economics.worst_case_table``)."""
+    met = "still met" if row["failure at worst p"] <= failure_probability else "EXCEEDED"
+    return (
+        f"exact-accuracy design: failure {row['failure at worst p']:.6f} at "
+        f"p = {row['worst fraction p']:.5f} against {row['failure at p = 0.5']:.6f} at p = 0.5; "
+        f"T = {failure_probability:g} is {met} at the worst p"
+    )
