@@ -333,7 +333,7 @@ def test_synthesis_rejects_ages_outside_the_range(tmp_path):
             tmp_path / "run.ipynb",
             {"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)},
         )
-    assert "observed_ages must lie inside value_range" in failure.value.evalue
+    assert "'observed_ages' must lie inside value_range" in failure.value.evalue
 
 
 def test_split_print_output_is_stored_as_one_stream():
