@@ -218,6 +218,7 @@ def write_notebook(name: str, fragments: dict[str, str]) -> set[Path]:
     folding.mark_collapsed_sections(nb.cells)
     give_images_their_alt_text(nb)
     link_repository_files(nb)
+    link_sections(nb)
     nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     written |= insert_scrubbers(nb, fragments)
     claims_path = FIGURES / name / "claims.csv"
@@ -290,12 +291,32 @@ def link_repository_files(nb: nbformat.NotebookNode) -> None:
     def target(match: re.Match[str]) -> str:
         text, path = match.groups()
         if path == BIB:
-            return f"{{download}}`{BIB} <downloads/{BIB}>`"
+            return f"{{download}}`{text.strip('`')} <downloads/{BIB}>`"
         return f"[{text}]({REPOSITORY}/blob/main/{path})"
 
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = REPOSITORY_LINK.sub(target, cell.source)
+
+
+SECTION_LINK = re.compile(r"(?<!!)(\[[^\]]+\])\(#([^)\s]+)\)")
+
+
+def heading_slug(anchor: str) -> str:
+    """The anchor MyST gives a heading (GitHub's: lower case, punctuation dropped, spaces as
+    hyphens) for the anchor JupyterLab gives it (the heading's words joined by hyphens)."""
+    words = re.sub(r"[^\w\- ]", "", anchor.replace("-", " ").lower())
+    return "-".join(words.split())
+
+
+def link_sections(nb: nbformat.NotebookNode) -> None:
+    """Point a notebook's links to its own sections (``[…](#Beyond-the-paper)``, JupyterLab's
+    anchors) at the anchors the site gives the same headings."""
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            cell.source = SECTION_LINK.sub(
+                lambda m: f"{m.group(1)}(#{heading_slug(m.group(2))})", cell.source
+            )
 
 
 def give_images_their_alt_text(nb: nbformat.NotebookNode) -> None:

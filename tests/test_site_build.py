@@ -132,3 +132,28 @@ def test_docs_links_point_to_what_exists_and_work_on_the_site():
             elif not re.match(r"[a-z]+:|#", target):
                 page = posixpath.normpath(posixpath.join("docs", target.split("#")[0]))
                 assert posixpath.splitext(page)[0] in on_site, f"{path.name}: {target}"
+
+
+def test_links_to_a_notebooks_own_sections_take_the_sites_anchors():
+    """JupyterLab anchors a heading by its words joined with hyphens; the site (MyST, GitHub's
+    slugs) by the same words in lower case without punctuation: a header's link to its "Beyond the
+    paper" section must reach the section on both."""
+    v4 = nbformat.v4
+    nb = v4.new_notebook(
+        cells=[
+            v4.new_markdown_cell(
+                "[Beyond the paper](#Beyond-the-paper), [the methods]"
+                "(#The-study,-the-sources-and-the-methods), ![a figure](#Not-a-link) "
+                "[outside](https://example.org/#Keep-Me)"
+            )
+        ]
+    )
+    build.link_sections(nb)
+    assert nb.cells[0].source == (
+        "[Beyond the paper](#beyond-the-paper), [the methods]"
+        "(#the-study-the-sources-and-the-methods), ![a figure](#Not-a-link) "
+        "[outside](https://example.org/#Keep-Me)"
+    )
+    assert build.heading_slug("Forensics:-how-Tables-2–3-were-matched") == (
+        "forensics-how-tables-23-were-matched"
+    )
