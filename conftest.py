@@ -273,9 +273,12 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _project_style():
     """Every test draws in the project's style, as the notebooks do (``figures.use_style``), and
-    leaves matplotlib's settings as it found them."""
+    leaves matplotlib's settings as it found them, with no figure left open."""
     with matplotlib.rc_context(style.RC):
         yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
 
 
 @pytest.fixture(autouse=True)

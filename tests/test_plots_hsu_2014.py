@@ -1,7 +1,6 @@
 """The figures of hsu_2014: labelled axes, the lines and markers drawn, and the data frame saved
 with them."""
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -11,12 +10,6 @@ from choosing_epsilon.plots import hsu_2014 as plots
 
 P = econ.expected_cost(1274, 0.05)
 P_AXIS = "true fraction of smokers (p)"
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 def labels(ax):

@@ -4,7 +4,6 @@ grid), keeps to the project's style, and carries a caption that keeps to it too.
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
@@ -14,14 +13,6 @@ from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import kazan_reiter_2024 as plots
 
 AXES = ["prior of inclusion (p)", "prior of the value (q)"]
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    with plt.rc_context():
-        style.use()  # as the notebook does: figures.use_style()
-        yield
-    plt.close("all")
 
 
 def _drawn_problems(fig):

@@ -4,7 +4,6 @@ to it too and, at the defaults, is the committed run's caption."""
 
 import json
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,14 +20,6 @@ CAPTIONS = json.loads((COMMITTED / "captions.json").read_text(encoding="utf-8"))
 DELTA = 1e-5
 FPR_TARGETS = [0.01, 0.05, 0.1]
 GAP_ADVANTAGE, GAP_FPR = 0.5, 0.1
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    with plt.rc_context():
-        style.use()  # as the notebook's set-up cell does: figures.use_style()
-        yield
-    plt.close("all")
 
 
 def committed(name):

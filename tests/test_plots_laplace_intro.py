@@ -16,14 +16,6 @@ from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import laplace_intro as plots
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    # the style the notebook applies (its font sizes and cycle), for this test only
-    with matplotlib.rc_context(style.RC):
-        yield
-        plt.close("all")
-
-
 def _releases(n, seed=1):
     return laplace.release(5, 7, 0.5, np.random.default_rng(seed), size=n)
 

@@ -19,12 +19,6 @@ ANSWERS = np.array([2.0, 13 / 3, 14 / 3, 5.0])  # the world means of absence day
 SCALE = 17 / 12  # Δf/ε at ε = 2
 
 
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    matplotlib.pyplot.close("all")
-
-
 def labels_of(ax):
     return [line.get_label() for line in ax.get_lines()]
 

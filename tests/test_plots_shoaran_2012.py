@@ -2,7 +2,6 @@
 them, the project's style at the paper's and at other parameters, and captions that follow the
 parameters."""
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -10,14 +9,6 @@ import pytest
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import shoaran_2012 as plot
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    with plt.rc_context():
-        style.use()  # as the notebook does: figures.use_style()
-        yield
-    plt.close("all")
 
 
 def test_figure_1_draws_a_curve_per_epsilon_and_marks_the_two_values():

@@ -4,7 +4,6 @@ every deployment with a stated guarantee, and the data frame the committed run s
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
@@ -18,12 +17,6 @@ from choosing_epsilon.harness.paths import DATA, FIGURES
 from choosing_epsilon.plots import style
 from choosing_epsilon.plots import synthesis as plot
 from tests.test_synthesis import SURVEY, committed_results, default_table
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    yield
-    plt.close("all")
 
 
 @pytest.fixture(scope="module")
