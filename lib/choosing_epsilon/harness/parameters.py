@@ -101,6 +101,31 @@ def _output_dir(
     )
 
 
+def _in_unit(**declared: Any) -> Param:
+    """A number strictly between 0 and 1 (a probability, a rate, a prior)."""
+    return Param("float", "(0, 1)", _unit, **declared)
+
+
+def _positive_float(**declared: Any) -> Param:
+    """A number above 0 (an ε, a sensitivity, a cost)."""
+    return Param("float", "(0, inf)", _positive, **declared)
+
+
+def _finite_float(**declared: Any) -> Param:
+    """Any finite number (a response, a true answer)."""
+    return Param("float", "any finite number", **declared)
+
+
+def _unit_list_param(**declared: Any) -> Param:
+    """A non-empty list of numbers strictly between 0 and 1."""
+    return Param("list[float]", "a non-empty list of values in (0, 1)", _unit_list, **declared)
+
+
+def _positive_list_param(**declared: Any) -> Param:
+    """A non-empty list of numbers above 0."""
+    return Param("list[float]", "a non-empty list of values > 0", _positive_list, **declared)
+
+
 # Inputs every notebook shares.
 # each notebook sets its seed's default with _default
 SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
@@ -130,54 +155,31 @@ LEE_CLIFTON_2011: dict[str, Param] = {
         paper="Terry",
         comment="the individual missing from the released database X'",
     ),
-    "rho": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "rho": _in_unit(
         paper=1 / 3,
         comment="the largest acceptable posterior belief (risk of disclosure)",
         source="1 / 3",
     ),
-    "epsilons": Param(
-        "list[float]",
-        "a non-empty list of values > 0",
-        _positive_list,
+    "epsilons": _positive_list_param(
         paper=[5, 2, 1, 0.5, 0.1, 0.01],
         comment="the columns of Tables 2 and 3",
     ),
-    "fig1_response": Param(
-        "float",
-        "any finite number",
+    "fig1_response": _finite_float(
         paper=1,
         comment="Sec. 4.4 reads Fig. 1 at this response: ω1 is the likeliest world",
     ),
-    "response": Param(
-        "float", "any finite number", paper=2.2013, comment="the noisy response of Sec. 4.4"
-    ),
-    "example_epsilon": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "response": _finite_float(paper=2.2013, comment="the noisy response of Sec. 4.4"),
+    "example_epsilon": _positive_float(
         paper=2,
         comment="the ε of Secs. 4.1 and 4.4, used for Figs. 1 and 3",
     ),
-    "example_noise": Param(
-        "float", "any finite number", paper=1.1677, comment="the Laplace draw of Sec. 4.1"
-    ),
-    "year_epsilon": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "example_noise": _finite_float(paper=1.1677, comment="the Laplace draw of Sec. 4.1"),
+    "year_epsilon": _positive_float(
         paper=0.5,
         comment="the ε of Eqs. (10)-(12), for the second attribute",
     ),
-    "fig2_max_epsilon": Param(
-        "float", "(0, inf)", _positive, paper=5, comment="the right end of Fig. 2's ε axis"
-    ),
-    "outlier_km": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "fig2_max_epsilon": _positive_float(paper=5, comment="the right end of Fig. 2's ε axis"),
+    "outlier_km": _positive_float(
         paper=400000,
         comment="Sec. 1: the astronaut alumni have travelled nearly 400,000 km",
     ),
@@ -188,10 +190,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
         default=100000,
         comment="size of the synthetic alumni database (our choice; the paper gives none)",
     ),
-    "alumni_rho": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "alumni_rho": _in_unit(
         default=0.01,
         comment="risk threshold for the alumni example (our choice)",
     ),
@@ -201,38 +200,23 @@ LEE_CLIFTON_2011: dict[str, Param] = {
 }
 
 HSU_2014: dict[str, Param] = {
-    "bad_event_cost": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "bad_event_cost": _positive_float(
         paper=1274,
         comment="dollars: the rise in Bob's health insurance premium",
     ),
-    "bad_event_probability": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "bad_event_probability": _in_unit(
         paper=0.05,
         comment="chance of that rise even if Bob stays out of the study",
     ),
-    "budget": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "budget": _positive_float(
         paper=30000,
         comment="dollars the analyst can pay participants",
     ),
-    "error": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "error": _in_unit(
         paper=0.05,
         comment="d: the additive error allowed on the estimated fraction (the full paper's T)",
     ),
-    "failure_probability": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "failure_probability": _in_unit(
         paper=0.1,
         comment="T: the slides' accuracy level, the allowed chance of missing by > d",
     ),
@@ -242,37 +226,23 @@ HSU_2014: dict[str, Param] = {
         paper=True,
         comment="True: the slides' rounded 0.0002 and 0.025; False: d²/12 and d/2",
     ),
-    "slide_epsilon": Param(
-        "float", "(0, inf)", _positive, paper=0.03, comment="the slides' answer"
-    ),
+    "slide_epsilon": _positive_float(paper=0.03, comment="the slides' answer"),
     "slide_n": Param(
         "int", "[1, 10**9]", lambda v: 1 <= v <= 10**9, paper=15000, comment="the slides' answer"
     ),
-    "secondary_failure_probability": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "secondary_failure_probability": _in_unit(
         paper=0.05,
         comment="T of the full paper's worked example (secondary source)",
     ),
-    "movie_worst_cost": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "movie_worst_cost": _positive_float(
         paper=2500,
         comment="W: statutory damages in the movie-ratings example (secondary source)",
     ),
-    "movie_exposure_probability": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "movie_exposure_probability": _in_unit(
         paper=0.0001,
         comment="chance of that cost, giving the base cost E (secondary)",
     ),
-    "movie_exposed_fraction": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "movie_exposed_fraction": _in_unit(
         paper=0.002,
         comment="φ: exposed share of a non-private study (secondary source)",
     ),
@@ -296,44 +266,25 @@ HSU_2014: dict[str, Param] = {
 }
 
 SHOARAN_2012: dict[str, Param] = {
-    "epsilon": Param(
-        "float", "(0, inf)", _positive, paper=0.01, comment="the privacy degree of the examples"
-    ),
-    "pr": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "epsilon": _positive_float(paper=0.01, comment="the privacy degree of the examples"),
+    "pr": _in_unit(
         paper=0.1,
         comment="probability that the noise exceeds z (the examples' 10%)",
     ),
-    "re": Param(
-        "float", "(0, inf)", _positive, paper=0.1, comment="relative-error threshold (10%)"
-    ),
-    "sensitivity": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "re": _positive_float(paper=0.1, comment="relative-error threshold (10%)"),
+    "sensitivity": _positive_float(
         paper=1,
         comment="Δ(q) of a count query: the single-query case and Fig. 1",
     ),
-    "query_answers": Param(
-        "list[float]",
-        "a non-empty list of values > 0",
-        _positive_list,
+    "query_answers": _positive_list_param(
         paper=[3000, 30000],
         comment="q_i(D) of Examples 2 and 3",
     ),
-    "query_index": Param(
-        "list[float]",
-        "a non-empty list of values > 0",
-        _positive_list,
+    "query_index": _positive_list_param(
         paper=[1, 10],
         comment="Γ, the DIFF query index of Example 3",
     ),
-    "query_sensitivities": Param(
-        "list[float]",
-        "a non-empty list of values > 0",
-        _positive_list,
+    "query_sensitivities": _positive_list_param(
         paper=[1, 1],
         comment="Δ(q_i), both counts",
     ),
@@ -354,10 +305,7 @@ SHOARAN_2012: dict[str, Param] = {
             "text on Fig. 1"
         ),
     ),
-    "fig2_reading_epsilon": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "fig2_reading_epsilon": _positive_float(
         paper=0.1,
         comment="ε of Fig. 2's second reading (MTA against re)",
     ),
@@ -369,38 +317,22 @@ SHOARAN_2012: dict[str, Param] = {
 # The poster fixes no values: its claims are checked at these stated defaults, which play the
 # paper's part.
 MUGUNTHAN_POSTER: dict[str, Param] = {
-    "sensitivity": Param("float", "(0, inf)", _positive, paper=1, comment="Δ"),
-    "c": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "sensitivity": _positive_float(paper=1, comment="Δ"),
+    "c": _positive_float(
         paper=10,
         comment="distance within which the noisy answer should fall (Theorems 2 and 3)",
     ),
-    "p": Param(
-        "float", "(0, 1)", _unit, paper=0.9, comment="required probability of falling within it"
-    ),
-    "w": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "p": _in_unit(paper=0.9, comment="required probability of falling within it"),
+    "w": _in_unit(
         paper=0.1,
         comment="Theorem 1's relative tolerance: |A(D) - q(D)| ≤ w q(D)",
     ),
-    "query_answer": Param(
-        "float", "(0, inf)", _positive, paper=100, comment="q(D); at the defaults w·q(D) equals c"
-    ),
-    "p_grid": Param(
-        "list[float]",
-        "a non-empty list of values in (0, 1)",
-        _unit_list,
+    "query_answer": _positive_float(paper=100, comment="q(D); at the defaults w·q(D) equals c"),
+    "p_grid": _unit_list_param(
         paper=[0.5, 0.75, 0.9, 0.95, 0.99, 0.999],
         comment="confidence levels for the coverage analysis",
     ),
-    "gaussian_delta": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "gaussian_delta": _in_unit(
         default=1e-05,
         comment="δ of the Gaussian mechanism in the Gaussian analysis",
         source="1e-5",
@@ -411,23 +343,16 @@ MUGUNTHAN_POSTER: dict[str, Param] = {
 }
 
 LAPLACE_INTRO: dict[str, Param] = {
-    "f_D": Param(
-        "float",
-        "any finite number",
+    "f_D": _finite_float(
         paper=5,
         comment="the true answer f(D) in the post's Laplace example",
     ),
-    "sensitivity": Param("float", "(0, inf)", _positive, paper=7, comment="Δ(f) in that example"),
-    "epsilon": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "sensitivity": _positive_float(paper=7, comment="Δ(f) in that example"),
+    "epsilon": _positive_float(
         paper=0.5,
         comment="the privacy level of the example and of the first scenario",
     ),
-    "epsilon_high": Param(
-        "float", "(0, inf)", _positive, paper=10, comment='the second scenario: "no privacy at all"'
-    ),
+    "epsilon_high": _positive_float(paper=10, comment='the second scenario: "no privacy at all"'),
     "age_range": Param(
         "list[float]",
         "[lower, upper] with lower < upper",
@@ -466,10 +391,7 @@ LAPLACE_INTRO: dict[str, Param] = {
         comment="records whose mean age is released (our choice; the post gives none)",
     ),
     "n_runs": _default(N_TRIALS, 1000, "repeated releases in the averaging attack (our choice)"),
-    "budget": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "budget": _positive_float(
         default=2.0,
         comment="privacy budget ε_t for the dataset (our choice)",
     ),
@@ -520,10 +442,7 @@ SYNTHESIS: dict[str, Param] = {
         default=18.0,
         comment="Shoaran et al.: public lower bound of the mean age (never from the data)",
     ),
-    "rho": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "rho": _in_unit(
         default=0.002,
         comment="Lee & Clifton: largest acceptable posterior on who is absent (the prior is 1/n)",
     ),
@@ -541,59 +460,37 @@ SYNTHESIS: dict[str, Param] = {
         default=0.9,
         comment='... the level of the quantile (read with lee_clifton_query "quantile" only)',
     ),
-    "bad_event_cost": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "bad_event_cost": _positive_float(
         default=1274,
         comment="Hsu et al.: the cost of the bad event, as in their study",
     ),
-    "bad_event_probability": Param(
-        "float", "(0, 1)", _unit, default=0.05, comment="its probability without participating"
+    "bad_event_probability": _in_unit(
+        default=0.05, comment="its probability without participating"
     ),
-    "budget": Param(
-        "float", "(0, inf)", _positive, default=30000, comment="dollars to pay the participants"
-    ),
-    "error_years": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "budget": _positive_float(default=30000, comment="dollars to pay the participants"),
+    "error_years": _positive_float(
         default=5,
         comment="Hsu et al.: the mean age must be within this many years ...",
     ),
-    "failure_probability": Param(
-        "float", "(0, 1)", _unit, default=0.1, comment="... except with this probability"
-    ),
-    "relative_error": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "failure_probability": _in_unit(default=0.1, comment="... except with this probability"),
+    "relative_error": _positive_float(
         default=0.05,
         comment="Shoaran et al.: relative-error target re",
     ),
-    "pr": Param("float", "(0, 1)", _unit, default=0.1, comment="... met with probability 1 - pr"),
-    "c_years": Param(
-        "float",
-        "(0, inf)",
-        _positive,
+    "pr": _in_unit(default=0.1, comment="... met with probability 1 - pr"),
+    "c_years": _positive_float(
         default=1,
         comment="poster: the noise stays within c years ...",
     ),
-    "p": Param("float", "(0, 1)", _unit, default=0.95, comment="... with probability p"),
-    "prior": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "p": _in_unit(default=0.95, comment="... with probability p"),
+    "prior": _in_unit(
         default=0.5,
         comment="Bayesian reading: the adversary's prior that a given person took part",
     ),
-    "posterior_threshold": Param(
-        "float", "(0, 1)", _unit, default=0.75, comment="... and the posterior it must not exceed"
+    "posterior_threshold": _in_unit(
+        default=0.75, comment="... and the posterior it must not exceed"
     ),
-    "max_advantage": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "max_advantage": _in_unit(
         default=0.25,
         comment="hypothesis testing: largest acceptable TPR - FPR of any membership test",
     ),
@@ -611,10 +508,7 @@ SYNTHESIS: dict[str, Param] = {
         default=0.01,
         comment="... whose false-positive rate is this (below max_tpr)",
     ),
-    "gaussian_delta": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "gaussian_delta": _in_unit(
         default=1e-05,
         comment="δ of the Gaussian mechanism's (ε, δ) on the standard route",
     ),
@@ -661,12 +555,9 @@ KAZAN_REITER_2024: dict[str, Param] = {
             "Table 1 (Example 1, profile (15)): agencies A, B, C's relative bounds r̃, their ã and q̃"
         ),
     ),
-    "table1_a_tilde": Param("float", "(0, 1)", _unit, paper=0.25),
+    "table1_a_tilde": _in_unit(paper=0.25),
     "table1_q_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=1),
-    "table5_a_tildes": Param(
-        "list[float]",
-        "a non-empty list of values in (0, 1)",
-        _unit_list,
+    "table5_a_tildes": _unit_list_param(
         paper=[0.025, 0.15, 0.3],
         comment_above=(
             "Table 5 (Example 2, profile (16)): absolute bounds ã of agencies A, B, C, the "
@@ -675,22 +566,16 @@ KAZAN_REITER_2024: dict[str, Param] = {
     ),
     "table5_p_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=0.05),
     "table5_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
-    "fig1_a_tilde": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "fig1_a_tilde": _in_unit(
         paper=0.1,
         comment="Fig. 1's absolute bound (its r̃, q̃, p̃: table5_r_tilde, table1_q_tilde, ...)",
     ),
-    "smaller_p_tildes": Param(
-        "list[float]",
-        "a non-empty list of values in (0, 1)",
-        _unit_list,
+    "smaller_p_tildes": _unit_list_param(
         paper=[0.005, 0.0005],
         comment="App. C.2's smaller surveyed shares, agency A's ã",
     ),
-    "two_dimensional_a_tilde": Param(
-        "float", "(0, 1)", _unit, paper=0.25, comment="App. C.3, profile (33): max{ã/(pq), r̃}"
+    "two_dimensional_a_tilde": _in_unit(
+        paper=0.25, comment="App. C.3, profile (33): max{ã/(pq), r̃}"
     ),
     "two_dimensional_r_tilde": Param("float", "(1, inf)", _above_one, paper=3),
     "durham_births": Param(
@@ -707,10 +592,7 @@ KAZAN_REITER_2024: dict[str, Param] = {
         paper=6.0,
         comment="the target: infant deaths per 1,000 live births",
     ),
-    "durham_deviations": Param(
-        "list[float]",
-        "a non-empty list of values > 0",
-        _positive_list,
+    "durham_deviations": _positive_list_param(
         paper=[0.25, 0.5, 1, 2],
         comment="hypothetical true rates above the target, per 1,000",
     ),
@@ -727,10 +609,7 @@ KAZAN_REITER_2024: dict[str, Param] = {
         lambda v: _nonempty(v) and all(0 <= x < 1 for x in v),
         paper=[0, 0.1, 0.25, 0.5],
     ),
-    "durham_max_switch": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "durham_max_switch": _in_unit(
         paper=0.1,
         comment="the agency's goal for the switching probability",
     ),
@@ -766,10 +645,7 @@ KAZAN_REITER_2024: dict[str, Param] = {
     "profile_r_tilde": Param(
         "float", "(1, inf)", _above_one, default=3, comment="its relative bound r̃"
     ),
-    "profile_a_tilde": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "profile_a_tilde": _in_unit(
         default=0.25,
         comment="its absolute bound ã (fixed_q, fixed_p, two_dimensional)",
     ),
@@ -809,16 +685,11 @@ def _kazan_reiter_joint(v: Mapping[str, Any]) -> None:
 
 
 KULYNYCH_2024: dict[str, Param] = {
-    "sample_rate": Param(
-        "float", "(0, 1)", _unit, paper=0.001, comment="DP-SGD's Poisson sampling rate p (Sec. 3.1)"
-    ),
+    "sample_rate": _in_unit(paper=0.001, comment="DP-SGD's Poisson sampling rate p (Sec. 3.1)"),
     "num_steps": Param(
         "int", "[1, 10**6]", lambda v: 1 <= v <= 10**6, paper=10000, comment="DP-SGD's steps T"
     ),
-    "delta": Param(
-        "float",
-        "(0, 1)",
-        _unit,
+    "delta": _in_unit(
         paper=1e-5,
         comment="δ* of standard calibration, and of the (ε, δ) read off each run (App. H.2)",
         source="1e-5",
@@ -830,17 +701,11 @@ KULYNYCH_2024: dict[str, Param] = {
         paper=[0.004, 0.00752, 0.0141, 0.0266, 0.05, 0.1, 0.15, 0.2, 0.25],
         comment="Fig. 2a's η*",
     ),
-    "fpr_targets": Param(
-        "list[float]",
-        "a non-empty list of values in (0, 1)",
-        _unit_list,
+    "fpr_targets": _unit_list_param(
         paper=[0.01, 0.05, 0.1],
         comment="Fig. 3's FPRs α*, also Fig. 1's",
     ),
-    "tpr_targets": Param(
-        "list[float]",
-        "a non-empty list of values in (0, 1)",
-        _unit_list,
+    "tpr_targets": _unit_list_param(
         paper=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
         comment="Fig. 3's TPRs 1 − β*",
     ),
