@@ -66,12 +66,24 @@ def test_registry_as_a_folder_or_an_older_csv(tmp_path):
 )
 def test_survey_ranges_refused(value_range, observed, floor, message):
     with pytest.raises(ValueError, match=message):
-        inputs.check_survey(value_range, observed, floor)
+        inputs.read_survey(survey(value_range, observed, floor))
+
+
+def survey(value_range, observed, floor):
+    """The synthetic survey's inputs (no data_path) at these ranges, 50 people."""
+    return {
+        "value_range": value_range,
+        "observed_ages": observed,
+        "mean_lower_bound": floor,
+        "data_path": "",
+        "n_people": 50,
+        "seed": 1,
+    }
 
 
 def test_survey_ranges_at_their_edges_pass():
-    assert inputs.check_survey([0, 110], [0, 110], 110.0) is None
-    assert inputs.check_survey([0, 110], [18, 18], 1e-9) is None
+    assert inputs.read_survey(survey([0, 110], [0, 110], 110.0)).n == 50
+    assert inputs.read_survey(survey([0, 110], [18, 18], 1e-9)).n == 50
 
 
 def write_column(path: Path, ages) -> str:

@@ -36,23 +36,6 @@ def check_registry(values: Mapping[str, Any]) -> None:
     registry.load_registry(path)
 
 
-def check_survey(
-    value_range: list[float], observed_ages: list[float], mean_lower_bound: float
-) -> None:
-    """The synthesis's public age range holds the range the synthetic ages are drawn from and
-    bounds the public lower bound of the mean."""
-    lb, ub = value_range
-    if not lb <= observed_ages[0] <= observed_ages[1] <= ub:
-        raise ValueError(
-            f"observed_ages must lie inside value_range {value_range}, got {observed_ages}"
-        )
-    if not 0 < mean_lower_bound <= ub:
-        raise ValueError(
-            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
-            f"got {mean_lower_bound!r}"
-        )
-
-
 def read_survey(values: Mapping[str, Any]) -> Column:
     """The private data at the synthesis's parameters ``values``, every input checked (the
     runner's check before a kernel starts): the synthetic survey, or the column of ``data_path``

@@ -8,8 +8,8 @@ papermill injects parameters without checking them: its command line turns ``-p 
 float and ``-r`` values into strings, and a misspelled name only warns. One function, ``check``,
 refuses unknown names, wrong kinds, values out of range and values that break a constraint across
 parameters (``JOINT_CHECKS``). ``choosing_epsilon.harness.reproduce`` calls it before a kernel
-starts (``check_names``); a notebook's set-up cell calls it (``check_injected``, ``validate``) for
-a run started without the runner.
+starts (``check_names``); a notebook's folded set-up cell calls it with its globals and ``In``
+(papermill's injected cell) for a run started without the runner.
 """
 
 from __future__ import annotations

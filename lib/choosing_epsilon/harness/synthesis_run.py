@@ -54,8 +54,7 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     if unknown:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
     v = parameters.committed_values(NOTEBOOK)
-    v.update(parameters.validate(changes, spec, partial=True))
-    parameters.check_joint(NOTEBOOK, v)
+    v.update(parameters.check(NOTEBOOK, changes, partial=True))  # joint checks included
     return survey_and_methods(v)[1]
 
 
