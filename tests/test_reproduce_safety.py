@@ -216,7 +216,11 @@ def test_without_a_short_socket_path_the_kernel_runs_over_tcp_with_errors_only(m
     monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
     with contextlib.ExitStack() as stack:
         kernel, arguments = reproduce._kernel(stack)
+        directory = Path(kernel.connection_file).parent
+        assert directory.name.startswith("choosing-epsilon-kernel-")
+        assert (directory.stat().st_mode & 0o777) == 0o700
     assert kernel.transport == "tcp" and "--IPKernelApp.log_level=ERROR" in arguments
+    assert not directory.exists()  # with the connection file in it
 
 
 def test_the_kernel_runs_over_ipc_where_a_short_socket_path_exists():
@@ -226,7 +230,10 @@ def test_the_kernel_runs_over_ipc_where_a_short_socket_path_exists():
 
     with contextlib.ExitStack() as stack:
         kernel, arguments = reproduce._kernel(stack)
+        # the connection file beside the sockets, in the directory the run removes
+        assert Path(kernel.connection_file).parent == Path(kernel.ip).parent
     assert kernel.transport == "ipc" and "--IPKernelApp.log_level=ERROR" in arguments
+    assert not Path(kernel.ip).parent.exists()
 
 
 def test_the_socket_directory_is_private_and_short_and_removed(tmp_path):
@@ -241,3 +248,34 @@ def test_the_socket_directory_is_private_and_short_and_removed(tmp_path):
         assert directory.is_dir() and (directory.stat().st_mode & 0o777) == 0o700
         assert len(os.fsencode(prefix)) + len("-65535") < reproduce.SOCKET_PATH_BYTES
     assert not directory.exists()
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("transport", ["ipc", "tcp"])
+def test_a_run_leaves_nothing_in_tmpdir_even_when_jupyter_client_keeps_its_files(
+    tmp_path, monkeypatch, transport
+):
+    """jupyter_client removes the kernel's connection file when it shuts the kernel down; a run
+    that stopped at an unlucky moment once found it still in TMPDIR (CI, SIGTERM). Here its
+    clean-up removes nothing at all, and the run still leaves TMPDIR as it found it."""
+    import tempfile
+
+    import nbformat
+    from jupyter_client.manager import AsyncKernelManager
+
+    from choosing_epsilon.harness import reproduce
+
+    temporary = tmp_path / "t"  # short: the sockets go in TMPDIR itself
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    monkeypatch.setattr(AsyncKernelManager, "cleanup_connection_file", lambda self: None)
+    monkeypatch.setattr(AsyncKernelManager, "cleanup_ipc_files", lambda self: None)
+    if transport == "tcp":
+        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+    notebook = tmp_path / "one.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")]), notebook)
+    work = tmp_path / "work"
+    work.mkdir()
+    reproduce.execute(notebook, work / "one.ipynb", workdir=work)
+    assert nbformat.read(work / "one.ipynb", as_version=4).cells[0].outputs  # the kernel ran it
+    assert not list(temporary.iterdir())

@@ -186,6 +186,8 @@ NO_HISTORY = ["--HistoryManager.hist_file=:memory:"]
 # a Unix socket's path holds at most 104 bytes on macOS (108 on Linux), its NUL included; the
 # kernel's five sockets are named <prefix>-<number>
 SOCKET_PATH_BYTES = 100
+# the kernel's connection file (ports or sockets, and the key that signs its messages)
+CONNECTION_FILE = "connection.json"
 
 
 def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
@@ -218,12 +220,24 @@ def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]
     """The run's kernel manager, over IPC sockets where the platform has a short enough place for
     them, and the kernel's extra arguments. Where it has none, the kernel runs over TCP on the
     loopback interface (the unencrypted-TCP warning, which the quiet log leaves out, is about
-    traffic that never leaves the machine)."""
+    traffic that never leaves the machine).
+
+    The kernel's connection file goes into the same private directory as its sockets (one of its
+    own where there are none), which ``stack`` removes: however the run ends, and whatever
+    jupyter_client's own clean-up does, nothing of the kernel stays in TMPDIR.
+    """
     prefix = _socket_prefix(stack) if os.name == "posix" else None
     arguments = [*NO_HISTORY, *QUIET]
     if prefix is not None:
-        return AsyncKernelManager(kernel_name="python3", transport="ipc", ip=prefix), arguments
-    return AsyncKernelManager(kernel_name="python3"), arguments
+        connection_file = os.path.join(os.path.dirname(prefix), CONNECTION_FILE)
+        kernel = AsyncKernelManager(
+            kernel_name="python3", transport="ipc", ip=prefix, connection_file=connection_file
+        )
+        return kernel, arguments
+    directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-")  # mode 0700
+    stack.callback(shutil.rmtree, directory, ignore_errors=True)
+    connection_file = os.path.join(directory, CONNECTION_FILE)
+    return AsyncKernelManager(kernel_name="python3", connection_file=connection_file), arguments
 
 
 def execute(
