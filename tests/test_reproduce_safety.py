@@ -263,8 +263,6 @@ def test_a_run_leaves_nothing_in_tmpdir_even_when_jupyter_client_keeps_its_files
     import nbformat
     from jupyter_client.manager import AsyncKernelManager
 
-    from choosing_epsilon.harness import reproduce
-
     temporary = tmp_path / "t"  # short: the sockets go in TMPDIR itself
     temporary.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))

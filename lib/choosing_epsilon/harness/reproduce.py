@@ -190,6 +190,14 @@ SOCKET_PATH_BYTES = 100
 CONNECTION_FILE = "connection.json"
 
 
+def _private_directory(stack: contextlib.ExitStack, root: str | None = None) -> str:
+    """A directory only its owner can open (mode 0700), in ``root`` (default TMPDIR), for a
+    kernel's files; ``stack`` removes it with whatever it holds when it closes."""
+    directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-", dir=root)
+    stack.callback(shutil.rmtree, directory, ignore_errors=True)
+    return directory
+
+
 def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
     """A path prefix for the kernel's IPC sockets in a private directory of its own, removed when
     ``stack`` closes; None where no short enough place exists.
@@ -202,9 +210,7 @@ def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
     for root in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
         if not (os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)):
             continue
-        directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-", dir=root)  # mode 0700
-        stack.callback(shutil.rmtree, directory, ignore_errors=True)
-        prefix = os.path.join(directory, "kernel")
+        prefix = os.path.join(_private_directory(stack, root), "kernel")
         if len(os.fsencode(prefix)) + len("-65535") < SOCKET_PATH_BYTES:
             return prefix
     return None
@@ -229,15 +235,12 @@ def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]
     prefix = _socket_prefix(stack) if os.name == "posix" else None
     arguments = [*NO_HISTORY, *QUIET]
     if prefix is not None:
-        connection_file = os.path.join(os.path.dirname(prefix), CONNECTION_FILE)
-        kernel = AsyncKernelManager(
-            kernel_name="python3", transport="ipc", ip=prefix, connection_file=connection_file
-        )
-        return kernel, arguments
-    directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-")  # mode 0700
-    stack.callback(shutil.rmtree, directory, ignore_errors=True)
+        directory, transport = os.path.dirname(prefix), {"transport": "ipc", "ip": prefix}
+    else:
+        directory, transport = _private_directory(stack), {}
     connection_file = os.path.join(directory, CONNECTION_FILE)
-    return AsyncKernelManager(kernel_name="python3", connection_file=connection_file), arguments
+    kernel = AsyncKernelManager(kernel_name="python3", connection_file=connection_file, **transport)
+    return kernel, arguments
 
 
 def execute(
