@@ -39,6 +39,38 @@ def test_output_perturbation_saves_the_histogram_beyond_max_rows():
     assert (frame.density * widths).sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize(
+    ("center", "sensitivity"),
+    [(1e300, 7.0), (5.0, 1e-15), (1e16, 7.0)],
+    ids=["huge f(D)", "tiny sensitivity", "f(D) where floats step by 2"],
+)
+def test_output_perturbation_says_so_where_floats_cannot_tell_the_releases_apart(
+    center, sensitivity
+):
+    """Noise far below the spacing of floats at f(D): 60 bins cannot be cut (matplotlib refuses),
+    so the panel says why in words and the data keeps every distinct release and its count."""
+    scale = laplace.scale(sensitivity, 0.5)
+    releases = laplace.release(center, sensitivity, 0.5, np.random.default_rng(1), size=500)
+    fig, frame = plots.output_perturbation(releases, center, scale, max_rows=100)
+    (ax,) = fig.axes
+    assert not ax.patches and not ax.get_lines()
+    (note,) = ax.texts
+    assert "too few" in note.get_text() and "floating-point steps" in note.get_text()
+    assert style.problems(fig) == []
+    assert list(frame.columns) == ["release", "count"] and frame["count"].sum() == 500
+    caption = plots.output_perturbation_caption(releases, center, sensitivity, 0.5)
+    assert caption.caption.startswith("No histogram of 500 releases") and not caption.problems()
+
+
+def test_output_perturbation_draws_bins_just_inside_the_resolved_range():
+    """The panel draws its histogram wherever the range holds enough floats (the other side of
+    the bound above): f(D) = 1e12 with Δ/ε = 14 spans 224 in steps of 1.2e-4."""
+    releases = laplace.release(1e12, 7, 0.5, np.random.default_rng(1), size=200)
+    fig, _ = plots.output_perturbation(releases, 1e12, 14.0)
+    (ax,) = fig.axes
+    assert len(ax.patches) == 60 and not ax.texts
+
+
 def test_scenarios_has_a_density_and_a_ratio_panel_per_epsilon():
     panels = [laplace.neighbour_densities(5, 12, 7, eps) for eps in (0.5, 10)]
     fig, frame = plots.scenarios(panels, 5, 12)

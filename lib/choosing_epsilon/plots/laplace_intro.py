@@ -23,17 +23,50 @@ LOSS = style.OKABE_ITO["black"]  # the privacy loss, a function of the output
 LOSS_BINS = 50  # bins of the privacy-loss histogram over [-ε, ε]
 
 
+def _span(releases: np.ndarray, center: float, noise_scale: float) -> tuple[float, float]:
+    """The histogram's range: the density's ±8 scales around ``center``, and any release beyond
+    (with few releases, bins fitted to the releases alone are so narrow that their bars dwarf the
+    density)."""
+    low = min(float(np.min(releases)), center - 8 * noise_scale)
+    high = max(float(np.max(releases)), center + 8 * noise_scale)
+    return low, high
+
+
+def unresolved_span(low: float, high: float) -> str | None:
+    """Why values from ``low`` to ``high`` cannot be drawn as curves or bins: the range holds
+    fewer than ``RESOLVED_STEPS`` floating-point numbers at its size (a noise scale far below the
+    spacing of floats at f(D)); None when it holds enough."""
+    spacing = float(np.spacing(max(abs(low), abs(high))))
+    if high - low >= RESOLVED_STEPS * spacing:
+        return None
+    return (
+        f"the outputs span {high - low:.3g}, too few\nfloating-point steps ({spacing:.2g} each) "
+        f"at {(low + high) / 2:.4g}\nto draw: shift f(D) towards 0"
+    )
+
+
 def output_perturbation(
     releases: np.ndarray, center: float, noise_scale: float, max_rows: int = MAX_ROWS
 ) -> tuple[Figure, pd.DataFrame]:
     """Output perturbation A(D) = f(D) + η (the post's Eq. 1): a histogram of the releases under
     the Laplace density around f(D); the data is every release, or beyond ``max_rows`` the
-    histogram."""
+    histogram. Where floats cannot resolve the noise at f(D) (``unresolved_span``) the panel says
+    so, and the data is every release, or beyond ``max_rows`` each distinct value and its count."""
     fig, ax = plt.subplots()
-    # the bins span the density's ±8 scales (and any release beyond): with few releases, bins
-    # fitted to the releases alone are so narrow that their bars dwarf the density
-    low = min(float(np.min(releases)), center - 8 * noise_scale)
-    high = max(float(np.max(releases)), center + 8 * noise_scale)
+    ax.set(
+        xlabel="released value (A(D))",
+        ylabel="density",
+        title="Output perturbation: A(D) = f(D) + η",
+    )
+    low, high = _span(releases, center, noise_scale)
+    unresolved = unresolved_span(low, high)
+    if unresolved:
+        figures.centred_text(ax, unresolved)
+        ax.set(xticks=[], yticks=[])
+        if len(releases) <= max_rows:
+            return fig, pd.DataFrame({"release": releases})
+        values, counts = np.unique(releases, return_counts=True)
+        return fig, pd.DataFrame({"release": values, "count": counts})
     heights, edges, _ = ax.hist(
         releases,
         bins=60,
@@ -53,11 +86,6 @@ def output_perturbation(
         label=f"density of A(D): Laplace({center:g}, {noise_scale:g})",
     )
     ax.axvline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
-    ax.set(
-        xlabel="released value (A(D))",
-        ylabel="density",
-        title="Output perturbation: A(D) = f(D) + η",
-    )
     # below the axes: the bars and the density peak wherever f(D) and the releases fall
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2)
     if len(releases) <= max_rows:
@@ -71,13 +99,27 @@ def output_perturbation_caption(
 ) -> figures.Caption:
     """Caption and alt text of ``output_perturbation`` for these releases of f(D) = ``center``."""
     noise_scale = laplace.scale(sensitivity, epsilon)
-    low = min(float(np.min(releases)), center - 8 * noise_scale)
-    high = max(float(np.max(releases)), center + 8 * noise_scale)
+    low, high = _span(releases, center, noise_scale)
+    setting = (
+        f"{len(releases)} releases A(D) = f(D) + η of the Laplace mechanism (f(D) = {center:g}, "
+        f"Δ(f) = {sensitivity:g}, ε = {epsilon:g}, noise scale Δ/ε = {noise_scale:.4g})"
+    )
+    if unresolved_span(low, high):
+        return figures.Caption(
+            caption=(
+                f"No histogram of {setting}: the noise is too small beside f(D) for floating-point "
+                f"numbers to tell the releases apart (they span {high - low:.3g}), so the panel "
+                "says so instead."
+            ),
+            alt=(
+                "An empty panel with the histogram's axes and a note in its middle: the releases "
+                f"span {high - low:.3g} around f(D) = {center:g}, too few floating-point steps to "
+                "draw; shift f(D) towards 0."
+            ),
+        )
     return figures.Caption(
         caption=(
-            f"Histogram of {len(releases)} releases A(D) = f(D) + η of the Laplace mechanism "
-            f"(f(D) = {center:g}, Δ(f) = {sensitivity:g}, ε = {epsilon:g}, noise scale "
-            f"Δ/ε = {noise_scale:.4g}) under the density of A(D): each release is random, yet "
+            f"Histogram of {setting} under the density of A(D): each release is random, yet "
             "centred on the true answer f(D)."
         ),
         alt=(
@@ -152,17 +194,10 @@ RESOLVED_STEPS = 1000
 
 
 def unresolved_outputs(panel: pd.DataFrame) -> str | None:
-    """Why the outputs of ``panel`` (a frame of ``laplace.neighbour_densities``) cannot be drawn:
-    their range holds fewer than ``RESOLVED_STEPS`` floating-point numbers at their size (a noise
-    scale far below the spacing of floats at f(D)); None when they can."""
+    """Why the outputs of ``panel`` (a frame of ``laplace.neighbour_densities``) cannot be drawn
+    (``unresolved_span`` of their range); None when they can."""
     a = panel["a"].to_numpy(dtype=float)
-    spacing = float(np.spacing(np.abs(a).max()))
-    if np.ptp(a) >= RESOLVED_STEPS * spacing:
-        return None
-    return (
-        f"the outputs span {np.ptp(a):.3g}, too few\nfloating-point steps ({spacing:.2g} each) "
-        f"at {a.mean():.4g}\nto draw: shift f(D) towards 0"
-    )
+    return unresolved_span(float(a.min()), float(a.max()))
 
 
 def distinct_numbers(first: float, second: float) -> tuple[str, str]:
@@ -233,21 +268,41 @@ def averaging_attack(
     else:
         drawn = np.unique(np.geomspace(1, n, max_rows).round().astype(int)) - 1
     k, running_mean, standard_error = k[drawn], running_mean[drawn], standard_error[drawn]
+    frame = pd.DataFrame({"k": k, "running_mean": running_mean, "standard_error": standard_error})
     fig, ax = plt.subplots()
-    ax.plot(k, running_mean, color=RELEASES, linestyle="-", label="mean of the first k releases")
-    band = (center - 2 * standard_error, center + 2 * standard_error)
-    ax.fill_between(k, *band, color=RELEASES, alpha=0.2, label="f(D) ± 2 standard errors")
-    ax.axhline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
     ax.set(
         xscale="log",
         xlabel="number of releases (k)",
         ylabel="estimate of the true answer\n(mean of k releases)",
         title="The averaging attack",
     )
+    band = (center - 2 * standard_error, center + 2 * standard_error)
+    low, high = _averaging_span(running_mean, standard_error, center)
+    unresolved = unresolved_span(low, high)
+    if unresolved:
+        figures.centred_text(ax, unresolved)
+        ax.set(yticks=[])
+        return fig, frame
+    ax.plot(k, running_mean, color=RELEASES, linestyle="-", label="mean of the first k releases")
+    ax.fill_between(k, *band, color=RELEASES, alpha=0.2, label="f(D) ± 2 standard errors")
+    ax.axhline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
+    # matplotlib's own margin (5% of the span each side), set here: near 1e15 its autoscaling
+    # widens the axis to ±1e-12 of f(D), flattening band and curve into a line
+    margin = 0.05 * (high - low)
+    ax.set_ylim(low - margin, high + margin)
     # below the axes: wherever the band and the line run, the legend covers neither
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), ncols=2)
-    frame = pd.DataFrame({"k": k, "running_mean": running_mean, "standard_error": standard_error})
     return fig, frame
+
+
+def _averaging_span(
+    running_mean: np.ndarray, standard_error: np.ndarray, center: float
+) -> tuple[float, float]:
+    """The values the averaging attack's panel shows: the running mean, the band f(D) ± 2
+    standard errors and f(D)."""
+    low = min(float(np.min(running_mean)), center - 2 * float(np.max(standard_error)), center)
+    high = max(float(np.max(running_mean)), center + 2 * float(np.max(standard_error)), center)
+    return low, high
 
 
 def averaging_attack_caption(
@@ -256,6 +311,19 @@ def averaging_attack_caption(
     """Caption and alt text of ``averaging_attack`` for the same running mean and errors."""
     n = int(k[-1])
     error = abs(float(running_mean[-1]) - center)
+    low, high = _averaging_span(running_mean, standard_error, center)
+    if unresolved_span(low, high):
+        return figures.Caption(
+            caption=(
+                f"No curve for the averaging attack on f(D) = {center:g} over {n} releases: its "
+                f"band f(D) ± 2 standard errors (±{2 * float(standard_error[0]):.4g} at k = 1) is "
+                "too narrow beside f(D) for floating-point numbers to draw, so the panel says so."
+            ),
+            alt=(
+                "Log x axis: the number of releases k; an empty panel with a note in its middle: "
+                "too few floating-point steps to draw; shift f(D) towards 0."
+            ),
+        )
     return figures.Caption(
         caption=(
             f"The averaging attack on f(D) = {center:g}: the mean of the first k of {n} releases, "
