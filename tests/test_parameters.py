@@ -56,6 +56,7 @@ GOOD = parameters_cell("lee_clifton_2011")
         ("epsilons", [], r"'epsilons' must be in"),
         ("epsilons", ["1"], r"'epsilons' must be of type list\[float\]"),
         ("attributes", "absence_days", r"'attributes' must be of type list\[str\]"),
+        ("attributes", ["absence_days"] * 2, r"'attributes' must be in a non-empty list of dist"),
         ("example_epsilon", -2, r"'example_epsilon' must be in \(0, inf\)"),
         ("n_trials", 1, r"'n_trials' must be in"),
         ("response", float("nan"), r"'response' must be of type float"),
@@ -187,6 +188,12 @@ BAD_JOINT = [
     ("synthesis", {"max_tpr": 0.005}, r"'max_tpr' must be in \(at_fpr, 1\)"),
     ("kazan_reiter_2024", {"lc_a_tilde": 0.2}, r"'lc_a_tilde' must exceed the prior"),
     ("kulynych_2024", {"gap_fpr": 0.3}, r"'gap_fpr' must be below"),
+    ("lee_clifton_2011", {"alumni_n": 50}, r"'alumni_rho' must lie in \[1/alumni_n, 1\) = \[0.02,"),
+    ("lee_clifton_2011", {"alumni_rho": 1e-6}, r"'alumni_rho' must lie in \[1/alumni_n"),
+    ("laplace_intro", {"epsilon": 1e-300}, r"'sensitivity' and 'epsilon' .* at most 1e\+70"),
+    ("laplace_intro", {"sensitivity": 1e80}, r"'sensitivity' and 'epsilon' .* 2e\+80"),
+    ("laplace_intro", {"age_range": [0, 1e75]}, r"'age_range' and 'epsilon' .* 2e\+75"),
+    ("laplace_intro", {"epsilon_high": 6.9e-70}, r"'sensitivity' and 'epsilon_high'"),
 ]
 
 
@@ -206,6 +213,9 @@ def test_joint_checks_refuse_on_both_paths(name, changes, message):
         ("shoaran_2012", {"query_answers": [5], "query_index": [1], "query_sensitivities": [2]}),
         ("synthesis", {"observed_ages": [0, 110], "mean_lower_bound": 110.0}),  # at the edges
         ("synthesis", {"data_path": "survey.csv", "observed_ages": [18, 120]}),  # not drawn
+        ("lee_clifton_2011", {"alumni_n": 100, "alumni_rho": 0.01}),  # ρ = 1/n exactly
+        # at the edge: (ub − lb)/ε = 110/1.1e-68 = 1e70
+        ("laplace_intro", {"epsilon": 1.1e-68, "epsilon_high": 7e-70}),
     ],
 )
 def test_joint_checks_pass_what_is_allowed(name, changes):
@@ -219,3 +229,14 @@ def test_runner_refuses_mismatched_queries_before_a_kernel_starts(tmp_path):
 
     with pytest.raises(ValueError, match=r"must have the same length"):
         reproduce.check_request("shoaran_2012", {"query_index": [1, 2, 3]}, tmp_path / "run")
+
+
+def test_the_alumni_database_stays_within_the_classes_computed_exactly():
+    """The alumni's distances are distinct and one alumnus is unknown, so a database of alumni_n
+    rows makes alumni_n classes of worlds: the largest the runner accepts is computed, not
+    refused mid-run."""
+    from choosing_epsilon import queries
+
+    largest = parameters.SPECS["lee_clifton_2011"]["alumni_n"]
+    assert largest.check(queries.MAX_CLASSES) and not largest.check(queries.MAX_CLASSES + 1)
+    assert queries.count_classes(queries.MAX_CLASSES, 1) == queries.MAX_CLASSES

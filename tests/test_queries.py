@@ -179,3 +179,13 @@ def test_public_sensitivity_refuses_a_range_or_size_it_cannot_use():
         queries.public_sensitivity("mean", 5, 5, 10)
     with pytest.raises(ValueError, match="size must be an integer >= 2"):
         queries.public_sensitivity("mean", 0, 1, 1)
+
+
+def test_more_classes_than_computed_exactly_are_refused_in_one_line(monkeypatch):
+    """Above MAX_CLASSES classes the exact ε is refused, naming the count; at the limit it is
+    computed (the limit lowered here to keep the test small)."""
+    monkeypatch.setattr(queries, "MAX_CLASSES", 10)
+    values = np.arange(11.0)
+    with pytest.raises(ValueError, match=r"unknown = 1 on 11 distinct values makes up to 11 "):
+        queries.world_classes(values, "mean", counts=np.ones(11, dtype=int))
+    assert queries.world_classes(values[:10], "mean", counts=np.ones(10, dtype=int)).n == 10

@@ -143,8 +143,8 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     ),
     "attributes": Param(
         "list[str]",
-        "a non-empty list of numeric column names",
-        _nonempty,
+        "a non-empty list of distinct numeric column names",
+        lambda v: _nonempty(v) and len(set(v)) == len(v),
         paper=["absence_days", "school_year"],
         comment_above="the first is the paper's main example, the second its comparison",
     ),
@@ -748,6 +748,41 @@ def _kulynych_joint(v: Mapping[str, Any]) -> None:
         )
 
 
+# the largest noise scale the Laplace introduction draws with (Δ/ε, and (ub − lb)/ε for input
+# perturbation): the fourth power of the scale, in the standard error of a sample variance, and
+# sums of 10⁷ such terms stay finite doubles (below about 1.8e308)
+MAX_NOISE_SCALE = 1e70
+
+
+def _laplace_joint(v: Mapping[str, Any]) -> None:
+    """The Laplace introduction's noise scales: finite fourth moments."""
+    (lb, ub) = v["age_range"]
+    scales = [
+        ("sensitivity", v["sensitivity"], "epsilon"),
+        ("age_range", ub - lb, "epsilon"),  # input perturbation: one value's scale (ub − lb)/ε
+        ("sensitivity", v["sensitivity"], "epsilon_high"),
+    ]
+    for spread_name, spread, name in scales:
+        scale = spread / v[name]
+        if not scale <= MAX_NOISE_SCALE:
+            raise ValueError(
+                f"parameters '{spread_name}' and '{name}' set the noise scale {scale:.3g}, "
+                f"which must be at most {MAX_NOISE_SCALE:g} (its fourth power a finite float): "
+                f"raise {name} to at least {spread / MAX_NOISE_SCALE:.3g}, got {name} = "
+                f"{v[name]!r}"
+            )
+
+
+def _lee_clifton_joint(v: Mapping[str, Any]) -> None:
+    """Lee & Clifton's alumni example: a risk threshold the adversary's prior does not exceed."""
+    if not v["alumni_rho"] >= 1 / v["alumni_n"]:
+        raise ValueError(
+            f"parameter 'alumni_rho' must lie in [1/alumni_n, 1) = [{1 / v['alumni_n']:.6g}, 1) "
+            "(the adversary's prior over the alumni_n possible worlds is 1/alumni_n), got "
+            f"{v['alumni_rho']!r} with alumni_n = {v['alumni_n']!r}"
+        )
+
+
 def _synthesis_joint(v: Mapping[str, Any]) -> None:
     """The synthesis's parameters that constrain one another."""
     (lb, ub), observed = v["value_range"], v["observed_ages"]
@@ -784,6 +819,8 @@ JOINT_CHECKS: dict[str, Callable[[Mapping[str, Any]], None]] = {
     "kazan_reiter_2024": _kazan_reiter_joint,
     "kulynych_2024": _kulynych_joint,
     "shoaran_2012": _shoaran_joint,
+    "laplace_intro": _laplace_joint,
+    "lee_clifton_2011": _lee_clifton_joint,
 }
 
 SPECS: dict[str, dict[str, Param]] = {
