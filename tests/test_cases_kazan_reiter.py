@@ -129,7 +129,7 @@ def test_extremes_run_to_the_end(tmp_path):
         ({"lc_n": 2}, r"'lc_a_tilde' must exceed the prior 1/lc_n = 0.5"),
         (
             {"table1_r_tildes": [1.0]},
-            r"'table1_r_tildes' must be in a non-empty list of values > 1",
+            r"'table1_r_tildes' must be in a list of 1 to 4 values > 1",
         ),
         ({"durham_a_tildes": [1.0]}, r"'durham_a_tildes' must be in a non-empty list of values in"),
         ({"box_p_range": [0.5, 0.2]}, r"'box_p_range' must be in \[lower, upper\]"),

@@ -1,6 +1,8 @@
 """The Kazan & Reiter notebook's tables, computed by the package at the paper's inputs."""
 
 import math
+import re
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -84,3 +86,17 @@ def test_colour_scales_of_a_baseline_that_binds_nothing_at_p_001():
     for k in (2, 3):  # r~ >= 1/0.01: the baseline's epsilon_i at p = 0.01 is infinite
         row = scales[f"fig3_baseline{k}_left_epsilon"]
         assert row["value"] == math.inf and row["slip"] is None
+
+
+def test_exact_text_writes_short_fractions_and_summarises_long_ones():
+    """α^k/(1 + α) at thousands of births above the threshold is a fraction of thousands of digits
+    (Python refuses to print an int past 4,300): its float and its size are shown instead."""
+    _, _, alpha, steps, switch = kr.exact_switching(0.5, 5, 4013, 4012)
+    assert (kr.exact_text(alpha), steps, kr.exact_text(switch)) == ("1/9", 1, "1/10")
+    *_, steps, switch = kr.exact_switching(0.5, 5, 3_600_000 + 7_200, 3_600_000)
+    assert switch == Fraction(1, 9) ** 7_200 / (1 + Fraction(1, 9))  # still exact underneath
+    digits = math.floor(math.log10(switch.denominator)) + 1  # 10 · 9^7199
+    text = kr.exact_text(switch)
+    shown = int(re.search(r"about ([0-9,]+) digits", text).group(1).replace(",", ""))
+    assert steps == 7_200 and text.startswith("below 1e-308 (a fraction")
+    assert 0 <= shown - digits <= 1

@@ -188,6 +188,8 @@ BAD_JOINT = [
     ("synthesis", {"max_tpr": 0.005}, r"'max_tpr' must be in \(at_fpr, 1\)"),
     ("kazan_reiter_2024", {"lc_a_tilde": 0.2}, r"'lc_a_tilde' must exceed the prior"),
     ("kulynych_2024", {"gap_fpr": 0.3}, r"'gap_fpr' must be below"),
+    ("kazan_reiter_2024", {"table1_r_tildes": [1.5, 2, 3, 4, 6]}, r"a list of 1 to 4 values > 1"),
+    ("kazan_reiter_2024", {"table5_a_tildes": [0.1] * 8}, r"a list of 1 to 7 values in \(0, 1\)"),
     ("lee_clifton_2011", {"alumni_n": 50}, r"'alumni_rho' must lie in \[1/alumni_n, 1\) = \[0.02,"),
     ("lee_clifton_2011", {"alumni_rho": 1e-6}, r"'alumni_rho' must lie in \[1/alumni_n"),
     ("laplace_intro", {"epsilon": 1e-300}, r"'sensitivity' and 'epsilon' .* at most 1e\+70"),

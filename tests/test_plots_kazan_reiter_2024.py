@@ -48,7 +48,9 @@ def test_profile_pair_figure(r_tilde):
     _keeps_to_the_style(fig, plots.profile_pair_caption(data))
 
 
-@pytest.mark.parametrize("r_tildes", [[1.5, 3, 6], [1.01, 60]], ids=["paper", "edges"])
+@pytest.mark.parametrize(
+    "r_tildes", [[1.5, 3, 6], [1.01, 60], [1.5, 2, 3, 6]], ids=["paper", "edges", "most"]
+)
 def test_table1_agencies_figure(r_tildes):
     rows = forensics.table1(r_tildes, 0.25, 1.0, 1)
     frame = forensics.table1_curves(rows, 0.25, 1.0)
@@ -59,7 +61,11 @@ def test_table1_agencies_figure(r_tildes):
     _keeps_to_the_style(fig, plots.agencies_caption(data, "Fig. 3", "the prior of inclusion p"))
 
 
-@pytest.mark.parametrize("a_tildes", [[0.025, 0.15, 0.3], [0.001, 0.9]], ids=["paper", "edges"])
+@pytest.mark.parametrize(
+    "a_tildes",
+    [[0.025, 0.15, 0.3], [0.001, 0.9], [0.01, 0.025, 0.05, 0.1, 0.15, 0.3, 0.6]],
+    ids=["paper", "edges", "most"],
+)
 def test_table5_agencies_figure(a_tildes):
     rows = forensics.table5(a_tildes, 0.05, 3.0, 1)
     frame = forensics.table5_curves(rows, 0.05, 3.0)

@@ -231,6 +231,19 @@ def exact_switching(
     return a, r, alpha, steps, alpha**steps / (1 + alpha) if steps else 1 / (1 + alpha)
 
 
+def exact_text(value: Fraction, max_digits: int = 40) -> str:
+    """An exact fraction as written (``1/10``), or, when its numerator or denominator would run
+    past ``max_digits`` digits (α^k for a true count k thousands of births above the threshold),
+    its float and the number of digits the fraction would take."""
+    bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+    if bits * math.log10(2) < max_digits:
+        return str(value)
+    digits = math.ceil(value.denominator.bit_length() * math.log10(2))
+    size = float(value)
+    shown = f"{size:.6g}" if size > 0 or value == 0 else "below 1e-308"  # past the least float
+    return f"{shown} (a fraction whose denominator has about {digits:,} digits)"
+
+
 def lee_clifton_examples(students: pd.DataFrame, n: int, a_tilde: float) -> pd.DataFrame:
     """Lee & Clifton's own ε (their Eq. 7, the paper's Eq. 39) for the mean and median of each
     column of their database, at ρ = ã; empty when the database has not ``n`` people."""

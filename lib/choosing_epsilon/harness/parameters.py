@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..plots.style import MAX_SERIES
 from ..queries import QUERIES
 from .paths import NOTEBOOKS
 
@@ -546,10 +547,12 @@ def _unit_pair(v: Any) -> bool:
 
 
 KAZAN_REITER_2024: dict[str, Param] = {
+    # Fig. 3 draws two lines an agency (its profile and its baseline), Fig. 4 one an agency and one
+    # baseline: the style tells MAX_SERIES lines apart, so at most 4 and 7 agencies
     "table1_r_tildes": Param(
         "list[float]",
-        "a non-empty list of values > 1",
-        lambda v: _nonempty(v) and all(x > 1 for x in v),
+        f"a list of 1 to {MAX_SERIES // 2} values > 1",
+        lambda v: 1 <= len(v) <= MAX_SERIES // 2 and all(x > 1 for x in v),
         paper=[1.5, 3, 6],
         comment_above=(
             "Table 1 (Example 1, profile (15)): agencies A, B, C's relative bounds r̃, their ã and q̃"
@@ -557,7 +560,10 @@ KAZAN_REITER_2024: dict[str, Param] = {
     ),
     "table1_a_tilde": _in_unit(paper=0.25),
     "table1_q_tilde": Param("float", "(0, 1]", _prior_in_unit, paper=1),
-    "table5_a_tildes": _unit_list_param(
+    "table5_a_tildes": Param(
+        "list[float]",
+        f"a list of 1 to {MAX_SERIES - 1} values in (0, 1)",
+        lambda v: 1 <= len(v) <= MAX_SERIES - 1 and _unit_list(v),
         paper=[0.025, 0.15, 0.3],
         comment_above=(
             "Table 5 (Example 2, profile (16)): absolute bounds ã of agencies A, B, C, the "

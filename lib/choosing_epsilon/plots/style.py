@@ -62,6 +62,8 @@ LINESTYLES: list[Any] = [
     (0, (3, 1, 1, 1, 1, 1, 1, 1)),
     (0, (1, 3)),
 ]
+# the most lines of one panel that colour and dash tell apart: a figure takes no more
+MAX_SERIES = min(len(PALETTE), len(LINESTYLES))
 # the dash patterns of LINESTYLES in words, for alt texts
 DASH_NAMES = [
     "solid",
