@@ -197,6 +197,31 @@ def test_runner_refuses_in_one_line_before_a_kernel_starts(tmp_path, capsys, mon
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]  # nothing written
 
 
+@pytest.mark.parametrize(
+    ("ename", "code", "said"),
+    [
+        ("ValueError", 2, "error: ValueError: no such column 'x' (cell 7 of synthesis)"),
+        ("IndexError", 1, "error: the run stopped in cell 7 of synthesis with IndexError: "),
+    ],
+    ids=["a refusal", "a fault"],
+)
+def test_a_run_that_stops_in_its_notebook_says_where_in_one_line(
+    tmp_path, capsys, monkeypatch, ename, code, said
+):
+    """A ValueError raised in a cell is the notebook refusing its input; any other exception a
+    fault, which the message calls one rather than passing it off as a refusal."""
+    import papermill
+
+    def stopped(*args, **kwargs):
+        evalue = "no such column 'x'" if ename == "ValueError" else "list index out of range"
+        raise papermill.PapermillExecutionError(7, 5, "source", ename, evalue, [])
+
+    monkeypatch.setattr(reproduce, "run_all", stopped)
+    got, err = run_main(capsys, "synthesis", "-p", "seed", "3", "-o", str(tmp_path / "run"))
+    assert got == code and len(err.splitlines()) == 1 and err.startswith(said), err
+    assert ("please report it" in err) == (ename != "ValueError")
+
+
 def test_several_notebooks_sent_to_one_directory_get_one_each(tmp_path, monkeypatch, capsys):
     seen = []
     monkeypatch.setattr(
