@@ -460,11 +460,13 @@ def test_likeliest_range_is_halfway_to_the_next_answer():
 
 
 def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
-    # the notebook's generator: the Monte Carlo draws first, then the alumni
+    # the notebook's generators: the Monte Carlo draws from the seed's stream, the alumni from a
+    # stream spawned from it before any draw
     rng = np.random.default_rng(20110901)
+    alumni_rng, _ = rng.spawn(2)
     rows = [plots.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
     assert same_as_committed(pd.DataFrame(rows), "monte_carlo_adversary", tmp_path)
-    alumni = rng.uniform(100, 20000, size=100000)
+    alumni = alumni_rng.uniform(100, 20000, size=100000)
     results = {
         "alumni on Earth only": pw.epsilon_for_risk(alumni, 0.01),
         "one alumnus replaced by an astronaut (400,000 km)": pw.epsilon_for_risk(
