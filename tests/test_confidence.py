@@ -287,3 +287,12 @@ def test_laplace_log10_tail_without_underflow():
     )
     with pytest.raises(ValueError, match="distances must be >= 0"):
         cf.laplace_log10_tail([-1.0], 0.25, 1.0)
+
+
+def test_a_positive_probability_of_missing_is_never_written_as_zero():
+    """At p = 0.99 Theorem 1's failure probability at ε1 is about 7e-07: four decimals would print
+    0.0000 under prose that says it is positive."""
+    assert cf.miss_text(0.0512345) == "0.0512"
+    assert cf.miss_text(7.2123e-07) == "7.21e-07"
+    assert cf.miss_text(4.9e-5) == "4.9e-05" and cf.miss_text(5e-5) == "0.0001"
+    assert cf.miss_text(0.0) == "0"

@@ -83,6 +83,14 @@ def coverage_text(
     return f"1 - {shortfall:.3g}" if shortfall < 5e-5 else f"{1 - shortfall:.4f}"
 
 
+def miss_text(shortfall: float) -> str:
+    """A probability of missing to 4 decimals, or to 3 significant figures where 4 decimals would
+    show 0.0000 (a positive probability is never written as zero)."""
+    if shortfall == 0:
+        return "0"
+    return f"{shortfall:.3g}" if shortfall < 5e-5 else f"{shortfall:.4f}"
+
+
 def integrated_coverage(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
