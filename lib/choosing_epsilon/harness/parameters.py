@@ -84,6 +84,10 @@ def _unit_list(v: Any) -> bool:
     return _nonempty(v) and all(_unit(x) for x in v)
 
 
+def _distinct_unit_list(v: Any) -> bool:
+    return _unit_list(v) and len(set(v)) == len(v)
+
+
 def _increasing_pair(v: Any) -> bool:
     return len(v) == 2 and v[0] < v[1]
 
@@ -702,16 +706,23 @@ KULYNYCH_2024: dict[str, Param] = {
     ),
     "advantage_targets": Param(
         "list[float]",
-        "a non-empty list of values in (delta, 1)",
-        _unit_list,
+        "a non-empty list of distinct values in (delta, 1)",
+        _distinct_unit_list,
         paper=[0.004, 0.00752, 0.0141, 0.0266, 0.05, 0.1, 0.15, 0.2, 0.25],
         comment="Fig. 2a's η*",
     ),
-    "fpr_targets": _unit_list_param(
+    # each target a row or a column of the tables: listed once
+    "fpr_targets": Param(
+        "list[float]",
+        "a non-empty list of distinct values in (0, 1)",
+        _distinct_unit_list,
         paper=[0.01, 0.05, 0.1],
         comment="Fig. 3's FPRs α*, also Fig. 1's",
     ),
-    "tpr_targets": _unit_list_param(
+    "tpr_targets": Param(
+        "list[float]",
+        "a non-empty list of distinct values in (0, 1), one above fpr_targets[0] + delta",
+        _distinct_unit_list,
         paper=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
         comment="Fig. 3's TPRs 1 − β*",
     ),
@@ -746,6 +757,13 @@ def _kulynych_joint(v: Mapping[str, Any]) -> None:
             "parameters 'advantage_targets' and 'gap_advantage' must exceed delta = "
             f"{v['delta']!r} "
             f"((0, δ)-DP already allows advantage δ), got {low!r}"
+        )
+    floor = v["fpr_targets"][0] + v["delta"]
+    if not any(t > floor for t in v["tpr_targets"]):
+        raise ValueError(
+            f"parameter 'tpr_targets' needs a value above fpr_targets[0] + delta = {floor:.6g} "
+            "(the Monte Carlo check calibrates to it; (0, δ)-DP already allows a TPR of "
+            f"FPR + δ), got {v['tpr_targets']!r}"
         )
     if not v["gap_fpr"] < (1 - v["gap_advantage"]) / 2:
         raise ValueError(
