@@ -100,3 +100,29 @@ def test_exact_text_writes_short_fractions_and_summarises_long_ones():
     shown = int(re.search(r"about ([0-9,]+) digits", text).group(1).replace(",", ""))
     assert steps == 7_200 and text.startswith("below 1e-308 (a fraction")
     assert 0 <= shown - digits <= 1
+
+
+@pytest.mark.parametrize("count", [20, 24, 25, 31])
+def test_switching_is_the_chance_of_landing_across_the_threshold(count):
+    """Summed from the two-sided geometric pmf P(z) = (1 − α)/(1 + α) α^|z|: the release lands on
+    the other side of the threshold 24 from the true count, above it for a count at or below."""
+    alpha = 1 / 9
+    z = np.arange(-400, 401)
+    pmf = (1 - alpha) / (1 + alpha) * alpha ** np.abs(z)
+    released = count + z
+    across = released <= 24 if count > 24 else released > 24
+    assert kr.switching(math.log(9), count, 24) == pytest.approx(pmf[across].sum(), rel=1e-12)
+    *_, steps, exact = kr.exact_switching(0.5, 5, count, 24)
+    assert float(exact) == pytest.approx(pmf[across].sum(), rel=1e-12)
+    assert steps == (count - 24 if count > 24 else 25 - count)
+
+
+def test_a_deviation_under_one_birth_switches_less_at_larger_epsilon():
+    """At 4,012 births a rate 0.1 per 1,000 above the target rounds onto the threshold (24): the
+    switch is the release rising above it, rarer the larger ε, never the P(noise ≤ 0) that rose
+    with ε."""
+    frame, threshold = kr.durham(4012, 6.0, [0.1, 0.25], [1.2, 2, 5], [0, 0.5], 1)
+    assert threshold == round(6.1 * 4.012) == 24
+    ordered = frame.sort_values("epsilon")
+    assert ordered["switch_0.1"].is_monotonic_decreasing
+    assert (ordered["switch_0.1"] < 0.5).all()

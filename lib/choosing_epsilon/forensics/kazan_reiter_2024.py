@@ -91,6 +91,15 @@ def agency_claims(prefix: str, rows: Sequence[Row], n_paper: int = 3) -> dict[st
     return values
 
 
+def switching(epsilon: float, count: int, threshold: int) -> float:
+    """The chance that a count released with the geometric mechanism at ``epsilon`` falls on the
+    other side of ``threshold`` from the true ``count``: at or below it for a count above it,
+    above it for a count at or below it (P(noise ≤ −1 − (threshold − count)) by symmetry)."""
+    if count > threshold:
+        return geometric.prob_below(epsilon, threshold - count)
+    return geometric.prob_below(epsilon, count - threshold - 1)
+
+
 def durham(
     births: int,
     target_rate: float,
@@ -100,8 +109,10 @@ def durham(
     sensitivity: int,
 ) -> tuple[pd.DataFrame, int]:
     """Example 3 (Fig. 2): for each profile (17), ε = log((r̃ − ã)/(1 − ã)) (Theorem 5, q̃ = 1),
-    the RMSE and the probability that a true rate ``d`` per 1,000 above the target is released
-    at or below the target count; also the target count itself."""
+    the RMSE and the probability that the release switches the decision for a true rate ``d`` per
+    1,000 above the target: released at or below the target count, or, where the true count
+    rounds onto the target count (``d`` under one birth), released above it; also the target
+    count itself."""
     target_count = math.floor(target_rate * births / 1000 + 1e-9)
     rows = []
     for r in r_tildes:
@@ -114,7 +125,7 @@ def durham(
             row["rmse"] = geometric_row(eps, sensitivity)["noise_sd"]
             for d in deviations:
                 count = round((target_rate + d) * births / 1000)
-                row[f"switch_{d:g}"] = geometric.prob_below(eps / sensitivity, target_count - count)
+                row[f"switch_{d:g}"] = switching(eps / sensitivity, count, target_count)
             rows.append(row)
     return pd.DataFrame(rows), target_count
 
@@ -222,13 +233,14 @@ def exact_switching(
 ) -> tuple[Fraction, Fraction, Fraction, int, Fraction]:
     """Profile (17)'s switching probability in exact fractions of the decimals as given (repr is
     the shortest string that reads back the same), at Δ = 1: ã, r̃, e^(−ε) = (1 − ã)/(r̃ − ã), the
-    steps k from the true count down to the threshold, and P(noise ≤ −k) = α^k/(1 + α) for k ≥ 1
-    (1/(1 + α) at k = 0)."""
+    steps k the noise must take to cross the threshold (``switching``), and P(|crossing| ≥ k) =
+    α^k/(1 + α): the true count k above the threshold, or, at or below it, k = threshold − count
+    + 1 steps up."""
     a = Fraction(repr(float(a_tilde)))
     r = Fraction(repr(float(r_tilde)))
     alpha = (1 - a) / (r - a)
-    steps = max(true_count - threshold, 0)
-    return a, r, alpha, steps, alpha**steps / (1 + alpha) if steps else 1 / (1 + alpha)
+    steps = true_count - threshold if true_count > threshold else threshold - true_count + 1
+    return a, r, alpha, steps, alpha**steps / (1 + alpha)
 
 
 def exact_text(value: Fraction, max_digits: int = 40) -> str:
