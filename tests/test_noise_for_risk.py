@@ -312,3 +312,20 @@ def test_the_table_has_every_mechanism_and_target():
     ]
     assert list(table.delta) == [DELTA, DELTA, 0.0, 0.0]
     assert table.curve.str.contains("not pure ε-DP").tolist() == [False, False, True, True]
+
+
+def test_the_pld_reading_is_printed_plainly_where_it_holds_and_flagged_where_riskcal_misses():
+    """At the defaults' shifts riskcal on dp-accounting reads the Laplace risk within 1e-4, and the
+    notebook prints the number alone. At μ ≈ 33 (a TPR of 0.999999 at an FPR of 1e-9) it reads
+    0.98077, on a grid of 1e-4 (0.99999 on a coarser 1e-3): a minimal reproduction of the library's
+    miss, which the notebook then prints with its gap instead of passing it on as a check."""
+    near = nfr.RiskTarget("tpr", 0.1, 0.01)
+    mu = nfr.aware_mu("Laplace", near)
+    assert nfr.pld_reading_text(mu, near) == "riskcal on dp-accounting: 0.10000"
+    far = nfr.RiskTarget("tpr", 0.999999, 1e-9)
+    mu = math.log(1 / (2 * far.fpr)) - math.log(2 * (1 - far.value))  # the exact curve's shift
+    assert nfr.laplace_risk_from_pld(mu, far) == pytest.approx(0.98077, abs=1e-5)
+    assert nfr.laplace_risk_from_pld(mu, far, grid_step=1e-3) == pytest.approx(0.999985, abs=1e-6)
+    text = nfr.pld_reading_text(mu, far)
+    assert text.startswith("riskcal on dp-accounting: 0.98077, -0.019 from the target, beyond")
+    assert "the library's reading fails at this shift (μ = 33.15)" in text
