@@ -269,3 +269,13 @@ def test_panel_d_says_where_the_standard_route_has_no_noise():
 def default_scale():
     deployments = registry.read_any(DATA / "deployments_registry", DATA / "epsilon_registry.csv")
     return synth.risk_scale(default_table(), deployments)
+
+
+def test_a_calibration_row_names_its_delta_without_rounding_it_to_one():
+    """Panel (d) wrote δ = 0.999 as "δ = 1" (two significant figures): a δ of 1 allows anything."""
+    from types import SimpleNamespace
+
+    row = SimpleNamespace(mechanism="Gaussian", target="advantage ≤ 0.25", delta=0.999)
+    assert plot.calibration_label(row) == "Gaussian σ, advantage ≤ 0.25 (δ = 0.999)"
+    row.delta = 1e-05
+    assert plot.calibration_label(row).endswith("(δ = 1e-05)")

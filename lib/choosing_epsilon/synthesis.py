@@ -839,7 +839,10 @@ def answer_in_short(
         lines.append(f"No ε meets every requirement at these parameters: {why}.")
         reference = window.upper
         if has_epsilon(reference):
-            lines.append(f"At the largest ε the privacy bounds allow, {_risk_words(reference)}.")
+            lines.append(
+                f"At the largest ε the privacy and budget bounds allow ({window.binding_upper}), "
+                f"{_risk_words(reference)}."
+            )
     risk = _risk_at(reference)
     if len(deployed) and risk:
         above = int((deployed.advantage > risk["advantage"]).sum())

@@ -164,7 +164,7 @@ def calibration_label(row: Any) -> str:
     """A row of panel (d): the mechanism, its noise's symbol and the stated risk, "Gaussian σ,
     advantage ≤ 0.25" (with the δ of its standard route)."""
     if row.mechanism == "Gaussian":
-        return f"Gaussian σ, {row.target} (δ = {row.delta:.2g})"
+        return f"Gaussian σ, {row.target} (δ = {row.delta:.6g})"
     return f"Laplace b, {row.target}"
 
 
