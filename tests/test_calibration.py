@@ -315,3 +315,33 @@ def test_a_rerun_within_the_calibrations_tolerance_leaves_the_store(tmp_path):
     assert forensics.write(nudged, store, tolerance=tolerance) is False
     moved = table.assign(sigma_aware=table.sigma_aware * (1 + 20 * cal.CALIBRATION_RTOL))
     assert forensics.write(moved, store, tolerance=tolerance) is True
+
+
+@pytest.mark.parametrize(
+    ("ratios", "said"),
+    [
+        (
+            [6.44, 4.0, 3.0, 2.0],
+            "the ratio falls as η* grows: 6.44 at η* = 0.004 (the grid's smallest target), 4.00 at "
+            "most over Sec. 3.1's range [0.01, 0.25]; it passes 3.5 near η* = ",
+        ),
+        (
+            [2.98, 3.2, 4.4, 4.0],
+            "the ratio does not fall steadily as η* grows: 4.40 at η* = 0.1 (not the grid's "
+            "smallest target), 4.40 at most over Sec. 3.1's range [0.01, 0.25]; no single η* "
+            "where it passes 3.5 (the ratio is not monotone)",
+        ),
+        ([1.45, 1.3, 1.2, 1.1], "; it stays below 3.5"),
+    ],
+    ids=["the paper's shape", "rising", "never 3.5"],
+)
+def test_the_ratio_note_reads_the_run_not_the_papers_grid(ratios, said):
+    """Sec. 3.1's note said the ratio falls and passes 3.5 whatever the run found (np.interp clamps
+    a ratio that never gets there); it now says what the run's ratios do."""
+    grid = pd.DataFrame({"target": [0.004, 0.05, 0.1, 0.25], "noise_ratio": ratios})
+    in_text = float(grid[grid.target >= 0.01].noise_ratio.max())
+    note = forensics.ratio_trend_note(grid, in_text)
+    assert said in note
+    if ratios[0] == 6.44:  # between 0.05 (4.0) and 0.1 (3.0), in log η*
+        crossing = math.exp(math.log(0.05) + 0.5 * math.log(2))
+        assert note.endswith(f"{crossing:.3f}")

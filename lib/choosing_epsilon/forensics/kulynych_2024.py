@@ -200,6 +200,31 @@ def largest_ratio(table: pd.DataFrame, kind: str) -> pd.Series:
     return part.iloc[int(np.argmax(part.noise_ratio.to_numpy()))]
 
 
+def ratio_trend_note(advantage_grid: pd.DataFrame, in_text_range: float, level: float = 3.5) -> str:
+    """Sec. 3.1's ratio over the run's advantage targets, in words read off the run: whether it
+    falls as η* grows, its largest value and where, the largest over the text's [0.01, 0.25], and
+    where it passes ``level`` (interpolated in log η*), or that it never does."""
+    by_target = advantage_grid.sort_values("target")
+    ratios, targets = by_target.noise_ratio.to_numpy(), by_target.target.to_numpy()
+    falls = bool(np.all(np.diff(ratios) < 0))
+    top = int(np.argmax(ratios))
+    where = "the grid's smallest target" if top == 0 else "not the grid's smallest target"
+    words = "falls as η* grows" if falls else "does not fall steadily as η* grows"
+    if falls and ratios[-1] < level < ratios[0]:
+        crossing = float(np.exp(np.interp(-level, -ratios, np.log(targets))))
+        passing = f"it passes {level:g} near η* = {crossing:.3f}"
+    elif ratios.max() < level:
+        passing = f"it stays below {level:g}"
+    elif ratios.min() > level:
+        passing = f"it stays above {level:g}"
+    else:
+        passing = f"no single η* where it passes {level:g} (the ratio is not monotone)"
+    return (
+        f"the ratio {words}: {ratios[top]:.2f} at η* = {targets[top]:g} ({where}), "
+        f"{in_text_range:.2f} at most over Sec. 3.1's range [0.01, 0.25]; {passing}"
+    )
+
+
 # --- the authors' training runs (Figures 1 and 4) ----------------------------------------------
 
 
