@@ -234,7 +234,7 @@ def test_readme_counts_match_the_ledgers():
         assert row["claims"] + row["secondary"] + row["our default"] + row["notes"] == len(results)
 
 
-def test_a_run_that_explains_nothing_says_so_in_a_sentence(capsys, monkeypatch):
+def test_a_run_that_explains_nothing_says_so_in_a_sentence(ledger, capsys, monkeypatch):
     """Far from the paper's values every discrepancy and slip can be not applicable: the run says
     so instead of printing an empty DataFrame; otherwise the table is displayed whole."""
     import IPython.display
@@ -242,7 +242,7 @@ def test_a_run_that_explains_nothing_says_so_in_a_sentence(capsys, monkeypatch):
     shown = []
     monkeypatch.setattr(IPython.display, "display", shown.append)
     table = pd.DataFrame({"claim_id": ["a"], "note": ["x" * 300]})
-    claims.show_explained(table.iloc[:0])
+    ledger.show_explained(table.iloc[:0])
     assert capsys.readouterr().out.strip() == claims.NOTHING_EXPLAINED and not shown
-    claims.show_explained(table)
+    ledger.show_explained(table)
     assert len(shown) == 1 and shown[0].equals(table) and not capsys.readouterr().out

@@ -129,6 +129,13 @@ def _explained(claim_id: str, explanation: str | None) -> str:
     return explanation
 
 
+# what a run says where no discrepancy or slip applies (Ledger.show_explained)
+NOTHING_EXPLAINED = (
+    "No discrepancy and no slip applies at this run's parameters: claims.csv marks every such row "
+    "not applicable, with the parameters it needs."
+)
+
+
 class Ledger:
     """Checks computed values against the published ones and records a status for each claim."""
 
@@ -281,6 +288,18 @@ class Ledger:
         counts as the source's claims."""
         return tally(self.results())
 
+    def show_explained(self, table: pd.DataFrame) -> None:
+        """Display the claims a run explains (``table``: its discrepancies and slips), every note
+        in full; where none applies (a run far from the paper's values), say so in a sentence
+        instead of an empty table."""
+        from IPython.display import display
+
+        if table.empty:
+            print(NOTHING_EXPLAINED)
+            return
+        with pd.option_context("display.max_colwidth", None):
+            display(table)
+
     def write(self, path: str | Path) -> pd.DataFrame:
         """Write claims.csv (``RESULT_COLUMNS``) and return the table."""
         table = self.results()
@@ -303,21 +322,3 @@ def tally(results: pd.DataFrame) -> pd.DataFrame:
         counts = results.loc[results.source.isin(sources), "status"].value_counts()
         columns[kind] = [int(counts.get(s, 0)) for s in STATUSES]
     return pd.DataFrame(columns, index=list(STATUSES))
-
-
-NOTHING_EXPLAINED = (
-    "No discrepancy and no slip applies at this run's parameters: claims.csv marks every such row "
-    "not applicable, with the parameters it needs."
-)
-
-
-def show_explained(table: pd.DataFrame) -> None:
-    """Display the claims a run explains (discrepancies and slips), every note in full; where none
-    applies (a run far from the paper's values), say so in a sentence instead of an empty table."""
-    from IPython.display import display
-
-    if table.empty:
-        print(NOTHING_EXPLAINED)
-        return
-    with pd.option_context("display.max_colwidth", None):
-        display(table)
