@@ -126,3 +126,19 @@ def test_a_deviation_under_one_birth_switches_less_at_larger_epsilon():
     ordered = frame.sort_values("epsilon")
     assert ordered["switch_0.1"].is_monotonic_decreasing
     assert (ordered["switch_0.1"] < 0.5).all()
+
+
+def test_a_share_from_too_few_releases_gets_no_z():
+    """With 2 draws a row can keep 1 release above the threshold, a share of 0 or 1 with standard
+    error 0: its z was ±∞ and the summary's largest |z| inf. Such a row now has no z and the
+    summary says how many rows went unchecked."""
+    profile = rp.constant_profile(3.0)
+    cases = [("few", math.log(3.0), 0.5, 0.5, profile), ("many", math.log(3.0), 0.5, 0.5, profile)]
+    rng = np.random.default_rng(0)
+    table = kr.monte_carlo(cases[:1], 2, rng)
+    assert table.releases_used.iloc[0] < kr.MIN_RELEASES and table.z.isna().all()
+    table = pd.concat([table, kr.monte_carlo(cases[1:], 20_000, rng)], ignore_index=True)
+    assert math.isfinite(table.z.iloc[1])
+    summary = kr.monte_carlo_summary(table)
+    assert summary.startswith(f"largest |z| of the simulation: {abs(table.z.iloc[1]):.2f} (1 of 2")
+    assert "fewer than 30 usable releases: no z, not checked" in summary

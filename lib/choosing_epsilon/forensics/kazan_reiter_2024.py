@@ -285,6 +285,10 @@ def grid_comparison(cases: Sequence[tuple[str, rp.Profile, float]]) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
+# the fewest releases above the threshold a Monte Carlo share is tested with (z)
+MIN_RELEASES = 30
+
+
 def monte_carlo(
     cases: Sequence[tuple[str, float, float, float, rp.Profile]],
     n_draws: int,
@@ -306,8 +310,23 @@ def monte_carlo(
             | {"standard_error": sim.standard_error, "releases_used": sim.releases}
         )
     table = pd.DataFrame(rows)
-    table["z"] = (table.simulated_ratio - table.r_star) / table.standard_error
+    # a share estimated from fewer releases has no normal approximation (and from 1 or 2 often a
+    # standard error of 0): its z is left undefined, not ±∞
+    enough = table.releases_used >= MIN_RELEASES
+    table["z"] = ((table.simulated_ratio - table.r_star) / table.standard_error).where(enough)
     return table
+
+
+def monte_carlo_summary(table: pd.DataFrame) -> str:
+    """The largest |z| of ``monte_carlo``'s rows that have one, and how many rows have none."""
+    line = f"largest |z| of the simulation: {table.z.abs().max():.2f}"
+    unchecked = int(table.z.isna().sum())
+    if unchecked:
+        line += (
+            f" ({unchecked} of {len(table)} rows have fewer than {MIN_RELEASES} usable releases: "
+            "no z, not checked)"
+        )
+    return line
 
 
 def run_profile(
