@@ -531,7 +531,7 @@ SYNTHESIS: dict[str, Param] = {
         default="../data/deployments_registry",
         comment="deployments: the registry's YAML folder, or a CSV",
     ),
-    "seed": _default(SEED, 20261122, "seeds the synthetic ages"),
+    "seed": _default(SEED, 20261122, "seeds the synthetic ages and the sampling checks"),
     "output_dir": _output_dir("synthesis", "figures, tables and results.json"),
 }
 
