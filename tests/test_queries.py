@@ -122,8 +122,10 @@ def test_the_query_table_and_its_monte_carlo():
         # at the exact ε no response lifts a world above ρ, and some come within 1e-6 of it
         assert seen <= 1 / 3 * (1 + 1e-9) and seen == pytest.approx(1 / 3, rel=1e-6)
     assert "note" not in table
-    # a column too rich for k = 2 says so instead of computing
-    wide = plots.query_table(np.arange(3000.0), 0.5, [("mean", None, 2)])
+    # a column too rich for k = 2 says so instead of computing: 5,000 distinct values make
+    # 12,502,500 classes, above MAX_CLASSES
+    assert queries.count_classes(5000, 2) > queries.MAX_CLASSES
+    wide = plots.query_table(np.arange(5000.0), 0.5, [("mean", None, 2)])
     assert math.isnan(wide["exact ε"][0]) and "not computed" in wide.note[0]
     assert math.isnan(pw.simulated_worst_posterior(np.arange(100.0), "mean", 1.0, 10, None))
     # three rows leave no world once two are missed and one more removed
