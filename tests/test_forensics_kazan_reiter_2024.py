@@ -142,3 +142,9 @@ def test_a_share_from_too_few_releases_gets_no_z():
     summary = kr.monte_carlo_summary(table)
     assert summary.startswith(f"largest |z| of the simulation: {abs(table.z.iloc[1]):.2f} (1 of 2")
     assert "fewer than 30 usable releases: no z, not checked" in summary
+
+
+def test_the_crossing_is_named_by_the_way_the_noise_must_go():
+    assert kr.crossing(25, 24) == (1, False) and kr.crossing_text(25, 24) == "P(noise ≤ −1)"
+    assert kr.crossing(24, 24) == (1, True) and kr.crossing_text(24, 24) == "P(noise ≥ 1)"
+    assert kr.crossing(20, 24) == (5, True) and kr.crossing_text(31, 24) == "P(noise ≤ −7)"

@@ -72,6 +72,10 @@ def miss(
     return float(family.cdf(-c, scale=scale) + family.sf(c, scale=scale))
 
 
+# below this a probability printed to 4 decimals shows as 0.0000 (and its complement as 1.0000)
+LOST_AT_4_DECIMALS = 5e-5
+
+
 def coverage_text(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> str:
@@ -80,7 +84,7 @@ def coverage_text(
     shortfall = miss(epsilon, c, sensitivity, family)
     if shortfall == 0:  # both tails below a double's range
         return "1 - (less than 1e-300)"
-    return f"1 - {shortfall:.3g}" if shortfall < 5e-5 else f"{1 - shortfall:.4f}"
+    return f"1 - {shortfall:.3g}" if shortfall < LOST_AT_4_DECIMALS else f"{1 - shortfall:.4f}"
 
 
 def miss_text(shortfall: float) -> str:
@@ -88,7 +92,7 @@ def miss_text(shortfall: float) -> str:
     show 0.0000 (a positive probability is never written as zero)."""
     if shortfall == 0:
         return "0"
-    return f"{shortfall:.3g}" if shortfall < 5e-5 else f"{shortfall:.4f}"
+    return f"{shortfall:.3g}" if shortfall < LOST_AT_4_DECIMALS else f"{shortfall:.4f}"
 
 
 def integrated_coverage(

@@ -91,13 +91,27 @@ def agency_claims(prefix: str, rows: Sequence[Row], n_paper: int = 3) -> dict[st
     return values
 
 
+def crossing(count: int, threshold: int) -> tuple[int, bool]:
+    """How far the noise must go for the release of a true ``count`` to land on the other side of
+    ``threshold``, and whether upwards: k = count − threshold steps down, to the threshold or
+    below, for a count above it (P(noise ≤ −k)); k = threshold − count + 1 steps up, past it, for
+    a count at or below it (P(noise ≥ k), the same as P(noise ≤ −k) by symmetry)."""
+    if count > threshold:
+        return count - threshold, False
+    return threshold - count + 1, True
+
+
+def crossing_text(count: int, threshold: int) -> str:
+    """``crossing`` as the probability it names: "P(noise ≤ −k)" or "P(noise ≥ k)"."""
+    steps, upwards = crossing(count, threshold)
+    return f"P(noise ≥ {steps})" if upwards else f"P(noise ≤ −{steps})"
+
+
 def switching(epsilon: float, count: int, threshold: int) -> float:
     """The chance that a count released with the geometric mechanism at ``epsilon`` falls on the
-    other side of ``threshold`` from the true ``count``: at or below it for a count above it,
-    above it for a count at or below it (P(noise ≤ −1 − (threshold − count)) by symmetry)."""
-    if count > threshold:
-        return geometric.prob_below(epsilon, threshold - count)
-    return geometric.prob_below(epsilon, count - threshold - 1)
+    other side of ``threshold`` from the true ``count`` (``crossing``)."""
+    steps, _ = crossing(count, threshold)
+    return geometric.prob_below(epsilon, -steps)
 
 
 def durham(
@@ -233,13 +247,12 @@ def exact_switching(
 ) -> tuple[Fraction, Fraction, Fraction, int, Fraction]:
     """Profile (17)'s switching probability in exact fractions of the decimals as given (repr is
     the shortest string that reads back the same), at Δ = 1: ã, r̃, e^(−ε) = (1 − ã)/(r̃ − ã), the
-    steps k the noise must take to cross the threshold (``switching``), and P(|crossing| ≥ k) =
-    α^k/(1 + α): the true count k above the threshold, or, at or below it, k = threshold − count
-    + 1 steps up."""
+    steps k the noise must take to cross the threshold (``crossing``), and the chance it does,
+    α^k/(1 + α)."""
     a = Fraction(repr(float(a_tilde)))
     r = Fraction(repr(float(r_tilde)))
     alpha = (1 - a) / (r - a)
-    steps = true_count - threshold if true_count > threshold else threshold - true_count + 1
+    steps, _ = crossing(true_count, threshold)
     return a, r, alpha, steps, alpha**steps / (1 + alpha)
 
 

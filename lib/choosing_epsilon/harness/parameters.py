@@ -84,8 +84,12 @@ def _unit_list(v: Any) -> bool:
     return _nonempty(v) and all(_unit(x) for x in v)
 
 
+def _distinct(v: Any) -> bool:
+    return len(set(v)) == len(v)
+
+
 def _distinct_unit_list(v: Any) -> bool:
-    return _unit_list(v) and len(set(v)) == len(v)
+    return _unit_list(v) and _distinct(v)
 
 
 def _increasing_pair(v: Any) -> bool:
@@ -149,7 +153,7 @@ LEE_CLIFTON_2011: dict[str, Param] = {
     "attributes": Param(
         "list[str]",
         "a non-empty list of distinct numeric column names",
-        lambda v: _nonempty(v) and len(set(v)) == len(v),
+        lambda v: _nonempty(v) and _distinct(v),
         paper=["absence_days", "school_year"],
         comment_above="the first is the paper's main example, the second its comparison",
     ),

@@ -533,16 +533,17 @@ def _parse_value(text: str) -> object:
         return text
 
 
-def stopped_message(error: papermill.PapermillExecutionError, names: Sequence[str]) -> str:
-    """One line for a run that stopped inside its notebook, not a traceback: a ValueError is the
-    notebook refusing its input (exit 2), any other exception a fault, said as such (exit 1)."""
+def stopped(error: papermill.PapermillExecutionError, names: Sequence[str]) -> tuple[str, int]:
+    """One line for a run that stopped inside its notebook, not a traceback, and the exit status:
+    a ValueError is the notebook refusing its input (2), any other exception a fault, said as
+    such (1)."""
     where = f"cell {error.cell_index}" + (f" of {names[0]}" if len(names) == 1 else "")
     if error.ename == "ValueError":
-        return f"error: {error.ename}: {error.evalue} ({where})"
+        return f"error: {error.ename}: {error.evalue} ({where})", 2
     return (
         f"error: the run stopped in {where} with {error.ename}: {error.evalue}; the input "
         "passed every check, so this is a fault of the notebook or the package: please report it"
-    )
+    ), 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -579,8 +580,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except papermill.PapermillExecutionError as error:
-        print(stopped_message(error, names), file=sys.stderr)
-        return 2 if error.ename == "ValueError" else 1
+        message, status = stopped(error, names)
+        print(message, file=sys.stderr)
+        return status
     except Interrupted as stop:
         print(
             f"stopped by {stop.name}: every kernel shut down; a notebook that had not finished "

@@ -276,7 +276,6 @@ def averaging_attack(
         ylabel="estimate of the true answer\n(mean of k releases)",
         title="The averaging attack",
     )
-    band = (center - 2 * standard_error, center + 2 * standard_error)
     low, high = _averaging_span(running_mean, standard_error, center)
     unresolved = unresolved_span(low, high)
     if unresolved:
@@ -284,6 +283,7 @@ def averaging_attack(
         ax.set(yticks=[])
         return fig, frame
     ax.plot(k, running_mean, color=RELEASES, linestyle="-", label="mean of the first k releases")
+    band = (center - 2 * standard_error, center + 2 * standard_error)
     ax.fill_between(k, *band, color=RELEASES, alpha=0.2, label="f(D) ± 2 standard errors")
     ax.axhline(center, color=style.REFERENCE, linestyle="--", lw=1.2, label=f"f(D) = {center:g}")
     # matplotlib's own margin (5% of the span each side), set here: near 1e15 its autoscaling
