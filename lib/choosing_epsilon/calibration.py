@@ -13,18 +13,120 @@ dp-accounting (connect-the-dots discretisation, Doroshenko et al. 2022), read by
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import mpmath
 import numpy as np
 from scipy import optimize, special, stats
 
 from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
 
 # relative tolerance of every numerical calibration below (scipy's brentq ``rtol``): the noise is
-# found to about four significant digits
+# found to about four significant digits, and the tolerance is spent on the safe side (more noise)
 CALIBRATION_RTOL = 1e-4
+# how far below its target a DP-SGD calibration's risk is held, absolute: dp-accounting composes
+# the privacy loss distribution by FFT, whose last bits follow the CPU's SIMD code path (measured
+# between AVX-512 and numpy's baseline paths: up to 1.3e-8 in a trade-off curve, 1.1e-9 relative in
+# ε), so a noise that meets its target less 1e-7 on one CPU meets the target on any other
+ACCOUNTANT_MARGIN = 1e-7
+# the precision at which an accountant's error rates (FNR, TPR, read off its trade-off curve) are
+# reproducible on every CPU, in decimals: about 8 times the code paths' spread above, and far finer
+# than the discretisation's own error (at the paper's grid 1e-4, riskcal's curve for a GPT-2 run
+# lies up to 1e-2 below the one at 1e-5, on the safe side); its ε, relative, agrees to the 1e-7 of
+# ``harness.compare.REL_TOL``
+ACCOUNTANT_DECIMALS = 7
+
+
+def reproducible(rates: float | np.ndarray) -> float | np.ndarray:
+    """Error rates read off an accountant's curve, rounded to ``ACCOUNTANT_DECIMALS`` decimals:
+    the digits that are the same on every CPU (beyond them the FFT's last bits differ between code
+    paths, and a value on a rounding boundary moves by one unit of the last decimal kept)."""
+    rounded = np.round(np.asarray(rates, dtype=float), ACCOUNTANT_DECIMALS)
+    return float(rounded) if rounded.ndim == 0 else rounded
+
+
+def safe_side(
+    value: float,
+    target: float,
+    readings: Sequence[Callable[[float], Any]],
+    toward: float = math.inf,
+) -> float:
+    """The float nearest ``value``, moved toward ``toward`` (+∞: more noise; −∞: a smaller ε), at
+    which every one of ``readings`` gives a risk of at most ``target``: steps of one unit in the
+    last place, doubling, so a closed form's rounding never allows a hair more than the target.
+    The readings are the exact one (mpmath, ``EXACT_DIGITS``), which bounds the true risk, and the
+    float ones the package prints, so that neither shows the target exceeded. ``value`` itself
+    when it already meets them."""
+    x = float(value)
+    step = math.ulp(x) if x != 0 else sys.float_info.min
+    with mpmath.workdps(EXACT_DIGITS):
+        bound = mpmath.mpf(float(target))
+        for _ in range(1100):
+            if all(read(x) <= bound for read in readings):
+                return x
+            x = x + step if toward > 0 else x - step
+            step *= 2
+    raise ValueError(f"no value near {value!r} meets the target {target!r}")
+
+
+# --- exact readings, which check a closed form's float on the safe side -------------------------
+
+# the digits of the exact readings: a float's last bit (16 digits) shows with room to spare
+EXACT_DIGITS = 40
+
+
+def as_exact(x: Any) -> Any:
+    """A float as the mpmath number of the same value (exact); an mpmath number as it is."""
+    return x if isinstance(x, mpmath.mpf) else mpmath.mpf(float(x))
+
+
+def exact_normal_quantile(p: float) -> Any:
+    """Φ⁻¹(p) at ``EXACT_DIGITS`` digits: Newton's method on log Φ from scipy's float answer (the
+    lower tail taken for p ≤ ½, its mirror above)."""
+    with mpmath.workdps(EXACT_DIGITS):
+        q = as_exact(p)
+        lower = q <= mpmath.mpf(1) / 2
+        tail = q if lower else 1 - q
+        start = mpmath.mpf(float(stats.norm.ppf(float(tail))))
+        z = mpmath.findroot(lambda z: mpmath.log(mpmath.ncdf(z)) - mpmath.log(tail), start)
+        return z if lower else -z
+
+
+def exact_gaussian_advantage(mu: float) -> Any:
+    """2Φ(μ/2) − 1 = erf(μ/(2√2)) at ``EXACT_DIGITS`` digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        return mpmath.erf(as_exact(mu) / (2 * mpmath.sqrt(2)))
+
+
+def exact_gaussian_tpr(mu: float, alpha: float) -> Any:
+    """Φ(Φ⁻¹(α) + μ), the μ-GDP curve's TPR at FPR α, at ``EXACT_DIGITS`` digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        return mpmath.ncdf(exact_normal_quantile(alpha) + as_exact(mu))
+
+
+def exact_gaussian_delta(mu: float, epsilon: float) -> Any:
+    """δ(ε) of μ-GDP, Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) (Eq. 48), at ``EXACT_DIGITS`` digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        m, e = as_exact(mu), as_exact(epsilon)
+        return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+
+
+def exact_advantage_bound(epsilon: float, delta: float) -> Any:
+    """(e^ε − 1 + 2δ)/(e^ε + 1) (Eq. 8) at ``EXACT_DIGITS`` digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        e = as_exact(epsilon)
+        return (mpmath.expm1(e) + 2 * as_exact(delta)) / (mpmath.exp(e) + 1)
+
+
+def exact_tpr_bound(epsilon: float, delta: float, alpha: float) -> Any:
+    """1 − β(α) of Eq. (5), the largest TPR at FPR α under (ε, δ)-DP, at ``EXACT_DIGITS``
+    digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        e, d, a = as_exact(epsilon), as_exact(delta), as_exact(alpha)
+        return 1 - max(mpmath.mpf(0), 1 - d - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - d - a))
 
 
 # --- (ε, δ) read as attack risk (Propositions 2.1 and 2.2) -------------------------------------
@@ -58,7 +160,9 @@ def epsilon_for_advantage(advantage: float, delta: float) -> float:
             "δ), "
             f"got {advantage!r}"
         )
-    return math.log((1 + eta - 2 * d) / (1 - eta))
+    epsilon = math.log((1 + eta - 2 * d) / (1 - eta))
+    readings = (lambda e: exact_advantage_bound(e, d), lambda e: advantage_bound(max(e, 0.0), d))
+    return safe_side(epsilon, eta, readings, toward=-math.inf)
 
 
 def epsilon_for_err_rates(alpha: float, beta: float, delta: float) -> float:
@@ -71,7 +175,13 @@ def epsilon_for_err_rates(alpha: float, beta: float, delta: float) -> float:
             f"alpha + beta must be < 1 − delta = {1 - d!r} (else no ε ≥ 0 meets it), "
             f"got alpha = {alpha!r}, beta = {beta!r}"
         )
-    return max(math.log((1 - d - b) / a), math.log((1 - d - a) / b))
+    epsilon = max(math.log((1 - d - b) / a), math.log((1 - d - a) / b))
+    # the FNR β(α) the ε allows is at least β: TPR − 1 at most −β
+    readings = (
+        lambda e: exact_tpr_bound(e, d, a) - 1,
+        lambda e: -float(beta_bound(max(e, 0.0), d, a)),
+    )
+    return safe_side(epsilon, -b, readings, toward=-math.inf)
 
 
 def advantage_calibration_gap(advantage: float, delta: float, alpha: float) -> float:
@@ -117,6 +227,8 @@ def gaussian_delta(mu: float, epsilon: float) -> float:
     m = positive("mu", mu)
     e = nonnegative("epsilon", epsilon)
     first = special.log_ndtr(m / 2 - e / m)
+    if first == -math.inf:
+        return 0.0  # both terms underflow: μ far below ε
     second = e + special.log_ndtr(-m / 2 - e / m)
     return float(np.exp(first) * -np.expm1(second - first))
 
@@ -124,7 +236,13 @@ def gaussian_delta(mu: float, epsilon: float) -> float:
 def gaussian_sigma_for_advantage(advantage: float, sensitivity: float = 1.0) -> float:
     """Noise of the Gaussian mechanism at advantage η, Δ₂/(2Φ⁻¹((η + 1)/2)) (Corollary G.2)."""
     eta = open_unit("advantage", advantage)
-    return positive("sensitivity", sensitivity) / (2 * stats.norm.ppf((eta + 1) / 2))
+    width = positive("sensitivity", sensitivity)
+    sigma = width / (2 * math.sqrt(2) * float(special.erfinv(eta)))
+    readings = (
+        lambda s: exact_gaussian_advantage(as_exact(width) / as_exact(s)),
+        lambda s: gaussian_advantage(width / s),
+    )
+    return safe_side(sigma, eta, readings)
 
 
 def gaussian_sigma_for_err_rates(alpha: float, beta: float, sensitivity: float = 1.0) -> float:
@@ -134,7 +252,14 @@ def gaussian_sigma_for_err_rates(alpha: float, beta: float, sensitivity: float =
     b = open_unit("beta", beta)
     if not a + b < 1:
         raise ValueError(f"alpha + beta must be < 1, got alpha = {alpha!r}, beta = {beta!r}")
-    return positive("sensitivity", sensitivity) / (stats.norm.isf(a) - stats.norm.ppf(b))
+    width = positive("sensitivity", sensitivity)
+    sigma = width / float(stats.norm.isf(a) - stats.norm.ppf(b))
+    # the FNR at α is at least β: TPR − 1 at most −β
+    readings = (
+        lambda s: exact_gaussian_tpr(as_exact(width) / as_exact(s), a) - 1,
+        lambda s: -float(gaussian_beta(width / s, a)),
+    )
+    return safe_side(sigma, -b, readings)
 
 
 def gaussian_sigma_for_epsilon_delta(
@@ -143,8 +268,16 @@ def gaussian_sigma_for_epsilon_delta(
     """Smallest Gaussian noise that is (ε, δ)-DP, solving Eq. (48) for μ (Balle & Wang 2018)."""
     e = nonnegative("epsilon", epsilon)
     d = open_unit("delta", delta)
-    mu = optimize.brentq(lambda m: gaussian_delta(m, e) - d, 1e-9, 1e3, xtol=1e-14, rtol=1e-14)
-    return positive("sensitivity", sensitivity) / mu
+    # in log μ, from μ = 1e-300 (δ(ε) ≈ μφ(0) at ε = 0, so a δ of 1e-12 needs μ near 2.5e-12)
+    log_mu = optimize.brentq(
+        lambda t: gaussian_delta(math.exp(t), e) - d, -690.0, math.log(1e3), xtol=1e-15
+    )
+    width = positive("sensitivity", sensitivity)
+    readings = (
+        lambda s: exact_gaussian_delta(as_exact(width) / as_exact(s), e),
+        lambda s: gaussian_delta(width / s, e),
+    )
+    return safe_side(width / math.exp(log_mu), d, readings)
 
 
 # --- DP-SGD: the privacy loss distribution and the risks it gives (Section 3) ------------------
@@ -290,7 +423,9 @@ class DpsgdAccountant:
         self, kind: str, target: float, fpr: float | None = None, start: float | None = None
     ) -> float:
         """Smallest noise multiplier whose risk ``kind`` is at most ``target`` (Eqs. 2, 13, 18),
-        to a relative tolerance ``CALIBRATION_RTOL``:
+        to a relative tolerance ``CALIBRATION_RTOL`` spent on the safe side: the σ returned is
+        the smallest evaluated one whose risk is at most ``target`` − ``ACCOUNTANT_MARGIN``, so
+        it allows no more than the target on any CPU. The search, toward that goal:
 
         1. a bracket on the ladder 2^(k/8), from the rung nearest ``start`` (by default the
            central-limit guess) outward, with the rung beyond each end (rungs already evaluated,
@@ -300,9 +435,10 @@ class DpsgdAccountant:
            and confirmed by a pair of evaluations at ±0.4 × the tolerance around it, repeated
            from the new evaluations if the pair misses;
         3. scipy's brentq on the narrowest bracket found, with ``rtol=CALIBRATION_RTOL``: when the
-           pair straddles the root it returns at once, otherwise it finishes the search."""
+           pair straddles the root it returns at once, otherwise it finishes the search;
+        4. the safe end of the narrowest bracket the evaluations then hold."""
         self.check_kind(kind, fpr)
-        target = float(target)
+        target = float(target) - ACCOUNTANT_MARGIN
 
         def excess(sigma: float) -> float:
             return self.measure(kind, sigma, fpr) - target
@@ -322,7 +458,8 @@ class DpsgdAccountant:
                 if lo < sigma < hi:
                     excess(sigma)
         lo, hi = self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))
-        return float(optimize.brentq(excess, lo, hi, xtol=1e-12, rtol=CALIBRATION_RTOL))
+        optimize.brentq(excess, lo, hi, xtol=1e-12, rtol=CALIBRATION_RTOL)
+        return self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))[1]
 
     def _known(self, kind: str, fpr: float | None) -> tuple[np.ndarray, np.ndarray]:
         sigmas = np.array(sorted(self.memo))

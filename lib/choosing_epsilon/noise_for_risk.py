@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
+import mpmath
 import numpy as np
 import pandas as pd
 from scipy import special, stats
@@ -57,6 +59,33 @@ def laplace_advantage(mu: float) -> float:
     """The largest advantage between Laplace(0, 1) and Laplace(μ, 1): their total variation
     distance, 1 − e^(−μ/2) (the threshold test at μ/2)."""
     return float(-math.expm1(-nonnegative("mu", mu) / 2))
+
+
+def exact_laplace_advantage(mu: float) -> Any:
+    """1 − e^(−μ/2) at ``calibration.EXACT_DIGITS`` digits."""
+    with mpmath.workdps(calibration.EXACT_DIGITS):
+        return -mpmath.expm1(-calibration.as_exact(mu) / 2)
+
+
+def exact_laplace_tpr(mu: float, fpr: float) -> Any:
+    """1 − F(F⁻¹(1 − α) − μ) at ``calibration.EXACT_DIGITS`` digits, F the standard Laplace
+    distribution function (F⁻¹(1 − α) = −log 2α for α ≤ ½, log 2(1 − α) above)."""
+    with mpmath.workdps(calibration.EXACT_DIGITS):
+        a = calibration.as_exact(fpr)
+        x = (-mpmath.log(2 * a) if a <= 0.5 else mpmath.log(2 * (1 - a))) - calibration.as_exact(mu)
+        return 1 - mpmath.exp(x) / 2 if x < 0 else mpmath.exp(-x) / 2
+
+
+def exact_risk(mechanism: str, mu: float, target: RiskTarget) -> Any:
+    """The risk ``target`` measures at shift μ, read exactly (mpmath): what a calibration's float
+    is checked against."""
+    if mechanism == "Gaussian":
+        if target.kind == "advantage":
+            return calibration.exact_gaussian_advantage(mu)
+        return calibration.exact_gaussian_tpr(mu, target.fpr)
+    if target.kind == "advantage":
+        return exact_laplace_advantage(mu)
+    return exact_laplace_tpr(mu, target.fpr)
 
 
 def laplace_mu_for_advantage(advantage: float) -> float:
@@ -208,22 +237,24 @@ def implied_epsilon(mechanism: str, mu: float, delta: float) -> float:
 
 COLUMNS = [
     "mechanism", "target", "kind", "risk", "fpr", "delta", "sensitivity", "noise_aware",
-    "epsilon_aware", "epsilon_standard", "noise_standard", "noise_ratio", "risk_standard",
-    "curve",
+    "risk_aware", "epsilon_aware", "epsilon_standard", "noise_standard", "noise_ratio",
+    "risk_standard", "curve",
 ]  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Routes:
-    """One mechanism calibrated to one risk by both routes: the attack-aware noise and the ε it
-    would be reported with, the standard route's ε and noise (∞ where no ε meets the risk), their
-    ratio, and the risk the standard noise actually allows on the mechanism's own curve."""
+    """One mechanism calibrated to one risk by both routes: the attack-aware noise, the risk it
+    allows on the mechanism's own curve (at most the target: the closed form's rounding is spent
+    on the safe side) and the ε it would be reported with, the standard route's ε and noise (∞
+    where no ε meets the risk), their ratio, and the risk the standard noise actually allows."""
 
     mechanism: str
     target: RiskTarget
     delta: float
     sensitivity: float
     noise_aware: float
+    risk_aware: float
     epsilon_aware: float
     epsilon_standard: float
     noise_standard: float
@@ -245,6 +276,7 @@ class Routes:
             "delta": self.delta,
             "sensitivity": self.sensitivity,
             "noise_aware": self.noise_aware,
+            "risk_aware": self.risk_aware,
             "epsilon_aware": self.epsilon_aware,
             "epsilon_standard": self.epsilon_standard,
             "noise_standard": self.noise_standard,
@@ -256,28 +288,55 @@ class Routes:
 
 def routes(mechanism: str, target: RiskTarget, sensitivity: float, delta: float) -> Routes:
     """``mechanism`` (Gaussian at δ = ``delta``, Laplace at δ = 0) on a release of sensitivity
-    ``sensitivity``, calibrated to ``target`` by both routes."""
+    ``sensitivity``, calibrated to ``target`` by both routes. Each noise is moved up from its
+    closed form, by units in the last place, until its own reading allows at most the target
+    (``calibration.safe_side``): the attack-aware noise's risk on the mechanism's curve, the
+    standard noise's δ at its ε (Gaussian) or its Δ/b (Laplace)."""
     width = positive("sensitivity", sensitivity)
     d = {"Gaussian": open_unit("delta", delta), "Laplace": 0.0}[_mechanism(mechanism)]
-    mu_aware = aware_mu(mechanism, target)
+    noise_aware = calibration.safe_side(
+        width / aware_mu(mechanism, target),
+        target.value,
+        (
+            lambda n: exact_risk(mechanism, _ratio(width, n), target),
+            lambda n: risk_of(mechanism, width / n, target),
+        ),
+    )
     epsilon = standard_epsilon(target, d)
     if math.isnan(epsilon):
-        mu_standard = 0.0  # no ε meets the risk: no finite noise reaches it by this route
+        noise_standard = math.inf  # no ε meets the risk: no finite noise reaches it by this route
     elif mechanism == "Laplace":
-        mu_standard = epsilon  # b = Δ/ε
+        noise_standard = calibration.safe_side(
+            width / epsilon, epsilon, (lambda n: _ratio(width, n), lambda n: width / n)
+        )
     else:
-        mu_standard = gaussian_mu_for_epsilon_delta(epsilon, d)
+        noise_standard = calibration.safe_side(
+            width / gaussian_mu_for_epsilon_delta(epsilon, d),
+            d,
+            (
+                lambda n: calibration.exact_gaussian_delta(_ratio(width, n), epsilon),
+                lambda n: calibration.gaussian_delta(width / n, epsilon),
+            ),
+        )
+    finite = math.isfinite(noise_standard)
     return Routes(
         mechanism,
         target,
         d,
         width,
-        width / mu_aware,
-        implied_epsilon(mechanism, mu_aware, d),
+        noise_aware,
+        risk_of(mechanism, width / noise_aware, target),
+        implied_epsilon(mechanism, width / noise_aware, d),
         epsilon,
-        width / mu_standard if mu_standard > 0 else math.inf,
-        risk_of(mechanism, mu_standard, target) if mu_standard > 0 else math.nan,
+        noise_standard,
+        risk_of(mechanism, width / noise_standard, target) if finite else math.nan,
     )
+
+
+def _ratio(width: float, noise: float) -> Any:
+    """Δ/noise, the shift μ, exactly (mpmath)."""
+    with mpmath.workdps(calibration.EXACT_DIGITS):
+        return calibration.as_exact(width) / calibration.as_exact(noise)
 
 
 def _mechanism(mechanism: str) -> str:
