@@ -21,7 +21,10 @@ from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
         ("0.3062", "0.3064", False),
         ("42", "43", False),  # integers must match
         ("1.2345678901", "1.2345678902", True),
-        ("2.000251095", "2.0002511", True),  # within 1e-9 relative... or one unit of the shorter
+        ("2.000251095", "2.0002511", True),  # within 1e-7 relative... or one unit of the shorter
+        # a GPT-2 run's ε on AVX-512 and on numpy's baseline paths (1.1e-9 relative apart)
+        ("3.9451049485951293", "3.9451049443797563", True),
+        ("0.123456789", "0.123456812", False),  # 1.9e-7 relative: beyond REL_TOL
         ("1.99991", "2", False),
         ("1e-05", "1.0000000001e-05", True),
         ("-0.0000", "0.0000", True),
@@ -37,6 +40,22 @@ def test_text_differs_only_in_numbers():
     assert not compare.text_equivalent("γ = 2.0001, ε = 5", "γ = 2.0001, ε = 6")
     assert not compare.text_equivalent("ω1 is likeliest", "ω2 is likeliest")
     assert not compare.text_equivalent("reproduced", "discrepancy")
+
+
+def test_svg_coordinates_agree_within_a_thousandth_of_a_point(tmp_path):
+    """A curve point kept to 7 decimals that rounds the other way on another CPU moves by about
+    2e-5 points (Fig. 4 of kulynych_2024, 44.737975 and 44.737991): the same drawing. A move of
+    a hundredth of a point, or any text, is a change."""
+    path = '<path d="M 42.576094 37.799777 L 45.088099 {}"/><!-- ε = 0.5 -->'
+    a, b = tmp_path / "a.svg", tmp_path / "b.svg"
+    a.write_text(path.format("44.737975"))
+    for moved, same in [("44.737991", True), ("44.747975", False)]:
+        b.write_text(path.format(moved))
+        assert compare.equivalent(a, b) is same
+    b.write_text(path.format("44.737975").replace("0.5", "0.7"))
+    assert not compare.equivalent(a, b)
+    # in other text the coordinates' tolerance does not apply
+    assert not compare.text_equivalent("x 44.737975", "x 44.737991")
 
 
 def test_svg_ids_are_numbered_in_order():
