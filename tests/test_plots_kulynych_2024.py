@@ -10,6 +10,7 @@ import pytest
 
 from choosing_epsilon import calibration
 from choosing_epsilon.forensics import kulynych_2024 as forensics
+from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA, FIGURES
 from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import kulynych_2024 as plots
@@ -112,13 +113,14 @@ def test_noise_caption_without_a_tpr_target_speaks_of_the_advantage_only():
 
 
 def test_the_noise_grid_drawn_is_the_stored_grid_the_notebook_reads():
+    v = parameters.committed_values("kulynych_2024")
     setting, wanted = forensics.grid_request(
-        0.001,
-        10000,
-        DELTA,
-        [0.004, 0.00752, 0.0141, 0.0266, 0.05, 0.1, 0.15, 0.2, 0.25],
-        FPR_TARGETS,
-        [0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
+        v["sample_rate"],
+        v["num_steps"],
+        v["delta"],
+        v["advantage_targets"],  # Fig. 2a draws the paper's grid only
+        v["fpr_targets"],
+        v["tpr_targets"],
     )
     store = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
     grid, provenance = forensics.calibrations(setting, wanted, store, workers=1)

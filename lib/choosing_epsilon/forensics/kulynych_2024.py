@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pandas as pd
 
@@ -25,7 +26,10 @@ from .. import calibration as cal
 
 # how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes
-SEARCH = "ladder 2^(k/8), k = -24..66; cubic inverse interpolation; pairs at ±0.4 rtol; brentq"
+SEARCH = (
+    "ladder 2^(k/8), k = -24..66; cubic inverse interpolation; pairs at ±0.4 rtol; brentq; "
+    "the bracket's safe end"
+)
 # the libraries whose versions a stored row depends on
 LIBRARIES = ("riskcal", "dp-accounting", "numpy", "scipy")
 # the paper's Fig. 1 and 4 read (ε, δ) at this δ (App. H.2)
@@ -41,10 +45,11 @@ def versions() -> dict[str, str]:
 def targets(
     advantages: Sequence[float], fprs: Sequence[float], tprs: Sequence[float], delta: float
 ) -> list[tuple[str, float, float | None]]:
-    """The grid's targets as (kind, target, fpr): every advantage, and every TPR at every FPR that
-    some ε ≥ 0 can meet (FPR + FNR < 1 − δ; the authors skip the others too)."""
+    """The grid's targets as (kind, target, fpr): every advantage (once, in the order given), and
+    every TPR at every FPR that some ε ≥ 0 can meet (FPR + FNR < 1 − δ; the authors skip the
+    others too)."""
     rows: list[tuple[str, float, float | None]] = [
-        ("advantage", float(a), None) for a in advantages
+        ("advantage", a, None) for a in dict.fromkeys(float(a) for a in advantages)
     ]
     for a in fprs:
         rows += [("tpr", float(t), float(a)) for t in tprs if a + (1 - t) < 1 - delta]
@@ -75,7 +80,11 @@ def key(setting: cal.DpsgdSetting, kind: str, target: float, fpr: float | None) 
             "grid_step": setting.grid_step,
         },
         "target": {"kind": kind, "target": target, "fpr": fpr},
-        "calibration": {"rtol": cal.CALIBRATION_RTOL, "search": SEARCH},
+        "calibration": {
+            "rtol": cal.CALIBRATION_RTOL,
+            "margin": cal.ACCOUNTANT_MARGIN,
+            "search": SEARCH,
+        },
         "versions": versions(),
     }
     text = json.dumps(inputs, sort_keys=True)
@@ -194,6 +203,41 @@ def _close(a: dict, b: dict, tolerance: float) -> bool:
     return True
 
 
+def margins(table: pd.DataFrame) -> pd.DataFrame:
+    """How far below its target each row's noise keeps the risk (never below 0: the search spends
+    its tolerance on the safe side): the attack-aware σ's advantage or TPR at its FPR, and the
+    standard σ's ε at δ against ε*."""
+    aware = [
+        r["advantage_aware"] if r["kind"] == "advantage" else r[f"tpr_aware_at_{r['fpr']:g}"]
+        for r in table.to_dict("records")
+    ]
+    return pd.DataFrame(
+        {
+            "aware": table.target.to_numpy() - np.asarray(aware, dtype=float),
+            "standard": (table.epsilon_target - table.epsilon_standard).to_numpy(),
+        },
+        index=table.index,
+    )
+
+
+def gaussian_margins(table: pd.DataFrame) -> pd.Series:
+    """How far below its target each closed-form Gaussian σ of App. G keeps the risk, read
+    exactly (mpmath, Δ₂ = 1): η* − advantage for an advantage, and for a TPR the FNR at α less the
+    β* = 1 − TPR the calibration was given (the float it was asked for). Never below 0."""
+    margins = []
+    for kind, fpr, target, sigma in table[["kind", "fpr", "target", "σ attack-aware"]].itertuples(
+        index=False
+    ):
+        with mpmath.workdps(cal.EXACT_DIGITS):
+            mu = cal.as_exact(1.0) / cal.as_exact(sigma)
+            if kind == "advantage":
+                margin = cal.as_exact(target) - cal.exact_gaussian_advantage(mu)
+            else:
+                margin = 1 - cal.exact_gaussian_tpr(mu, fpr) - cal.as_exact(1 - target)
+        margins.append(float(margin))
+    return pd.Series(margins, index=table.index)
+
+
 def largest_ratio(table: pd.DataFrame, kind: str) -> pd.Series:
     """The row of ``kind`` where standard calibration costs most noise over the attack-aware."""
     part = table[table.kind == kind]
@@ -276,14 +320,16 @@ def run_analysis(
     """For each run, from one privacy loss distribution: ε at δ (dp-accounting), the TPR at each
     of ``fprs`` that this ε allows under standard calibration (Eq. 5) and the TPR the run's own
     trade-off curve allows (riskcal, Algorithm 1) (Fig. 1); and both curves, FNR at each of
-    ``curve_fprs`` (Fig. 4)."""
+    ``curve_fprs`` (Fig. 4). Every error rate, from the run's own curve or from its ε, is kept to
+    the decimals the accountant gives alike on every CPU (``calibration.reproducible``)."""
     from riskcal.analysis import get_beta_from_pld
 
     rows, frames = [], []
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
         epsilon = float(pld.get_epsilon_for_delta(delta))
-        aware = np.atleast_1d(get_beta_from_pld(pld, alpha=np.asarray(fprs, dtype=float)))
+        betas = get_beta_from_pld(pld, alpha=np.asarray(fprs, dtype=float))
+        aware = np.atleast_1d(cal.reproducible(betas))
         for a, b in zip(fprs, aware):
             rows.append(
                 {
@@ -291,7 +337,7 @@ def run_analysis(
                     "test_acc": accuracy,
                     "epsilon": epsilon,
                     "fpr": a,
-                    "tpr_standard": 1 - cal.beta_bound(epsilon, delta, a),
+                    "tpr_standard": 1 - cal.reproducible(cal.beta_bound(epsilon, delta, a)),
                     "tpr_aware": 1 - float(b),
                 }
             )
@@ -301,8 +347,10 @@ def run_analysis(
                     "sigma": sigma,
                     "test_acc": accuracy,
                     "fpr": curve_fprs,
-                    "fnr_aware": np.atleast_1d(get_beta_from_pld(pld, alpha=curve_fprs)),
-                    "fnr_standard": cal.beta_bound(epsilon, delta, curve_fprs),
+                    "fnr_aware": np.atleast_1d(
+                        cal.reproducible(get_beta_from_pld(pld, alpha=curve_fprs))
+                    ),
+                    "fnr_standard": cal.reproducible(cal.beta_bound(epsilon, delta, curve_fprs)),
                 }
             )
         )

@@ -708,12 +708,36 @@ KULYNYCH_2024: dict[str, Param] = {
         comment="δ* of standard calibration, and of the (ε, δ) read off each run (App. H.2)",
         source="1e-5",
     ),
+    # the authors' script of the paper's time (riskcal b7c9eeb, 2 July, and a1792ad, 14 August
+    # 2024) calibrates np.logspace from 0.001 to 0.05 (5 points) and np.linspace from 0.05 to 0.25
+    # (5), and its Fig. 2a draws those with adv >= 0.01: these, as numpy computes them, 0.05 and
+    # 0.15 once (its 0.049999999999999996 and 0.15000000000000002 are one unit in the last place
+    # from them)
     "advantage_targets": Param(
         "list[float]",
         "a non-empty list of distinct values in (delta, 1)",
         _distinct_unit_list,
-        paper=[0.004, 0.00752, 0.0141, 0.0266, 0.05, 0.1, 0.15, 0.2, 0.25],
-        comment="Fig. 2a's η*",
+        paper=[0.018803015465431967, 0.05, 0.1, 0.15, 0.2, 0.25],
+        comment="Fig. 2a's η*: the authors' grid of the paper's time, as drawn (η* ≥ 0.01)",
+    ),
+    # the same script from riskcal d7fb0f0 (16 August 2024) on: np.logspace from 0.004 to 0.05 and
+    # the same np.linspace, every point drawn
+    "later_advantage_targets": Param(
+        "list[float]",
+        "a list of distinct values in (delta, 1), maybe empty",
+        lambda v: all(_unit(x) for x in v) and _distinct(v),
+        paper=[
+            0.004000000000000001,
+            0.007521206186172788,
+            0.01414213562373095,
+            0.026591479484724942,
+            0.05,
+            0.1,
+            0.15,
+            0.2,
+            0.25,
+        ],
+        comment="the authors' later grid (Fig. 2a's η* from 16 August 2024): a second reading",
     ),
     # each target a row or a column of the tables: listed once
     "fpr_targets": Param(
@@ -755,10 +779,12 @@ KULYNYCH_2024: dict[str, Param] = {
 
 def _kulynych_joint(v: Mapping[str, Any]) -> None:
     """Kulynych et al.'s parameters that constrain one another."""
-    low = [a for a in [*v["advantage_targets"], v["gap_advantage"]] if not a > v["delta"]]
+    advantages = [*v["advantage_targets"], *v["later_advantage_targets"], v["gap_advantage"]]
+    low = [a for a in advantages if not a > v["delta"]]
     if low:
         raise ValueError(
-            "parameters 'advantage_targets' and 'gap_advantage' must exceed delta = "
+            "parameters 'advantage_targets', 'later_advantage_targets' and 'gap_advantage' must "
+            "exceed delta = "
             f"{v['delta']!r} "
             f"((0, δ)-DP already allows advantage δ), got {low!r}"
         )
@@ -1035,9 +1061,15 @@ def parameters_cell(notebook: str) -> str:
         lines += [f"# {line}" for line in param.comment_above.splitlines()]
         value = param.paper if param.default is None else param.default
         assignment = f"{name} = {param.source or value_text(value)}"
+        if display_width(assignment) > CELL_WIDTH and isinstance(value, (list, tuple)):
+            # as ruff formats a list too long for one line: an element a line
+            items = [f"    {value_text(v)}," for v in value]
+            assignment = "\n".join([f"{name} = [", *items, "]"])
         if not param.comment:
             lines.append(assignment)
-        elif display_width(f"{assignment}  # {param.comment}") <= CELL_WIDTH:
+        elif "\n" not in assignment and (
+            display_width(f"{assignment}  # {param.comment}") <= CELL_WIDTH
+        ):
             lines.append(f"{assignment}  # {param.comment}")
         else:
             lines += [f"# {param.comment}", assignment]

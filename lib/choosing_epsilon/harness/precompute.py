@@ -26,7 +26,7 @@ def committed_grid() -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | N
         v["sample_rate"],
         v["num_steps"],
         v["delta"],
-        v["advantage_targets"],
+        [*v["advantage_targets"], *v["later_advantage_targets"]],
         v["fpr_targets"],
         v["tpr_targets"],
     )
