@@ -58,6 +58,7 @@ def noise_figure(table: pd.DataFrame) -> tuple[Figure, pd.DataFrame]:
             rows.target, rows.sigma_aware, label=AWARE if index == 0 else "_a", **_series(1, "s")
         )
         ax.set(xlabel=xlabel, ylabel="noise multiplier (σ)", yscale="log")
+        style.plain_log_labels(ax.yaxis)
         title = "advantage" if fpr is None else f"TPR at FPR α = {fpr:g}"
         style.panel_title(ax, index, title)
     fig.legend(loc="outside lower center", ncols=2)

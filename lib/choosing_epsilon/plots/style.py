@@ -24,6 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
+from matplotlib.ticker import LogFormatterSciNotation
 from matplotlib.transforms import Bbox, offset_copy
 
 # Okabe & Ito, "Color Universal Design": the colour of each name
@@ -136,6 +137,20 @@ def note(ax: Axes, x: float, y: float, text: str, **kwargs: Any) -> Text:
     """Words written inside a panel, at the notes' size and in grey unless told otherwise."""
     kwargs.setdefault("color", "0.3")
     return ax.text(x, y, text, fontsize=FONT["note"], **kwargs)
+
+
+class _PlainLogLabels(LogFormatterSciNotation):
+    """matplotlib's own choice of which ticks of a log axis to label, each written as a plain
+    number (6, 0.6, 1) instead of 6×10⁰."""
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        return f"{x:g}" if super().__call__(x, pos) else ""
+
+
+def plain_log_labels(axis: Any) -> None:
+    """Label a log ``axis`` (``ax.yaxis``) with plain numbers, at the ticks matplotlib labels."""
+    axis.set_major_formatter(_PlainLogLabels())
+    axis.set_minor_formatter(_PlainLogLabels(labelOnlyBase=False, minor_thresholds=(2, 0.4)))
 
 
 # how far below the bottom of a panel a legend under it starts: under the tick labels and x label
