@@ -111,9 +111,15 @@ def test_max_epsilon_draws_a_curve_per_budget():
 
 
 def test_max_epsilon_says_when_nothing_is_feasible():
-    scan = econ.max_epsilon_scan(np.array([P, 2 * P]), [1.0], 0.05, 0.1, True)
+    scan = econ.max_epsilon_scan(np.array([P / 2, P, 2 * P]), [1.0, 2.0, 3.0], 0.05, 0.1, True)
     fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
     assert texts(fig.axes[0]) == ["no study is feasible\nfor any P and B shown"]
+    # three budgets drawn nowhere: each keeps its own dash in the legend, and says why
+    assert labels(fig.axes[0])[:3] == [
+        f"B = ${b:.2f}: infeasible at every P shown" for b in (1, 2, 3)
+    ]
+    figures._log_axes(fig)
+    assert style.problems(fig) == []
 
 
 def test_max_epsilon_marks_a_budget_feasible_nowhere_and_a_point_feasible_alone():
@@ -134,7 +140,7 @@ def test_max_epsilon_marks_a_budget_feasible_nowhere_and_a_point_feasible_alone(
         "P = $63.70",
     ]
     nowhere, alone, curve = ax.get_lines()[:3]
-    assert len(nowhere.get_xdata()) == 0  # drawn nowhere, its colour and dash in the legend
+    assert np.isnan(nowhere.get_ydata()).all()  # drawn nowhere, its colour and dash in the legend
     assert alone.get_marker() == "o" and alone.get_markevery() == [0]
     assert curve.get_marker() in ("None", "none", "")
     words = plots.max_epsilon_vs_cost_and_budget_caption(

@@ -29,6 +29,7 @@ from .figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
 EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure
+NOWHERE = "infeasible at every P shown"  # the legend's words for a budget that draws no point
 
 
 def _money(amount: float) -> str:
@@ -350,8 +351,8 @@ def max_epsilon_vs_cost_and_budget(
     lone = lone_points(scan)
     for budget, curve in scan.groupby("budget", sort=False):
         label = f"B = {_dollar_label(cast(float, budget))}"
-        if budget in infeasible:  # its colour and dash in the legend, and why nothing is drawn
-            ax.plot([], [], label=f"{label}: infeasible at every P shown")
+        if budget in infeasible:  # no point: its colour and dash in the legend, and why
+            ax.plot(curve.expected_cost, curve.max_feasible_epsilon, label=f"{label}: {NOWHERE}")
             continue
         dots = np.flatnonzero(lone[curve.index].to_numpy())
         ax.plot(
