@@ -513,7 +513,8 @@ def test_synthesis_refuses_a_bad_column_before_a_kernel_starts(
 def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
     """A reader's 50,000-row Parquet of incomes: the line saying what came from the file used to
     be drawn over panel (a)'s title; save_figure now refuses overlapping texts, so the run
-    finishing is the check, and the risk scale has every method and every deployment."""
+    finishing is the check, and the risk scale has every method and every deployment (a method
+    with no ε to read in its row, saying why)."""
     incomes = np.round(np.exp(np.random.default_rng(1).normal(10.5, 0.8, 50000))).clip(0, 1e6)
     path = tmp_path / "incomes.parquet"
     write_table(pd.DataFrame({"income": incomes}), path, "parquet")
@@ -530,9 +531,14 @@ def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
     deployments = pd.read_csv(tmp_path / "out" / "deployments.csv")
     assert (scale.kind == "deployment").sum() == len(deployments)
     methods = pd.read_csv(tmp_path / "out" / "methods.csv")
-    assert (scale.kind == "method").sum() == int(np.isfinite(methods.epsilon).sum()) - int(
+    # every method has its row; those with an ε > 0 a place on the scale, the others the reason
+    rows = scale[scale.kind == "method"]
+    assert rows.row.tolist() == methods.method.tolist()
+    placed = rows.advantage.notna()
+    assert placed.sum() == int(np.isfinite(methods.epsilon).sum()) - int(
         (methods.epsilon == 0).sum()
     )
+    assert rows.reading[~placed].str.startswith("not placed: ").all()
 
 
 def lee_clifton_by_brute_force(values: np.ndarray, query: str, rho: float, bounds) -> tuple:

@@ -815,7 +815,9 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
     for method, epsilon in zip(methods.method, methods.epsilon):
         placed = has_epsilon(epsilon)
         row = {"row": method, "kind": "method", "model": "pure" if placed else "", "local": False}
-        row |= {"epsilon": float(epsilon), "delta": math.nan, "rho": math.nan, "mu": math.nan}
+        # an ε the scale does not read (none, ∞ or 0) is left empty: the reading says why
+        row |= {"epsilon": float(epsilon) if placed else math.nan}
+        row |= {"delta": math.nan, "rho": math.nan, "mu": math.nan}
         if placed:
             rows.append(row | _on_the_scale(ar.pure(float(epsilon))))
             continue
