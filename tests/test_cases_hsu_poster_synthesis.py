@@ -17,6 +17,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import registry
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.plots import figures
 from tests.notebook_text import outputs_text, strict_load
 
@@ -512,7 +513,8 @@ def test_synthesis_refuses_a_bad_column_before_a_kernel_starts(
 def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
     """A reader's 50,000-row Parquet of incomes: the line saying what came from the file used to
     be drawn over panel (a)'s title; save_figure now refuses overlapping texts, so the run
-    finishing is the check, and the risk scale has every method and every deployment."""
+    finishing is the check, and the risk scale has every method and every deployment (a method
+    with no ε to read in its row, saying why)."""
     incomes = np.round(np.exp(np.random.default_rng(1).normal(10.5, 0.8, 50000))).clip(0, 1e6)
     path = tmp_path / "incomes.parquet"
     write_table(pd.DataFrame({"income": incomes}), path, "parquet")
@@ -529,9 +531,14 @@ def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
     deployments = pd.read_csv(tmp_path / "out" / "deployments.csv")
     assert (scale.kind == "deployment").sum() == len(deployments)
     methods = pd.read_csv(tmp_path / "out" / "methods.csv")
-    assert (scale.kind == "method").sum() == int(np.isfinite(methods.epsilon).sum()) - int(
+    # every method has its row; those with an ε > 0 a place on the scale, the others the reason
+    rows = scale[scale.kind == "method"]
+    assert rows.row.tolist() == methods.method.tolist()
+    placed = rows.advantage.notna()
+    assert placed.sum() == int(np.isfinite(methods.epsilon).sum()) - int(
         (methods.epsilon == 0).sum()
     )
+    assert rows.reading[~placed].str.startswith("not placed: ").all()
 
 
 def lee_clifton_by_brute_force(values: np.ndarray, query: str, rho: float, bounds) -> tuple:
@@ -616,3 +623,109 @@ def test_synthesis_calibrates_a_tiny_range_to_risks_near_zero_and_one(tmp_path):
     # the risk is named where the run states its calibration (the figure's caption, under its
     # length limit, may say it only in short when the run has more to say about panel (a))
     assert "TPR ≤ 0.999 at FPR 0.001" in text
+
+
+# --- what one method alone cannot use: that method says so, every other one is computed ----------
+
+SHOARAN = "Shoaran et al., MTA ≤ public lower bound of the mean"
+
+
+def departures(out) -> dict:
+    """The style departures a run recorded in captions.json, by figure (none: an empty dict)."""
+    captions = json.loads((out / "captions.json").read_text(encoding="utf-8"))
+    return {name: entry["problems"] for name, entry in captions.items() if "problems" in entry}
+
+
+@pytest.mark.notebook
+def test_synthesis_on_a_0_1_column_computes_every_method_but_shoaran(tmp_path, monkeypatch):
+    """Issue 46: a new user's 0/1 column with no lower bound of the mean was refused before a
+    kernel started ("mean_lower_bound must be in (0, inf)"), though only Shoaran et al.'s relative
+    error needs one. The run now computes every other method and says which does not apply and
+    why: in the answer, the table, the risk scale, the figure, its caption and results.json; as a
+    reader's run it records no style departure."""
+    monkeypatch.setenv(figures.STRICT, "0")  # a reader's run: departures recorded, not raised
+    changes = {
+        "n_people": 50,
+        "value_range": [0, 1],
+        "observed_ages": [0, 1],
+        "mean_lower_bound": 0,  # as the command line reads -p mean_lower_bound 0
+        "error_years": 0.1,
+    }
+    text, results = run("synthesis", changes, tmp_path)
+    why = "a relative error needs a mean bounded away from 0, and L = 0"
+    assert f"{SHOARAN} does not apply here, and is left out: {why}." in text  # the answer
+    assert f"left out, not applicable: {SHOARAN}: {why}" in text  # under the table
+    table = pd.read_csv(tmp_path / "methods.csv").set_index("method")
+    assert math.isnan(table.epsilon[SHOARAN])
+    assert table.meaning[SHOARAN] == f"not applicable: {why}"
+    assert results["not_applicable"] == {SHOARAN: why}
+    # every other method computed: those with closed forms at Δ = 1/50, the rest with a number
+    # or an honest "none" (ρ = 0.002 is below the prior 1/50; 50 people are too few for Hsu et
+    # al.'s accuracy whatever the noise)
+    eps = table.epsilon
+    assert eps["Poster, Theorem 2"] == pytest.approx(math.log(20) / 50, rel=1e-9)
+    assert eps["Hsu et al., budget at N"] == pytest.approx(math.log1p(30000 / (50 * P)), rel=1e-9)
+    assert eps["Hypothesis testing"] == pytest.approx(2 * math.atanh(0.25), rel=1e-9)
+    unmet = ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact", "Hsu et al., accuracy at N"]
+    assert all(math.isnan(eps[m]) for m in unmet)
+    assert sorted(results["recommendations"]) == sorted(set(table.index) - {SHOARAN, *unmet})
+    assert results["feasible"] is False and "no ε at all meets Lee & Clifton, Eq. (7)" in text
+    scale = pd.read_csv(tmp_path / "risk_scale.csv").set_index("row")
+    assert scale.reading[SHOARAN] == f"not placed: not applicable: {why}"
+    assert math.isnan(scale.advantage[SHOARAN])
+    # the figure writes the reason on the method's rows, (a) and (c); the caption names it
+    svg = (tmp_path / "methods_and_deployments.svg").read_text(encoding="utf-8")
+    assert svg.count(f"not applicable: {why}") == 2
+    caption = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    assert "(Shoaran et al. does not apply)" in caption["methods_and_deployments"]["caption"]
+    assert departures(tmp_path) == {}
+
+
+@pytest.mark.notebook
+def test_synthesis_where_kazan_reiter_and_the_tpr_risk_do_not_apply(tmp_path, monkeypatch):
+    """r̃ ≤ 1 and max_tpr ≤ at_fpr were refused before a kernel started, though only Kazan &
+    Reiter's profile and the calibration to a TPR read them: both now say why, and the interval
+    and the advantage's calibration are the defaults'."""
+    monkeypatch.setenv(figures.STRICT, "0")
+    text, results = run("synthesis", {"kr_r_tilde": 0.5, "max_tpr": 0.01}, tmp_path)
+    profile = "their Theorem 4 needs r̃ > 1, got r̃ = 0.5"
+    risk = (
+        "a test accusing at random reaches TPR = FPR = 0.01 whatever the noise: max_tpr must "
+        "exceed at_fpr"
+    )
+    assert results["not_applicable"] == {
+        "Risk profile (Kazan & Reiter)": profile,
+        "calibration to TPR ≤ 0.01 at FPR 0.01": risk,
+    }
+    committed = json.loads((FIGURES / "synthesis" / "results.json").read_text())
+    assert results["feasible_interval"] == pytest.approx(committed["feasible_interval"], rel=1e-12)
+    assert [r["target"] for r in results["noise_for_risk"]] == ["advantage ≤ 0.25"] * 2
+    assert f"Risk profile (Kazan & Reiter) does not apply here, and is left out: {profile}." in text
+    assert f"for TPR ≤ 0.01 at FPR 0.01, nothing: it does not apply ({risk})." in text
+    assert f"TPR ≤ 0.01 at FPR 0.01: not applicable: {risk}" in text
+    assert departures(tmp_path) == {}
+
+
+@pytest.mark.notebook
+def test_hsu_tiny_error_names_the_budgets_no_cost_makes_feasible(tmp_path, monkeypatch):
+    """Issue 46: at d = 0.001 no P shown is feasible with B = $10,000 and only the smallest with
+    $30,000; the two drew nothing and a reader's run recorded "the line 'B = $30,000' lies wholly
+    outside the axes". The legend now says which budget is infeasible and the lone point is a
+    dot; the run records no departure."""
+    monkeypatch.setenv(figures.STRICT, "0")
+    _, results = run("hsu_2014", {"error": 0.001, "max_study_size": 10_000_000}, tmp_path)
+    assert departures(tmp_path) == {}
+    scan = pd.read_csv(tmp_path / "max_epsilon_vs_cost_and_budget.csv")
+    assert econ.infeasible_budgets(scan) == [10000.0]
+    lone = scan[econ.lone_points(scan)]
+    assert lone.budget.tolist() == [30000] and lone.expected_cost.tolist() == pytest.approx(
+        [P / 10]
+    )
+    svg = (tmp_path / "max_epsilon_vs_cost_and_budget.svg").read_text(encoding="utf-8")
+    assert "B = $10,000: infeasible at every P shown" in svg
+    assert "B = $30,000 (a dot: feasible at that P alone)" in svg
+    captions = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
+    entry = captions["max_epsilon_vs_cost_and_budget"]
+    assert "and none at any P with B = 10,000 dollars" in entry["caption"]
+    assert "B = 30,000 dollars is feasible at isolated costs only, a dot each" in entry["alt"]
+    assert results["max_feasible_epsilon"] is None  # at this study's P = $63.70, no study

@@ -277,3 +277,31 @@ def test_every_count_reference_agrees_with_the_truncated_sum(epsilon, n, error, 
 def test_every_count_reference_refuses_a_fraction_outside_the_unit_interval():
     with pytest.raises(ValueError, match=r"fractions must lie in \[0, 1\]"):
         econ.failure_probability_every_count(0.03, 100, 0.05, [0.5, 1.5])
+
+
+def test_a_budget_with_no_feasible_cost_and_a_point_feasible_alone():
+    """At an error of 0.001 (the slides' constants) the cost floor P ln(1/T)/(d/2) passes $10,000
+    before the smallest P of the scan and $30,000 just after it: one budget has no feasible P,
+    another exactly one, whose neighbour is infeasible."""
+    costs = np.geomspace(P / 10, P * 10, 41)
+    scan = econ.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
+    floors = [econ.cost_floor(c, 0.001, 0.1, True) for c in costs[:2]]
+    assert 10000 < floors[0] < 30000 < floors[1] < 90000
+    assert econ.infeasible_budgets(scan) == [10000.0]
+    lone = scan[econ.lone_points(scan)]
+    assert lone[["budget", "expected_cost"]].values.tolist() == [[30000, costs[0]]]
+    # at the slides' error every budget has a curve of many points, none alone
+    wide = econ.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
+    assert econ.infeasible_budgets(wide) == [] and not econ.lone_points(wide).any()
+
+
+def test_lone_points_are_feasible_points_between_infeasible_ones():
+    scan = pd.DataFrame(
+        {
+            "budget": [1] * 6 + [2] * 3,
+            "expected_cost": [1, 2, 3, 4, 5, 6, 1, 2, 3],
+            "max_feasible_epsilon": [0.5, np.nan, 0.4, 0.3, np.nan, 0.1] + [np.nan] * 3,
+        }
+    )
+    assert econ.lone_points(scan).tolist() == [True, False, False, False, False, True] + [False] * 3
+    assert econ.infeasible_budgets(scan) == [2.0]

@@ -60,8 +60,6 @@ def test_registry_as_a_folder_or_an_older_csv(tmp_path):
     [
         ([0, 110], [18, 120], 18.0, r"observed_ages must lie inside value_range \[0, 110\]"),
         ([20, 110], [18, 90], 18.0, r"observed_ages must lie inside"),
-        ([0, 110], [18, 90], 111.0, r"mean_lower_bound must lie in \(0, 110\]"),
-        ([0, 110], [18, 90], 0.0, r"mean_lower_bound must lie in \(0, 110\]"),
     ],
 )
 def test_survey_ranges_refused(value_range, observed, floor, message):
@@ -84,6 +82,13 @@ def survey(value_range, observed, floor):
 def test_survey_ranges_at_their_edges_pass():
     assert inputs.read_survey(survey([0, 110], [0, 110], 110.0)).n == 50
     assert inputs.read_survey(survey([0, 110], [18, 18], 1e-9)).n == 50
+
+
+@pytest.mark.parametrize("floor", [0.0, -3.0, 111.0])
+def test_a_lower_bound_of_the_mean_only_shoaran_reads_is_not_refused(floor):
+    """Only Shoaran et al.'s method reads it: at 0 or above the range it says it does not apply
+    (tests/test_synthesis.py), and the data are read as at any other value."""
+    assert inputs.read_survey(survey([0, 110], [18, 90], floor)).n == 50
 
 
 def write_column(path: Path, ages) -> str:

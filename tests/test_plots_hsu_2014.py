@@ -111,9 +111,48 @@ def test_max_epsilon_draws_a_curve_per_budget():
 
 
 def test_max_epsilon_says_when_nothing_is_feasible():
-    scan = econ.max_epsilon_scan(np.array([P, 2 * P]), [1.0], 0.05, 0.1, True)
+    scan = econ.max_epsilon_scan(np.array([P / 2, P, 2 * P]), [1.0, 2.0, 3.0], 0.05, 0.1, True)
     fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
     assert texts(fig.axes[0]) == ["no study is feasible\nfor any P and B shown"]
+    # three budgets drawn nowhere: each keeps its own dash in the legend, and says why
+    assert labels(fig.axes[0])[:3] == [
+        f"B = ${b:.2f}: infeasible at every P shown" for b in (1, 2, 3)
+    ]
+    figures._log_axes(fig)
+    assert style.problems(fig) == []
+
+
+def test_max_epsilon_marks_a_budget_feasible_nowhere_and_a_point_feasible_alone():
+    """At d = 0.001 no P shown is feasible with B = $10,000, and only the smallest with $30,000:
+    the first line drew nothing and the second one point, which a line cannot show (the style
+    check found it "wholly outside the axes"). The legend now says which budget is infeasible,
+    the lone point is a dot, and the captions say both."""
+    costs = np.geomspace(P / 10, P * 10, 41)
+    scan = econ.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
+    fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
+    (ax,) = fig.axes
+    figures._log_axes(fig)
+    assert style.problems(fig) == []
+    assert labels(ax) == [
+        "B = $10,000: infeasible at every P shown",
+        "B = $30,000 (a dot: feasible at that P alone)",
+        "B = $90,000",
+        "P = $63.70",
+    ]
+    nowhere, alone, curve = ax.get_lines()[:3]
+    assert np.isnan(nowhere.get_ydata()).all()  # drawn nowhere, its colour and dash in the legend
+    assert alone.get_marker() == "o" and alone.get_markevery() == [0]
+    assert curve.get_marker() in ("None", "none", "")
+    words = plots.max_epsilon_vs_cost_and_budget_caption(
+        scan, P, failure_probability=0.1, error=0.001
+    )
+    assert "and none at any P with B = 10,000 dollars)" in words.caption
+    assert "B = 10,000 dollars has no point, its legend entry marked infeasible" in words.alt
+    assert (
+        "B = 30,000 dollars is feasible at isolated costs only, a dot each: 6.3e-05 at P = 6.37"
+        in (words.alt)
+    )
+    assert words.problems() == []
 
 
 # --- style and captions, at the slides' parameters and at others ---------------------------------

@@ -151,13 +151,14 @@ def test_the_caption_follows_the_interval_and_the_scale(scale):
 
 
 def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments):
-    """A method with no ε keeps its row in (a) and (b), in words, and has no row in (c)."""
+    """A method with no ε keeps its row in (a) and (b), in words, and in (c), where it has no
+    place on the scale: its row there says why (the scale's row too), none is dropped."""
     methods = default_table()
     methods.loc[methods.panel == "(b)", "epsilon"] = math.nan
     methods.loc[methods.method == "Hsu et al., accuracy at N", "epsilon"] = math.nan
     scale = synth.risk_scale(methods, deployments)
-    fig, _frame = draw(methods, scale, None)
-    ax, ax_b, _ax_r = fig.axes
+    fig, frame = draw(methods, scale, None)
+    ax, ax_b, ax_r = fig.axes
     assert not any(p.get_label().startswith("feasible") for p in ax.patches)
     assert ax.get_title("left").startswith(
         "(a) one mechanism, every input public: no ε is feasible"
@@ -165,7 +166,16 @@ def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments
     assert [t.get_text() for t in ax.texts] == ["ε none: unmet (see the table)"]
     assert [t.get_text() for t in ax_b.texts] == ["ε none: unmet (see the table)"] * 2
     assert style.problems(fig) == []
-    assert (scale.kind == "method").sum() == synth.has_epsilon(methods.epsilon).sum() == 7
+    rows = scale[scale.kind == "method"]
+    assert rows.row.tolist() == methods.method.tolist()
+    assert rows.advantage.notna().sum() == synth.has_epsilon(methods.epsilon).sum() == 7
+    assert set(rows.reading[rows.advantage.isna()]) == {"not placed: no ε meets the requirement"}
+    # in (c), the three rows say so in words, where the others have their marks
+    said = [t.get_text() for t in ax_r.texts if t.get_text() == "no ε meets the requirement"]
+    assert len(said) == 3
+    labels = [t.get_text() for t in ax_r.get_yticklabels()]
+    assert labels[:2] == [f"{m} (not placed)" for m in methods.method[:2]]
+    assert (frame[frame.panel == "(c)"].kind == "method").sum() == 10
 
 
 def test_drawable_keeps_finite_positive_epsilons_in_order():
@@ -279,3 +289,49 @@ def test_a_calibration_row_names_its_delta_without_rounding_it_to_one():
     assert plot.calibration_label(row) == "Gaussian σ, advantage ≤ 0.25 (δ = 0.999)"
     row.delta = 1e-05
     assert plot.calibration_label(row).endswith("(δ = 1e-05)")
+
+
+def test_what_does_not_apply_is_marked_with_its_reason_in_every_panel():
+    """Shoaran et al. at L = 0 and a TPR risk at its FPR do not apply: (a) and (c) say why on the
+    method's row, (d) has a row for the risk saying why, the caption names both; nothing of it
+    departs from the style, and nothing is dropped silently."""
+    from choosing_epsilon.harness import parameters, synthesis_run
+
+    v = parameters.committed_values("synthesis") | {"mean_lower_bound": 0.0, "max_tpr": 0.01}
+    survey, methods = synthesis_run.survey_and_methods(v)
+    window = synth.feasibility(methods)
+    scale = synth.risk_scale(methods, synthesis_run.deployments(v))
+    calibrated = synthesis_run.noise_for_risk_table(survey, v)
+    skipped = synthesis_run.inapplicable_risks(v)
+    fig, frame = plot.methods_and_deployments(
+        methods, scale, window.interval, survey.mechanism, survey.lee_mechanism, None,
+        calibrated, survey.unit, skipped,
+    )  # fmt: skip
+    ax, _ax_b, ax_r, ax_d = fig.axes
+    assert style.problems(fig) == []
+    why = "a relative error needs a mean bounded away from 0, and L = 0"
+    assert [t.get_text() for t in ax.texts] == [f"not applicable: {why}"]
+    shoaran = methods.method[methods.panel == "(a)"].tolist().index(SHOARAN)
+    assert ax.texts[0].get_position()[1] == shoaran  # on its own row
+    assert f"not applicable: {why}" in [t.get_text() for t in ax_r.texts]
+    labels = [t.get_text() for t in ax_r.get_yticklabels()]
+    assert labels[methods.method.tolist().index(SHOARAN)].endswith("(not placed)")
+    assert (frame[frame.panel == "(c)"].row == SHOARAN).sum() == 1
+    # (d): the two advantage rows, then the risk that does not apply, in words
+    (target, reason) = next(iter(skipped.items()))
+    assert [t.get_text() for t in ax_d.get_yticklabels()][-1] == target
+    said = ax_d.texts[-1].get_text()
+    assert said.replace("\n", " ") == f"not applicable: {reason}" and "\n" in said  # wrapped
+    one = plot.caption(survey.n_people, window.interval, scale, calibrated, [SHOARAN])
+    assert "lie in [0.0165, 0.0233] (Shoaran et al. does not apply);" in one.caption
+    # both, by name, would pass 400 characters: how many, and where to look
+    left_out = [*window.not_applicable, *skipped]
+    words = plot.caption(survey.n_people, window.interval, scale, calibrated, left_out)
+    assert "(2 do not apply: see the figure);" in words.caption
+    for caption in (one, words):
+        assert caption.problems() == [] and len(caption.caption) <= 400
+        assert len(caption.alt) <= 1000
+    assert "A row without a marker says in words why." in words.alt
+
+
+SHOARAN = "Shoaran et al., MTA ≤ public lower bound of the mean"

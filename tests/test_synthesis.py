@@ -70,7 +70,7 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
 @pytest.mark.parametrize(
     "params, message",
     [
-        ({"mean_lower_bound": 200.0}, r"mean_lower_bound'? must lie in \(0, 110\]"),
+        ({"kr_r_tilde": 0.0}, r"parameter 'kr_r_tilde' must be in \(0, inf\)"),  # no ratio
         ({"observed_ages": [0.0, 200.0]}, r"observed_ages'? must lie inside value_range"),
         (
             {"value_range": [20.0, 60.0]},
@@ -332,8 +332,8 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
         ({"n_peple": 2000}, r"synthesis has no parameter 'n_peple'"),
         ({"n_people": 2}, r"parameter 'n_people' must be in \[3, 10\*\*7\], got 2"),
         ({"value_range": [20, 60]}, r"observed_ages'? must lie inside value_range"),
-        ({"max_tpr": 0.01}, r"parameter 'max_tpr' must be in \(at_fpr, 1\) = \(0.01, 1\)"),
-        ({"at_fpr": 1.0}, r"parameter 'at_fpr' must be in \(0, max_tpr\), got 1.0"),
+        ({"at_fpr": 1.0}, r"parameter 'at_fpr' must be in \(0, 1\) \(the calibration .*1.0$"),
+        ({"mean_lower_bound": [18]}, r"'mean_lower_bound' must be of type float \(any finite"),
         ({"gaussian_delta": 0.0}, r"parameter 'gaussian_delta' must be in \(0, 1\), got 0.0"),
     ],
 )
@@ -461,7 +461,6 @@ def test_a_parquet_column_is_read_as_counts(tmp_path):
         ([5, 50, 60], {"value_range": [10, 110]}, r"1 of 3 values outside value_range \[10, 110\]"),
         ([30, 40], {}, r"has 2 rows: at least 3"),
         ([30, 40, 50], {"column": "height"}, r"has no column 'height'; its columns are: age"),
-        ([30, 40, 50], {"mean_lower_bound": 500.0}, r"mean_lower_bound'? must lie in \(0, 110\]"),
     ],
 )
 def test_a_bad_column_is_refused_in_one_line(tmp_path, ages, changes, message):
@@ -579,3 +578,151 @@ def test_the_answer_and_the_lines_say_both_routes():
         "((0, δ)-DP already allows advantage δ), so no finite noise"
         in (synth.calibration_lines(strict, SURVEY)[0])
     )
+
+
+# --- a method whose own input rules it out: "not applicable", and every other one computed ------
+
+SHOARAN = "Shoaran et al., MTA ≤ public lower bound of the mean"
+KAZAN_REITER = "Risk profile (Kazan & Reiter)"
+
+
+def run_at(**changes):
+    """The survey, the table, the feasible interval, the risk scale and the answer at the
+    defaults with ``changes``, as the notebook computes them."""
+    v = defaults(**changes)
+    v.update(parameters.check("synthesis", changes, partial=True))
+    survey, table = synthesis_run.survey_and_methods(v)
+    window = synth.feasibility(table)
+    scale = synth.risk_scale(table, synthesis_run.deployments(v))
+    return survey, table, window, scale, synthesis_run.the_answer(v)
+
+
+@pytest.mark.parametrize(
+    "changes, why",
+    [
+        ({"mean_lower_bound": 0.0}, "a relative error needs a mean bounded away from 0, and L = 0"),
+        (
+            {"mean_lower_bound": -4.0},
+            "a relative error needs a mean bounded away from 0, and L = 0",
+        ),
+        (
+            {"mean_lower_bound": 200.0},
+            "L = 200 lies above the range's upper end 110: no mean reaches it",
+        ),
+        (
+            {"value_range": [-5, 110], "mean_lower_bound": -2.0},
+            "a relative error needs a mean bounded away from 0, and L = -2",
+        ),
+    ],
+)
+def test_shoaran_without_a_positive_bound_in_the_range_does_not_apply(changes, why):
+    """L = max(lb, mean_lower_bound) not positive, or above the range: Shoaran et al.'s row says
+    so with the reason, bounds nothing and is no unmet requirement; the other methods are the
+    defaults' (the interval too, which Theorem 2 binds from below)."""
+    _, table, window, scale, answer = run_at(**changes)
+    rows = table.set_index("method")
+    assert math.isnan(rows.epsilon[SHOARAN])
+    assert rows.meaning[SHOARAN] == f"not applicable: {why}"
+    assert synth.readable_table(table).set_index("method").epsilon[SHOARAN] == "not applicable"
+    assert synth.not_applicable(table) == {SHOARAN: why}
+    assert window.not_applicable == {SHOARAN: why} and window.unmet == []
+    assert f"left out, not applicable: {SHOARAN}: {why}" in window.summary()
+    # the others as at the defaults (with the wider range, the same steps)
+    base_v = defaults(**{k: v for k, v in changes.items() if k != "mean_lower_bound"})
+    base = synthesis_run.survey_and_methods(base_v)[1].set_index("method")
+    others = rows.index != SHOARAN
+    assert np.allclose(rows.epsilon[others], base.epsilon[others], rtol=1e-12, equal_nan=True)
+    assert window.feasible and window.binding_lower == "Poster, Theorem 2"
+    assert window.interval == synth.feasibility(base.reset_index()).interval
+    # the answer does not count it among those that agree, and says why it is left out
+    assert "The methods that apply and that bound its ε from public inputs agree" in answer
+    assert f"{SHOARAN} does not apply here, and is left out: {why}." in answer
+    # the risk scale keeps its row, with no place on it and the reason
+    on_scale = scale.set_index("row").loc[SHOARAN]
+    assert (
+        math.isnan(on_scale.advantage) and on_scale.reading == f"not placed: not applicable: {why}"
+    )
+
+
+def test_a_method_that_applies_keeps_the_defaults_words():
+    survey, table, window, _, answer = run_at()
+    assert survey.mean_floor_problem is None and synth.not_applicable(table) == {}
+    assert window.not_applicable == {} and "left out" not in window.summary()
+    assert "The methods that bound its ε from public inputs agree" in answer
+    assert "does not apply" not in answer
+
+
+@pytest.mark.parametrize("r_tilde", [1.0, 0.5])
+def test_kazan_reiter_at_a_ratio_of_at_most_one_does_not_apply(r_tilde):
+    """Their Theorem 4 solves the profile for r̃ > 1; the upper bound it would set is left out,
+    so the interval is the defaults' (the hypothesis-testing row binds from above)."""
+    _, table, window, _, answer = run_at(kr_r_tilde=r_tilde)
+    why = f"their Theorem 4 needs r̃ > 1, got r̃ = {r_tilde:g}"
+    row = table.set_index("method").loc[KAZAN_REITER]
+    assert math.isnan(row.epsilon) and row.meaning == f"not applicable: {why}"
+    assert math.isnan(synth.kazan_reiter_epsilon(0.5, 0.75, r_tilde))
+    assert window.not_applicable == {KAZAN_REITER: why} and window.feasible
+    assert window.interval == committed_results()["feasible_interval"]
+    assert f"{KAZAN_REITER} does not apply here, and is left out: {why}." in answer
+    assert synth.kazan_reiter_epsilon(0.5, 0.75, 3.0) == pytest.approx(
+        committed_results()["recommendations"][KAZAN_REITER], rel=1e-12
+    )
+
+
+def test_an_unmet_requirement_is_not_a_method_that_does_not_apply():
+    """ρ below the prior: no ε meets it and nothing is feasible, while Shoaran et al., out of the
+    question at L = 0, is named apart."""
+    _, _, window, _, answer = run_at(rho=1e-5, mean_lower_bound=0.0)
+    assert window.unmet == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
+    assert list(window.not_applicable) == [SHOARAN] and not window.feasible
+    assert "No ε meets every requirement at these parameters: no ε at all meets Lee" in answer
+    assert f"{SHOARAN} does not apply here" in answer
+
+
+@pytest.mark.parametrize("max_tpr, at_fpr", [(0.01, 0.01), (0.005, 0.01)])
+def test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to(max_tpr, at_fpr):
+    """A test that accuses at random reaches TPR = FPR whatever the noise: the TPR risk is left
+    out, with the reason, and the noise is calibrated to the advantage alone."""
+    targets = synth.risk_targets(0.25, max_tpr, at_fpr)
+    assert [t.describe() for t in targets] == ["advantage ≤ 0.25"]
+    skipped = synth.inapplicable_risks(max_tpr, at_fpr)
+    why = (
+        f"a test accusing at random reaches TPR = FPR = {at_fpr:g} whatever the noise: "
+        "max_tpr must exceed at_fpr"
+    )
+    assert skipped == {f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}": why}
+    calibrated = synth.noise_for_risk_table(SURVEY, targets, 1e-5)
+    assert list(calibrated.target) == ["advantage ≤ 0.25"] * 2
+    lines = synth.calibration_lines(calibrated, SURVEY, skipped)
+    assert (
+        len(lines) == 3
+        and lines[-1] == f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}: not applicable: {why}"
+    )
+    short = synth.calibration_in_short(calibrated, SURVEY, skipped)
+    assert short.endswith(
+        f"for TPR ≤ {max_tpr:g} at FPR {at_fpr:g}, nothing: it does not apply ({why})."
+    )
+    v = defaults(max_tpr=max_tpr, at_fpr=at_fpr)
+    assert synthesis_run.inapplicable_risks(v) == skipped
+    assert short in synthesis_run.the_answer(v)
+    assert synth.inapplicable_risks(0.1, 0.01) == {}  # the defaults' risk applies
+
+
+def test_results_name_what_does_not_apply(tmp_path):
+    """results.json names each method and stated risk that does not apply, with the reason, and
+    stays strict JSON; at the defaults the entry is empty."""
+    v = defaults(mean_lower_bound=0.0, max_tpr=0.01)
+    survey, table = synthesis_run.survey_and_methods(v)
+    skipped = synthesis_run.inapplicable_risks(v)
+    calibrated = synthesis_run.noise_for_risk_table(survey, v)
+    found = synthesis_run.results(
+        table, synth.feasibility(table), survey.delta, survey.delta_lc, survey.mean_floor,
+        calibrated=calibrated, skipped=skipped,
+    )  # fmt: skip
+    assert found["not_applicable"] == {
+        SHOARAN: "a relative error needs a mean bounded away from 0, and L = 0",
+        "calibration to TPR ≤ 0.01 at FPR 0.01": skipped["TPR ≤ 0.01 at FPR 0.01"],
+    }
+    assert SHOARAN not in found["recommendations"]
+    json.loads(outputs.write_results(found, tmp_path), parse_constant=pytest.fail)
+    assert committed_results()["not_applicable"] == {}

@@ -673,3 +673,21 @@ def max_epsilon_scan(
             pd.DataFrame({"budget": b, "expected_cost": costs, "max_feasible_epsilon": eps_max})
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def infeasible_budgets(scan: pd.DataFrame) -> list[float]:
+    """The budgets B of ``max_epsilon_scan`` at which no expected cost P of the scan is feasible,
+    in the scan's order."""
+    none = scan.groupby("budget", sort=False).max_feasible_epsilon.apply(lambda e: e.isna().all())
+    return [float(b) for b in none.index[none.to_numpy()]]
+
+
+def lone_points(scan: pd.DataFrame) -> pd.Series:
+    """Which points of ``max_epsilon_scan`` are feasible while the neighbouring expected costs P
+    of the same budget (one on each side, where there is one) are not: a curve through them has
+    no length."""
+    feasible = scan.max_feasible_epsilon.notna()
+    by_budget = feasible.groupby(scan.budget, sort=False)
+    before = by_budget.shift(1, fill_value=False).astype(bool)
+    after = by_budget.shift(-1, fill_value=False).astype(bool)
+    return feasible & ~before & ~after

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -39,6 +39,9 @@ COLUMNS = [
 
 # Theorem 3's promise fails above p ≈ 0.92: it is shown, never taken as a bound
 NOT_A_BOUND = ("Poster, Theorem 3",)
+# how the column "meaning" of a method that cannot apply at the run's inputs begins: its ε is NaN,
+# and it neither bounds the interval nor counts as a requirement no ε meets
+NOT_APPLICABLE = "not applicable: "
 
 
 class MethodRow(NamedTuple):
@@ -158,6 +161,18 @@ class Survey:
     column: str = "age"
     lee_query: str = "mean"  # the statistic Lee & Clifton's release publishes
     lee_q: float | None = None  # its level, for a quantile
+
+    @property
+    def mean_floor_problem(self) -> str | None:
+        """Why Shoaran et al.'s requirement, asked of the public lower bound L of the mean, cannot
+        apply (None where it does): a relative error needs an answer bounded away from 0, and a
+        bound above the range is reached by no mean."""
+        floor = self.mean_floor
+        if floor <= 0:
+            return f"a relative error needs a mean bounded away from 0, and L = {floor:g}"
+        if floor > self.ub:
+            return f"L = {floor:g} lies above the range's upper end {self.ub:g}: no mean reaches it"
+        return None
 
     @property
     def noun(self) -> str:
@@ -448,9 +463,25 @@ def hsu_rows(
     ]
 
 
+def shoaran_epsilon(survey: Survey, pr: float, relative_error: float) -> float:
+    """Shoaran et al.'s ε, Eq. (6) asked of the public lower bound L of the mean: the smallest ε
+    whose MTA is at most L; NaN where the method does not apply (``Survey.mean_floor_problem``)."""
+    if survey.mean_floor_problem is not None:
+        return math.nan
+    return rel.epsilon_for_mta(survey.delta, survey.mean_floor, pr, relative_error)
+
+
 def shoaran_row(survey: Survey, epsilon: float, relative_error: float, pr: float) -> MethodRow:
-    """Shoaran et al.'s row: Eq. (6)'s MTA at most the public lower bound L of the mean."""
+    """Shoaran et al.'s row: Eq. (6)'s MTA at most the public lower bound L of the mean; not
+    applicable, with the reason, where L is not positive or lies above the range."""
     floor = survey.mean_floor
+    problem = survey.mean_floor_problem
+    meaning = (
+        f"relative error ≤ {relative_error:g} with probability {1 - pr:g} "
+        f"whenever the mean is at least {floor:g}"
+        if problem is None
+        else NOT_APPLICABLE + problem
+    )
     return MethodRow(
         "Shoaran et al., MTA ≤ public lower bound of the mean",
         epsilon,
@@ -459,8 +490,7 @@ def shoaran_row(survey: Survey, epsilon: float, relative_error: float, pr: float
         survey.mechanism,
         f"re, pr, n, {survey.range_text}, lower bound of the mean L = {floor:g}",
         survey.n_read,
-        f"relative error ≤ {relative_error:g} with probability {1 - pr:g} "
-        f"whenever the mean is at least {floor:g}",
+        meaning,
     )
 
 
@@ -530,9 +560,30 @@ def reading_rows(
     ]
 
 
+def kazan_reiter_problem(r_tilde: float) -> str | None:
+    """Why Kazan & Reiter's fixed-p̃ profile cannot apply at the ratio ``r_tilde`` (None where it
+    does): their Theorem 4 solves it for r̃ > 1 only."""
+    return None if r_tilde > 1 else f"their Theorem 4 needs r̃ > 1, got r̃ = {r_tilde:g}"
+
+
+def kazan_reiter_epsilon(prior: float, threshold: float, r_tilde: float) -> float:
+    """The ε of Kazan & Reiter's fixed-p̃ profile (``risk_profiles.survey_agency_epsilon``), NaN
+    where it does not apply (``kazan_reiter_problem``)."""
+    if kazan_reiter_problem(r_tilde) is not None:
+        return math.nan
+    return risk_profiles.survey_agency_epsilon(prior, threshold, r_tilde)
+
+
 def kazan_reiter_row(epsilon: float, prior: float, threshold: float, r_tilde: float) -> MethodRow:
     """Kazan & Reiter's row: the ε of the fixed-p̃ risk profile (their Eq. 16, Theorem 4), with the
-    Bayesian reading's prior as p̃, its threshold as ã and the ratio ``r_tilde`` (r̃) elsewhere."""
+    Bayesian reading's prior as p̃, its threshold as ã and the ratio ``r_tilde`` (r̃) elsewhere;
+    not applicable, with the reason, where r̃ ≤ 1."""
+    problem = kazan_reiter_problem(r_tilde)
+    meaning = (
+        f"posterior ≤ max(ã, r̃ × prior) at p̃ = {prior:g}, ã = {threshold:g}, r̃ = {r_tilde:g}"
+        if problem is None
+        else NOT_APPLICABLE + problem
+    )
     return MethodRow(
         "Risk profile (Kazan & Reiter)",
         epsilon,
@@ -541,7 +592,7 @@ def kazan_reiter_row(epsilon: float, prior: float, threshold: float, r_tilde: fl
         "ε alone, replace one person",
         "prior, threshold, ratio r̃",
         "no",
-        f"posterior ≤ max(ã, r̃ × prior) at p̃ = {prior:g}, ã = {threshold:g}, r̃ = {r_tilde:g}",
+        meaning,
     )
 
 
@@ -564,21 +615,37 @@ def six_figures(value: float) -> str:
     return "∞" if value == math.inf else f"{value:.6g}"
 
 
+def inapplicable(methods: pd.DataFrame) -> pd.Series:
+    """Which methods of the table cannot apply at the run's inputs (their "meaning" says why)."""
+    return methods.meaning.str.startswith(NOT_APPLICABLE)
+
+
+def not_applicable(methods: pd.DataFrame) -> dict[str, str]:
+    """The methods that cannot apply at the run's inputs, each with the reason."""
+    rows = methods[inapplicable(methods)]
+    return {m: why.removeprefix(NOT_APPLICABLE) for m, why in zip(rows.method, rows.meaning)}
+
+
 def readable_table(methods: pd.DataFrame) -> pd.DataFrame:
-    """The table of methods with its ε written out by ``epsilon_text``."""
-    return methods.assign(epsilon=methods.epsilon.map(epsilon_text))
+    """The table of methods with its ε written out by ``epsilon_text``, "not applicable" where a
+    method cannot apply (its "meaning" says why)."""
+    shown = methods.epsilon.map(epsilon_text).where(~inapplicable(methods), "not applicable")
+    return methods.assign(epsilon=shown)
 
 
 @dataclass(frozen=True)
 class Feasibility:
     """The ε of the survey's one mechanism (panel (a)) the methods leave: above the largest
-    utility bound ``lower`` and below the smallest privacy or budget bound ``upper``."""
+    utility bound ``lower`` and below the smallest privacy or budget bound ``upper``; the methods
+    that cannot apply at the run's inputs (``not_applicable``, each with the reason) are left
+    out."""
 
     lower: float
     upper: float
     binding_lower: str
     binding_upper: str | None
     unmet: list[str]
+    not_applicable: dict[str, str] = field(default_factory=dict)
 
     @property
     def feasible(self) -> bool:
@@ -609,13 +676,19 @@ class Feasibility:
                 f"a feasible ε exists: True — any ε in [{self.lower:.4g}, {self.upper:.4g}] "
                 "(panel (a) only; Lee & Clifton's ε is for another release)"
             )
+        lines += [
+            f"left out, not applicable: {method}: {why}"
+            for method, why in self.not_applicable.items()
+        ]
         return "\n".join(lines)
 
 
 def feasibility(methods: pd.DataFrame) -> Feasibility:
     """The feasible interval over panel (a)'s methods (one mechanism); a requirement no ε meets
-    (NaN, in any panel: ρ below the prior binds Lee & Clifton's mechanism too) leaves none."""
-    shared = methods[methods.panel == "(a)"]
+    (NaN, in any panel: ρ below the prior binds Lee & Clifton's mechanism too) leaves none. A
+    method that cannot apply (``inapplicable``) bounds nothing and is no unmet requirement."""
+    applies = ~inapplicable(methods)
+    shared = methods[(methods.panel == "(a)") & applies]
     bounds = shared["bounds ε from"]
     uppers = shared[bounds.str.startswith("upper") & np.isfinite(shared.epsilon)]
     lowers = shared[bounds.str.startswith("lower") & ~shared.method.isin(NOT_A_BOUND)]
@@ -626,7 +699,8 @@ def feasibility(methods: pd.DataFrame) -> Feasibility:
         upper=float(by_upper.min()) if len(by_upper) else math.inf,
         binding_lower=str(by_lower.idxmax()),
         binding_upper=str(by_upper.idxmin()) if len(by_upper) else None,
-        unmet=list(methods.method[methods.epsilon.isna()]),
+        unmet=list(methods.method[methods.epsilon.isna() & applies]),
+        not_applicable=not_applicable(methods),
     )
 
 
@@ -673,21 +747,21 @@ def methods_for(
     upper, exact = lee_clifton_at(data, survey.delta_lc, rho, query, q)
     fewest = lee_clifton_fewest(data, query, q)
     rows = lee_clifton_rows(survey, rho, upper, exact, fewest)
-    delta, floor, width = survey.delta, survey.mean_floor, survey.ub - survey.lb
+    delta, width = survey.delta, survey.ub - survey.lb
     p_cost = econ.expected_cost(bad_event_cost, bad_event_probability)
     accuracy = hsu_accuracy_epsilon(survey.n_people, error_years / width, failure_probability)
     budget_epsilon = econ.budget_epsilon(survey.n_people, p_cost, budget)
     rows += hsu_rows(
         survey, budget_epsilon, accuracy, p_cost, budget, error_years, failure_probability
     )
-    shoaran = rel.epsilon_for_mta(delta, floor, pr, relative_error)
+    shoaran = shoaran_epsilon(survey, pr, relative_error)
     rows.append(shoaran_row(survey, shoaran, relative_error, pr))
     theorem2 = cf.theorem2_epsilon_laplace(delta, c_years, p)
     rows += poster_rows(survey, theorem2, cf.theorem3_epsilon(delta, c_years, p), c_years, p)
     posterior = posterior_epsilon(prior, posterior_threshold)
     advantage = interpretation.epsilon_for_advantage(max_advantage)
     rows += reading_rows(posterior, prior, posterior_threshold, advantage, max_advantage)
-    kr_epsilon = risk_profiles.survey_agency_epsilon(prior, posterior_threshold, kr_r_tilde)
+    kr_epsilon = kazan_reiter_epsilon(prior, posterior_threshold, kr_r_tilde)
     rows.append(kazan_reiter_row(kr_epsilon, prior, posterior_threshold, kr_r_tilde))
     return survey, methods_table(rows)
 
@@ -698,6 +772,21 @@ RISK_COLUMNS = [
     "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
     "tpr_at_fpr_1pct", "accuracy_at_half", "reading",
 ]  # fmt: skip
+
+
+def unplaced_methods(methods: pd.DataFrame) -> dict[str, str]:
+    """The methods whose answer has no place on the risk scale, each with the reason: not
+    applicable, no ε meets the requirement, or any ε does (a bound of ∞ or 0)."""
+    found = {}
+    for method, epsilon, meaning in zip(methods.method, methods.epsilon, methods.meaning):
+        if meaning.startswith(NOT_APPLICABLE):
+            found[method] = meaning
+        elif math.isnan(epsilon):
+            found[method] = "no ε meets the requirement"
+        elif not has_epsilon(epsilon):
+            bound = "∞" if epsilon == math.inf else f"{epsilon:g}"
+            found[method] = f"any ε meets the requirement (a bound of {bound})"
+    return found
 
 
 def _on_the_scale(g: Any) -> dict[str, Any]:
@@ -717,16 +806,23 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
     """Every method's answer (a pure ε: each method here sets the ε of a Laplace release) and
     every deployment (its guarantee as the registry states it: ρ-zCDP, μ-GDP, (ε, δ) or pure ε)
     on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½. A
-    deployment that states no number has its row with the scale's columns empty."""
+    method with no ε to read (``unplaced_methods``) and a deployment that states no number have
+    their rows with the scale's columns empty, and the reading says why."""
     from choosing_epsilon import attack_risk as ar
 
     rows: list[dict[str, Any]] = []
+    unplaced = unplaced_methods(methods)
     for method, epsilon in zip(methods.method, methods.epsilon):
-        if not has_epsilon(epsilon):
+        placed = has_epsilon(epsilon)
+        row = {"row": method, "kind": "method", "model": "pure" if placed else "", "local": False}
+        # an ε the scale does not read (none, ∞ or 0) is left empty: the reading says why
+        row |= {"epsilon": float(epsilon) if placed else math.nan}
+        row |= {"delta": math.nan, "rho": math.nan, "mu": math.nan}
+        if placed:
+            rows.append(row | _on_the_scale(ar.pure(float(epsilon))))
             continue
-        row = {"row": method, "kind": "method", "model": "pure", "local": False}
-        row |= {"epsilon": float(epsilon), "delta": math.nan, "rho": math.nan, "mu": math.nan}
-        rows.append(row | _on_the_scale(ar.pure(float(epsilon))))
+        row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
+        rows.append(row | {"reading": f"not placed: {unplaced[method]}"})
     for d in deployments.itertuples():
         row = {"row": d.label, "kind": "deployment", "model": d.scale_model, "local": d.local}
         row |= {"epsilon": d.epsilon, "delta": d.delta, "rho": d.rho, "mu": d.mu}
@@ -803,11 +899,14 @@ def answer_in_short(
     scale: pd.DataFrame,
     survey: Survey,
     calibrated: pd.DataFrame | None = None,
+    skipped: Mapping[str, str] | None = None,
 ) -> str:
     """The notebook's answer at the run's parameters, in numbers (Markdown): the ε that panel
     (a)'s methods agree on, what an attacker can do at its ends, and where that sits among the
-    deployments that state a guarantee; with ``calibrated`` (``noise_for_risk_table``), the
-    noise that meets the reader's stated risk directly, and what the standard route costs."""
+    deployments that state a guarantee; which methods do not apply, and why; with ``calibrated``
+    (``noise_for_risk_table``), the noise that meets the reader's stated risk directly, and what
+    the standard route costs (``skipped``: the stated risks that do not apply, with the
+    reason)."""
     deployed = scale[(scale.kind == "deployment") & scale.advantage.notna()]
     lines = [f"**The answer, in short, for the {survey.mechanism.split(', Δ')[0]}.**"]
     if window.feasible:
@@ -818,8 +917,9 @@ def answer_in_short(
             if math.isfinite(high)
             else f"from ε = {low:.4g} ({window.binding_lower}) upwards: nothing bounds it above"
         )
+        which = "that apply and " if window.not_applicable else ""
         lines.append(
-            f"The methods that bound its ε from public inputs agree on any ε {bound_text}."
+            f"The methods {which}that bound its ε from public inputs agree on any ε {bound_text}."
         )
         lines.append(
             f"At the lower end an attacker testing whether one person took part has "
@@ -843,6 +943,11 @@ def answer_in_short(
                 f"At the largest ε the privacy and budget bounds allow ({window.binding_upper}), "
                 f"{_risk_words(reference)}."
             )
+    # right after the verdict: the methods it leaves out
+    lines[2:2] = [
+        f"{method} does not apply here, and is left out: {why}."
+        for method, why in window.not_applicable.items()
+    ]
     risk = _risk_at(reference)
     if len(deployed) and risk:
         above = int((deployed.advantage > risk["advantage"]).sum())
@@ -858,7 +963,7 @@ def answer_in_short(
             f"{least.row}, allows {least.advantage:.3g}."
         )
     if calibrated is not None:
-        lines.append(calibration_in_short(calibrated, survey))
+        lines.append(calibration_in_short(calibrated, survey, skipped))
     lines.append(
         "Lee & Clifton's adversary reads the private data and bounds another release (panel "
         "(b)); the sections below derive every number."
@@ -917,8 +1022,25 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
 
 def risk_targets(max_advantage: float, max_tpr: float, at_fpr: float) -> list[nfr.RiskTarget]:
     """The attack risks the reader accepts: the largest advantage ``max_advantage``, and the
-    largest TPR ``max_tpr`` at the false-positive rate ``at_fpr``."""
-    return [nfr.advantage(max_advantage), nfr.tpr_at_fpr(max_tpr, at_fpr)]
+    largest TPR ``max_tpr`` at the false-positive rate ``at_fpr`` where it applies
+    (``inapplicable_risks``)."""
+    targets = [nfr.advantage(max_advantage)]
+    if not inapplicable_risks(max_tpr, at_fpr):
+        targets.append(nfr.tpr_at_fpr(max_tpr, at_fpr))
+    return targets
+
+
+def inapplicable_risks(max_tpr: float, at_fpr: float) -> dict[str, str]:
+    """The stated risks no calibration can apply to, each with the reason: a TPR of at most
+    ``at_fpr`` at that FPR, which a test accusing at random reaches whatever the noise."""
+    if max_tpr > at_fpr:
+        return {}
+    return {
+        f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}": (
+            f"a test accusing at random reaches TPR = FPR = {at_fpr:g} whatever the noise: "
+            "max_tpr must exceed at_fpr"
+        )
+    }
 
 
 def noise_for_risk_table(
@@ -935,9 +1057,12 @@ def _same(ratio: float) -> bool:
     return abs(ratio - 1) < 5e-5
 
 
-def calibration_lines(calibrated: pd.DataFrame, survey: Survey) -> list[str]:
+def calibration_lines(
+    calibrated: pd.DataFrame, survey: Survey, skipped: Mapping[str, str] | None = None
+) -> list[str]:
     """One line per mechanism and risk: the attack-aware noise and the ε it would be reported
-    with, the standard route's ε, noise and ratio, and the risk that noise really allows."""
+    with, the standard route's ε, noise and ratio, and the risk that noise really allows; and one
+    per stated risk that does not apply (``skipped``, with the reason)."""
     lines = []
     for row in calibrated.itertuples():
         symbol = "σ" if row.mechanism == "Gaussian" else "b"
@@ -970,7 +1095,7 @@ def calibration_lines(calibrated: pd.DataFrame, survey: Survey) -> list[str]:
                 f"{measure} where {row.risk:g} was accepted"
             )
         lines.append(head + tail)
-    return lines
+    return lines + [f"{target}: not applicable: {why}" for target, why in (skipped or {}).items()]
 
 
 def _times(value: float, mechanism: str, delta: float) -> str:
@@ -984,9 +1109,12 @@ def _times(value: float, mechanism: str, delta: float) -> str:
     return f"{value:.4g} times as much {mechanism} noise"
 
 
-def calibration_in_short(calibrated: pd.DataFrame, survey: Survey) -> str:
+def calibration_in_short(
+    calibrated: pd.DataFrame, survey: Survey, skipped: Mapping[str, str] | None = None
+) -> str:
     """The answer's sentence on calibrating to the stated risks: the noise each mechanism needs,
-    and how many times that noise the standard route needs."""
+    and how many times that noise the standard route needs; and each stated risk that does not
+    apply (``skipped``), with the reason."""
     unit = survey.unit
     parts = []
     for target, rows in calibrated.groupby("target", sort=False):
@@ -999,6 +1127,10 @@ def calibration_in_short(calibrated: pd.DataFrame, survey: Survey) -> str:
             f"{_times(gauss_ratio, 'Gaussian', float(gauss['delta']))} and "
             f"{_times(lap_ratio, 'Laplace', 0.0)}"
         )
+    parts += [
+        f"for {target}, nothing: it does not apply ({why})"
+        for target, why in (skipped or {}).items()
+    ]
     return (
         "Calibrated to the risk you state instead of to an ε, the mean needs, "
         + "; ".join(parts)

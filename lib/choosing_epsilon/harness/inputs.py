@@ -40,18 +40,14 @@ def read_survey(values: Mapping[str, Any]) -> Column:
     """The private data at the synthesis's parameters ``values``, every input checked (the
     runner's check before a kernel starts): the synthetic survey, or the column of ``data_path``
     as distinct values and counts (``synthesis.column_from_file``), refused in one line if any
-    value lies outside the public range."""
-    (lb, ub), floor = values["value_range"], values["mean_lower_bound"]
+    value lies outside the public range. The public lower bound of the mean is Shoaran et al.'s
+    alone: where it is not positive or lies above the range, their row says it does not apply."""
+    (lb, ub) = values["value_range"]
     path, name = str(values.get("data_path", "")), str(values.get("column", "age"))
     observed = values["observed_ages"]
     if not path and not lb <= observed[0] <= observed[1] <= ub:
         raise ValueError(
             f"observed_ages must lie inside value_range {values['value_range']}, got {observed}"
-        )
-    if not 0 < floor <= ub:
-        raise ValueError(
-            f"mean_lower_bound must lie in (0, {ub:g}] (positive, and not above the age range), "
-            f"got {floor!r}"
         )
     if not path:
         ages = synthesis.synthetic_ages(values["n_people"], observed, values["seed"])

@@ -446,8 +446,8 @@ SYNTHESIS: dict[str, Param] = {
     ),
     "mean_lower_bound": Param(
         "float",
-        "(0, inf), at most the upper end of value_range",
-        _positive,
+        "any finite number (Shoaran et al.'s method applies where max(lower end of value_range, "
+        "mean_lower_bound) is positive and at most the upper end)",
         default=18.0,
         comment="Shoaran et al.: public lower bound of the mean age (never from the data)",
     ),
@@ -505,14 +505,14 @@ SYNTHESIS: dict[str, Param] = {
     ),
     "max_tpr": Param(
         "float",
-        "(at_fpr, 1)",
+        "(0, 1) (the calibration to a TPR applies above at_fpr)",
         _unit,
         default=0.1,
         comment="calibrating to risk: largest acceptable TPR of a membership test ...",
     ),
     "at_fpr": Param(
         "float",
-        "(0, max_tpr)",
+        "(0, 1) (the calibration to a TPR applies below max_tpr)",
         _unit,
         default=0.01,
         comment="... whose false-positive rate is this (below max_tpr)",
@@ -523,8 +523,8 @@ SYNTHESIS: dict[str, Param] = {
     ),
     "kr_r_tilde": Param(
         "float",
-        "(1, inf)",
-        lambda x: x > 1,
+        "(0, inf) (Kazan & Reiter's Theorem 4 applies above 1)",
+        _positive,
         default=3.0,
         comment="Kazan & Reiter: posterior-to-prior ratio allowed where the prior is not small",
     ),
@@ -838,22 +838,15 @@ def _lee_clifton_joint(v: Mapping[str, Any]) -> None:
 
 
 def _synthesis_joint(v: Mapping[str, Any]) -> None:
-    """The synthesis's parameters that constrain one another."""
+    """The synthesis's parameters that constrain one another: the synthetic ages inside the
+    public range. A parameter only one method reads (the lower bound of the mean, r̃, the stated
+    TPR and its FPR) is refused only where it is no number of its kind; where it rules out its
+    method, that method says so in the run and every other one is computed."""
     (lb, ub), observed = v["value_range"], v["observed_ages"]
     if not v["data_path"] and not lb <= observed[0] <= observed[1] <= ub:
         raise ValueError(
             f"parameter 'observed_ages' must lie inside value_range {v['value_range']!r} (the "
             f"synthetic ages are drawn from it), got {observed!r}"
-        )
-    if not v["mean_lower_bound"] <= ub:
-        raise ValueError(
-            f"parameter 'mean_lower_bound' must lie in (0, {ub:g}] (positive, and not above "
-            f"value_range), got {v['mean_lower_bound']!r}"
-        )
-    if not v["max_tpr"] > v["at_fpr"]:
-        raise ValueError(
-            f"parameter 'max_tpr' must be in (at_fpr, 1) = ({v['at_fpr']!r}, 1) (a test whose "
-            f"TPR is at most its FPR learns nothing), got {v['max_tpr']!r}"
         )
 
 

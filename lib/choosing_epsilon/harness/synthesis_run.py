@@ -19,6 +19,7 @@ from .paths import DATA
 __all__ = [
     "OLDER_REGISTRY",
     "deployments",
+    "inapplicable_risks",
     "methods_at",
     "noise_for_risk_table",
     "read_survey",
@@ -68,6 +69,12 @@ def risk_targets(v: Mapping[str, Any]) -> list[noise_for_risk.RiskTarget]:
     return synthesis.risk_targets(v["max_advantage"], v["max_tpr"], v["at_fpr"])
 
 
+def inapplicable_risks(v: Mapping[str, Any]) -> dict[str, str]:
+    """The stated risks at the parameters ``v`` that no calibration applies to, each with the
+    reason (``synthesis.inapplicable_risks``)."""
+    return synthesis.inapplicable_risks(v["max_tpr"], v["at_fpr"])
+
+
 def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
     """``synthesis.noise_for_risk_table`` at the risks and δ of the parameters ``v``."""
     return synthesis.noise_for_risk_table(survey, risk_targets(v), v["gaussian_delta"])
@@ -81,7 +88,8 @@ def the_answer(v: Mapping[str, Any]) -> str:
     survey, methods = survey_and_methods(v)
     scale = synthesis.risk_scale(methods, deployments(v))
     calibrated = noise_for_risk_table(survey, v)
-    return synthesis.answer_in_short(synthesis.feasibility(methods), scale, survey, calibrated)
+    window = synthesis.feasibility(methods)
+    return synthesis.answer_in_short(window, scale, survey, calibrated, inapplicable_risks(v))
 
 
 def results(
@@ -93,11 +101,13 @@ def results(
     data: Column | None = None,
     lee_statistic: str = "mean",
     calibrated: pd.DataFrame | None = None,
+    skipped: Mapping[str, str] | None = None,
 ) -> dict[str, object]:
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
-    panel (a) and which read the private data, and the public inputs Δ and L; with ``data`` read
-    from a file, what was read from it; with ``calibrated`` (``noise_for_risk_table``), the noise
-    for each stated risk by both routes."""
+    panel (a) and which read the private data, the public inputs Δ and L, and what does not
+    apply at these parameters (each method, and each stated risk of ``skipped``, with the
+    reason); with ``data`` read from a file, what was read from it; with ``calibrated``
+    (``noise_for_risk_table``), the noise for each stated risk by both routes."""
     finite = methods[synthesis.has_epsilon(methods.epsilon)]
     reads = ~methods["uses the private data"].str.startswith("no")
     read: dict[str, object] = {}
@@ -121,4 +131,6 @@ def results(
         "sensitivity_lee_clifton": delta_lc,
         "statistic_lee_clifton": lee_statistic,
         "mean_lower_bound": mean_floor,
+        "not_applicable": synthesis.not_applicable(methods)
+        | {f"calibration to {target}": why for target, why in (skipped or {}).items()},
     }

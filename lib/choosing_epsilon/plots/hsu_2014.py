@@ -22,13 +22,14 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..economics import StudyDesign
+from ..economics import StudyDesign, infeasible_budgets, lone_points
 from ..economics import dollars as econ_dollars
 from . import figures, style
 from .figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
 EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure
+NOWHERE = "infeasible at every P shown"  # the legend's words for a budget that draws no point
 
 
 def _money(amount: float) -> str:
@@ -341,13 +342,26 @@ def max_epsilon_vs_cost_and_budget(
     scan: pd.DataFrame, expected_cost: float
 ) -> tuple[Figure, pd.DataFrame]:
     """The largest feasible ε against the expected cost P, one curve per budget B
-    (``economics.max_epsilon_scan``), with the notebook's P marked."""
+    (``economics.max_epsilon_scan``), with the notebook's P marked. A budget at which no P shown
+    is feasible keeps its entry in the legend, marked so, and draws nothing; a feasible point
+    whose neighbours are not (``economics.lone_points``) is a dot on its curve, which alone would
+    draw nothing there."""
     fig, ax = plt.subplots()
+    infeasible = infeasible_budgets(scan)
+    lone = lone_points(scan)
     for budget, curve in scan.groupby("budget", sort=False):
+        label = f"B = {_dollar_label(cast(float, budget))}"
+        if budget in infeasible:  # no point: its colour and dash in the legend, and why
+            ax.plot(curve.expected_cost, curve.max_feasible_epsilon, label=f"{label}: {NOWHERE}")
+            continue
+        dots = np.flatnonzero(lone[curve.index].to_numpy())
         ax.plot(
             curve.expected_cost,
             curve.max_feasible_epsilon,
-            label=f"B = {_dollar_label(cast(float, budget))}",
+            label=label + (" (a dot: feasible at that P alone)" if len(dots) else ""),
+            marker="o" if len(dots) else None,
+            markevery=dots.tolist() if len(dots) else None,
+            clip_on=not len(dots),  # a dot at the axis's end is drawn whole
         )
     _reference(ax, expected_cost, f"P = {_dollar_label(expected_cost)}")
     low, high = float(scan.expected_cost.min()), float(scan.expected_cost.max())
@@ -408,16 +422,26 @@ def max_epsilon_vs_cost_and_budget_caption(
             if scan.max_feasible_epsilon.isna().any()
             else ""
         )
+        none = [_dollar_label(b).removeprefix("$") for b in infeasible_budgets(scan)]
+        if none:
+            gaps += f", and none at any P with B = {_listed(none)} dollars"
         caption = (
             "The largest feasible ε falls as the expected cost P of not participating rises and "
             f"grows with the budget B of {budgets} ({setting}{gaps}){values}."
         )
     described = []
+    lone = lone_points(scan)
     for budget, curve in groups:
         shown = curve[curve.max_feasible_epsilon.notna()]
         text = f"B = {_dollar_label(budget).removeprefix('$')} dollars"  # as the legend rounds it
         if shown.empty:
-            described.append(f"{text} has no point")
+            described.append(f"{text} has no point, its legend entry marked infeasible")
+            continue
+        dots = shown[lone[shown.index]]
+        if len(dots) == len(shown):
+            at = _listed([f"{e:.3g} at P = {_money(float(c))}" for c, e in zip(
+                dots.expected_cost, dots.max_feasible_epsilon)])  # fmt: skip
+            described.append(f"{text} is feasible at isolated costs only, a dot each: {at}")
             continue
         described.append(
             f"{text} goes from {shown.max_feasible_epsilon.iloc[0]:.3g} to "

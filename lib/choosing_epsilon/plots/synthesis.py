@@ -7,6 +7,7 @@ the reader states, by the attack-aware and the standard route (noise_for_risk)."
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -19,7 +20,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
 from .. import attack_risk, registry
-from ..synthesis import COLUMNS, epsilon_text, has_epsilon
+from ..synthesis import COLUMNS, epsilon_text, has_epsilon, inapplicable
 from . import style
 from .figures import Caption, centred_text
 
@@ -39,6 +40,18 @@ MAX_NAMED = 60  # more deployments than this are drawn one row per model, unname
 AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
+CAPTION_CHARACTERS = 400  # the longest caption a reader reads under the figure
+NOTE_CHARACTERS = 85  # words written on a row wrap here, to stay within the panel's width
+
+
+def _listed(words: Sequence[str]) -> str:
+    """``words`` joined as prose: "a", "a and b", "a, b and c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _row_note(text: str) -> str:
+    """Words written on a panel's row, wrapped to NOTE_CHARACTERS."""
+    return textwrap.fill(text, NOTE_CHARACTERS)
 
 
 def _wrapped(title: str) -> str:
@@ -54,12 +67,17 @@ def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
 
 def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
     """One row per method: ◁ (vermillion) for an upper bound, ▷ (blue) for a lower one; a method
-    with no ε to mark (none meets it, or any does) says so in words on its row."""
+    with no ε to mark (none meets it, or any does) says so in words on its row, and one that
+    does not apply says why."""
     marked = has_epsilon(rows.epsilon.to_numpy())
+    left_out = inapplicable(rows).to_numpy()
     at_left = blended_transform_factory(axis.transAxes, axis.transData)
     for i, (epsilon, bound) in enumerate(zip(rows.epsilon, rows["bounds ε from"])):
         if not marked[i]:
-            style.note(axis, 0.01, i, f"ε {epsilon_text(epsilon)} (see the table)", va="center")
+            words = f"ε {epsilon_text(epsilon)} (see the table)"
+            if left_out[i]:
+                words = str(rows.meaning.iloc[i])
+            style.note(axis, 0.01, i, _row_note(words), va="center")
             axis.texts[-1].set_transform(at_left)
             continue
         upper = bound.startswith("upper")
@@ -82,7 +100,10 @@ def model_marker(model: str) -> tuple[str, bool]:
 
 def guarantee_text(row: Any) -> str:
     """A risk-scale row's guarantee as the figure writes it: "ε = 2", "ε = 4, δ = 1e-07",
-    "ρ = 2.63", "μ = 0.5", with ", local" for a local deployment (its ε is per report)."""
+    "ρ = 2.63", "μ = 0.5", with ", local" for a local deployment (its ε is per report); "not
+    placed" for a method with no ε to read."""
+    if row.kind == "method" and not np.isfinite(float(row.advantage)):
+        return "not placed"
     if row.model == "zcdp":
         text = f"ρ = {row.rho:g}"
     elif row.model == "gdp":
@@ -110,6 +131,15 @@ def placed(scale: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([methods, deployed], ignore_index=True)
 
 
+def scale_rows(scale: pd.DataFrame) -> pd.DataFrame:
+    """The rows of panel (c): every method in its order, those with no place on the scale
+    included (their row says why in words), then the deployments that have a place, as
+    ``placed`` orders them; renumbered."""
+    on_scale = placed(scale)
+    methods = scale[scale.kind == "method"]
+    return pd.concat([methods, on_scale[on_scale.kind == "deployment"]], ignore_index=True)
+
+
 def _models_panel(axis: Axes, rows: pd.DataFrame) -> None:
     """Too many deployments to name: one row per model, a marker per deployment at its
     advantage."""
@@ -134,13 +164,18 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
     attacker's largest advantage (filled circle, a little above the row's line) and its TPR at
     FPR 1% (hollow diamond, a little below it, so that the two stay apart where they coincide),
     and at the right the accuracy of a guess at prior ½ in words."""
-    rows = placed(scale)
+    rows = scale_rows(scale)
     deployed = rows[rows.kind == "deployment"]
     if len(deployed) > MAX_NAMED:
         _models_panel(axis, deployed)
         return
+    at_left = axis.get_yaxis_transform()
     for i, row in enumerate(rows.itertuples()):
         advantage, tpr = float(row.advantage), float(row.tpr_at_fpr_1pct)  # type: ignore[arg-type]
+        if not np.isfinite(advantage):  # a method with no ε to read: why, in words
+            why = str(row.reading).removeprefix("not placed: ")
+            style.note(axis, 0.01, i, _row_note(why), va="center", transform=at_left)
+            continue
         axis.plot([advantage], [i - SPLIT], "o", ms=6, color=ADVANTAGE_COLOUR, mfc=(
             "none" if row.local else ADVANTAGE_COLOUR))  # fmt: skip
         axis.plot([tpr], [i + SPLIT], "D", ms=5, color=TPR_COLOUR, mfc="none", mew=1.2)
@@ -177,11 +212,15 @@ def ratio_text(ratio: float) -> str:
     return f"× {ratio:.3g}"
 
 
-def _calibration_panel(axis: Axes, calibrated: pd.DataFrame) -> None:
+def _calibration_panel(
+    axis: Axes, calibrated: pd.DataFrame, skipped: Mapping[str, str] | None = None
+) -> None:
     """One row per mechanism and stated risk: the attack-aware noise (filled circle) and the
     standard route's (hollow square) on a log axis of noise, joined by a grey line, and at the
-    right how many times the attack-aware noise the standard route needs."""
+    right how many times the attack-aware noise the standard route needs; below them, a row per
+    stated risk that does not apply (``skipped``), saying why."""
     at_right = axis.get_yaxis_transform()
+    skipped = skipped or {}
     for i, row in enumerate(calibrated.itertuples()):
         aware, standard = float(row.noise_aware), float(row.noise_standard)  # type: ignore[arg-type]
         if np.isfinite(standard):
@@ -191,7 +230,11 @@ def _calibration_panel(axis: Axes, calibrated: pd.DataFrame) -> None:
         ratio = float(row.noise_ratio)  # type: ignore[arg-type]
         style.note(axis, 1.01, i, ratio_text(ratio), va="center", transform=at_right)
         axis.texts[-1].set_clip_on(False)
-    axis.set_yticks(range(len(calibrated)), [calibration_label(r) for r in calibrated.itertuples()])
+    for k, why in enumerate(skipped.values(), start=len(calibrated)):
+        words = _row_note(f"not applicable: {why}")
+        style.note(axis, 0.01, k, words, va="center", transform=at_right)
+    labels = [calibration_label(r) for r in calibrated.itertuples()] + list(skipped)
+    axis.set_yticks(range(len(labels)), labels)
     axis.plot([], [], "o", ms=6, color=AWARE_COLOUR, label="attack-aware: own curve")
     axis.plot(
         [], [], "s", ms=9, color=STANDARD_COLOUR, mfc="none", mew=1.6,
@@ -202,7 +245,7 @@ def _calibration_panel(axis: Axes, calibrated: pd.DataFrame) -> None:
     noises = calibrated[["noise_aware", "noise_standard"]].to_numpy(float).ravel()
     finite = noises[np.isfinite(noises)]
     low, high = finite.min() / 2, finite.max() * 2
-    axis.set(xscale="log", xlim=(low, high), ylim=(len(calibrated) + 0.5, -0.6))
+    axis.set(xscale="log", xlim=(low, high), ylim=(len(labels) + 0.5, -0.6))
     axis.set_ylabel("mechanism and risk")
     # ticks at 1, 2 and 5 times a power of ten over a short span, so that at least one is labelled
     # (the span is at least fourfold), and at powers of ten only over a long one
@@ -221,6 +264,7 @@ def methods_and_deployments(
     provenance: str | None = None,
     calibrated: pd.DataFrame | None = None,
     unit: str = "years",
+    skipped: Mapping[str, str] | None = None,
 ) -> tuple[Figure, pd.DataFrame]:
     """Every method's ε and what an attacker can do at it and at each deployment: (a) the methods
     bounding the ε of ``mechanism`` from public inputs, with the feasible ``interval`` shaded;
@@ -229,10 +273,12 @@ def methods_and_deployments(
     and TPR at FPR 1% for every answer and deployment, and in words its accuracy at prior ½.
     ``provenance``, a line under the title, says what was read from a data file. With
     ``calibrated`` (``synthesis.noise_for_risk_table``), (d): the noise, in ``unit``, that the
-    mean needs for each stated risk by both routes. The frame stacks the drawn methods, the rows
-    of the scale drawn in (c) and those of (d)."""
+    mean needs for each stated risk by both routes, and a row for each stated risk of ``skipped``
+    that does not apply, saying why. A method that does not apply, or has no ε to mark, says so in
+    words on its row of (a) or (b) and of (c). The frame stacks the drawn methods, the rows of the
+    scale drawn in (c) and those of (d)."""
     panels = {key: methods[methods.panel == key].reset_index(drop=True) for key in ("(a)", "(b)")}
-    rows_c = placed(scale)
+    rows_c = scale_rows(scale)
     deployed = rows_c[rows_c.kind == "deployment"]
     named = len(deployed) <= MAX_NAMED
     rows = [
@@ -243,7 +289,7 @@ def methods_and_deployments(
         else len({(m, b) for m, b in zip(deployed.model, deployed.local)}),
     ]
     if calibrated is not None:
-        rows.append(len(calibrated) + 1)  # and a band for the legend
+        rows.append(len(calibrated) + len(skipped or {}) + 1)  # and a band for the legend
     count = len(rows)
     lines = 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
@@ -317,7 +363,7 @@ def methods_and_deployments(
     ax_r.set(xlim=(-0.01, 1.01), xlabel="attacker's rate or advantage (0 to 1)")
     if calibrated is not None:
         ax_d = fig.add_subplot(grid[3])
-        _calibration_panel(ax_d, calibrated)
+        _calibration_panel(ax_d, calibrated, skipped)
         ax_d.set_xlabel(f"noise scale (σ or b, {unit}, log scale)")
         style.panel_title(
             ax_d,
@@ -354,9 +400,11 @@ def caption(
     interval: list[float] | None,
     scale: pd.DataFrame,
     calibrated: pd.DataFrame | None = None,
+    left_out: Sequence[str] = (),
 ) -> Caption:
     """The caption and alt text of ``methods_and_deployments`` (with panel (d) when
-    ``calibrated`` is given)."""
+    ``calibrated`` is given), naming what does not apply at the run's inputs (``left_out``: the
+    methods and the stated risks, by name)."""
     deployed = scale[scale.kind == "deployment"]
     on_scale = deployed[np.isfinite(deployed.advantage.astype(float))]
     if interval is None:
@@ -370,14 +418,8 @@ def caption(
         if len(on_scale)
         else "none of them stating a number"
     )
-    text = (
-        f"For the mean of {n_people:,} survey values, {verdict}; panel (c) reads every method's "
-        f"answer and {len(on_scale)} of {len(deployed)} published deployments as the largest "
-        f"advantage of an attacker testing one person's presence ({spread} for the "
-        "deployments) and its true-positive rate at 1% false positives, both exact, in each "
-        "deployment's privacy unit."
-    )
-    if calibrated is not None:  # four panels in one sentence of at most 400 characters
+    cost = ""
+    if calibrated is not None:
         ratios = calibrated.noise_ratio.astype(float)
         finite = ratios[np.isfinite(ratios)]
         cost = (
@@ -385,14 +427,33 @@ def caption(
             if len(finite)
             else "no finite noise"
         )
-        text = (
-            f"For the mean of {n_people:,} survey values, {verdict}; (c) reads each answer and "
+
+    def sentence(said: str) -> str:
+        if calibrated is None:
+            return (
+                f"For the mean of {n_people:,} survey values, {said}; panel (c) reads every "
+                f"method's answer and {len(on_scale)} of {len(deployed)} published deployments "
+                f"as the largest advantage of an attacker testing one person's presence "
+                f"({spread} for the deployments) and its true-positive rate at 1% false "
+                "positives, both exact, in each deployment's privacy unit."
+            )
+        return (  # four panels in one sentence of at most 400 characters
+            f"For the mean of {n_people:,} survey values, {said}; (c) reads each answer and "
             f"{len(on_scale)} of {len(deployed)} published deployments as an attacker's exact "
             "advantage and TPR at 1% false positives; (d) gives the Gaussian and Laplace noise "
             f"meeting each stated risk, the standard route through ε needing {cost}."
         )
+
+    text = sentence(verdict)
+    if left_out:  # by name (a method's up to its first comma: "Shoaran et al."), or how many
+        names = [name.split(",")[0] for name in left_out]
+        does = "does" if len(names) == 1 else "do"
+        text = sentence(f"{verdict} ({_listed(names)} {does} not apply)")
+        if len(text) > CAPTION_CHARACTERS:
+            text = sentence(f"{verdict} ({len(names)} {does} not apply: see the figure)")
     alt = (
-        "Three panels. Panels (a) and (b) share a logarithmic ε axis. Panel (a) marks each "
+        f"{'Three' if calibrated is None else 'Four'} panels. Panels (a) and (b) share a "
+        "logarithmic ε axis. Panel (a) marks each "
         "method's bound on ε for the survey's mechanism, left-pointing for upper and "
         "right-pointing for lower "
         + (
@@ -417,6 +478,8 @@ def caption(
             f" Panel (d) has {len(calibrated)} rows, Gaussian and Laplace for each stated risk, "
             "on a logarithmic axis of noise: a filled black circle at the attack-aware noise, a "
             "hollow purple square at the standard route's, joined by a grey line, and at the "
-            "right the standard noise divided by the attack-aware."
+            "right the ratio of the two."
         )
+    if left_out:
+        alt += " A row without a marker says in words why."
     return Caption(caption=text, alt=alt)
