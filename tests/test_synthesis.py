@@ -566,7 +566,10 @@ def test_the_answer_and_the_lines_say_both_routes():
     assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in short
     assert "and the same Laplace noise." in short  # TPR 0.1 at FPR 0.01: the Laplace tail
     lines = synth.calibration_lines(table, SURVEY)
-    assert len(lines) == 4 and lines[3].endswith("meets the worst case of its ε at this risk")
+    assert len(lines) == 5 and lines[3].endswith("meets the worst case of its ε at this risk")
+    # and how far below the stated risk each attack-aware noise keeps it: never above
+    assert lines[4].startswith("each attack-aware noise allows at most the stated risk")
+    assert (table.risk_aware <= table.risk).all()
     assert "which allows an advantage of 0.05781 where 0.25 was accepted" in lines[0]
     # a risk no (ε, δ) meets: said in words, and no finite noise
     v = parameters.committed_values("synthesis") | {"max_advantage": 1e-6}
@@ -695,7 +698,7 @@ def test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to(max_tpr, at_f
     assert list(calibrated.target) == ["advantage ≤ 0.25"] * 2
     lines = synth.calibration_lines(calibrated, SURVEY, skipped)
     assert (
-        len(lines) == 3
+        len(lines) == 4
         and lines[-1] == f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}: not applicable: {why}"
     )
     short = synth.calibration_in_short(calibrated, SURVEY, skipped)

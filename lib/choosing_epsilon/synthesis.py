@@ -1095,6 +1095,12 @@ def calibration_lines(
                 f"{measure} where {row.risk:g} was accepted"
             )
         lines.append(head + tail)
+    if len(calibrated):
+        margin = (calibrated.risk - calibrated.risk_aware).astype(float)
+        lines.append(
+            f"each attack-aware noise allows at most the stated risk: read back on its own curve, "
+            f"{margin.min():.1e} to {margin.max():.1e} below it (never above)"
+        )
     return lines + [f"{target}: not applicable: {why}" for target, why in (skipped or {}).items()]
 
 
