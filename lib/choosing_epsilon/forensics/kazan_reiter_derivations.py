@@ -1154,9 +1154,9 @@ def wording() -> list[Step]:
             f"at {infinite:,} of the {drawn_fig5.epsilon.size:,} grid points pq ≥ 1/r̃ = 1/3, where "
             "r* = 3 binds nothing and εᵢ = ∞, the authors' code computes no value that the "
             f"truncation to 4 catches: the log of a negative number (NaN) at {nan:,} of them, "
-            f"and at {minus_inf_at} the log of −0, −∞ (kept by the truncation, which only lowers values "
-            "above 4); ggplot draws both grey, not in the colour of 4 (the grey corner of the "
-            "original's lower panel)",
+            f"and at {minus_inf_at} the log of −0, −∞ (kept by the truncation, which only lowers "
+            "values above 4); ggplot draws both grey, not in the colour of 4 (the grey corner of "
+            "the original's lower panel)",
         ),
         Step(
             "Fig. 1 caption",
