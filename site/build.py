@@ -75,6 +75,11 @@ READING_ORDER = {
 VERDICTS = {
     "reproduced": ("✔", "reproduced", "the computation lands within the printed precision"),
     "fitted": ("≈", "fitted", "reproduced after fitting a value the source does not print"),
+    "below resolution": (
+        "○",
+        "below resolution",
+        "within a tolerance too wide for the value (0 would pass too): counted apart",
+    ),
     "discrepancy": ("✘", "discrepancy (explained)", "a mismatch the notebook explains"),
     "note": ("✎", "slip in the wording", "a statement with no one number to check, shown wrong"),
     "not applicable": ("–", "not applicable", "the run's parameters are not the source's"),
@@ -546,10 +551,11 @@ solutions and autograded checks.
 
 Every result a source prints is checked by its notebook (the inputs it fixes are the notebook's
 parameters); *reproduced* means the computation lands within the printed precision, *fitted*
-that it does so after fitting a value the source does not print, *discrepancy* a mismatch the
-notebook explains. Sources other than the paper and values at the notebook's own defaults are
-counted apart (agreeing rows in parentheses): a secondary row that agrees checks that document,
-not the source. Each notebook's page ends with the table of all its claims.
+that it does so after fitting a value the source does not print, *below resolution* that it lands
+within a tolerance too wide for the value (0 would pass too), counted apart, *discrepancy* a
+mismatch the notebook explains. Sources other than the paper and values at the notebook's own
+defaults are counted apart (agreeing rows in parentheses): a secondary row that agrees checks
+that document, not the source. Each notebook's page ends with the table of all its claims.
 
 {status}
 

@@ -59,7 +59,7 @@ def test_the_runs_own_profile(tmp_path, params, expected):
     status = _status(tmp_path)
     committed = _status(FIGURES / NAME)
     assert len(status) == ROWS and status.equals(committed)
-    assert set(status) == {"reproduced", "discrepancy", "note"}
+    assert set(status) == {"reproduced", "below resolution", "discrepancy", "note"}
     assert_files_bounded(tmp_path)
 
 

@@ -63,6 +63,53 @@ def test_fitted_claims_carry_their_residual(ledger):
     assert ledger.results().note[0] == "response 2.39 fitted to the column; residual 2.0e-05"
 
 
+def test_a_tolerance_that_cannot_tell_the_value_from_0_is_below_resolution(tmp_path):
+    """A check counts as reproduced only if a plainly wrong value would fail it: 0, half or twice
+    the published value. Fig. 2's smallest bars, read to two pixels (0.0017), passed as
+    reproduced at any value in [0, 0.002]; such a row is below resolution, counted apart."""
+    path = published_csv(
+        tmp_path / "p.csv",
+        claim_id=["bar", "low", "zero_read", "zero_exact", "zero_float", "fit", "clear", "off"],
+        published=[0.001, 0.0022, 0.0, 0.0, 0.0, 0.003, 0.0036, 0.0],
+        tolerance=[0.0017, 0.0017, 0.0017, 0.0, 1e-12, 0.002, 0.0017, 0.0017],
+    )
+    ledger = claims.Ledger(path, {}, {})
+    assert ledger.check("bar", 0.0026, uses=[]) == "below resolution"
+    assert ledger.check("low", 0.0026, uses=[]) == "below resolution"  # 0.0022 > 0.0017 but < 2×
+    assert ledger.check("zero_read", 2e-8, uses=[]) == "below resolution"
+    assert ledger.check("zero_exact", 0.0, uses=[]) == "reproduced"  # an exact zero is resolved
+    assert ledger.check("zero_float", 1e-13, uses=[]) == "reproduced"
+    assert ledger.check("fit", 0.004, uses=[], fitted="a response") == "below resolution"
+    assert ledger.check("clear", 0.0036, uses=[]) == "reproduced"  # 0, 0.0018 and 0.0072 fail
+    with pytest.raises(claims.ClaimError, match="exceeds tolerance"):
+        ledger.check("off", 0.01, uses=[])  # outside the tolerance it is a mismatch as ever
+    assert ledger.check("off", 0.01, uses=[], explanation="a bar 0.01 high") == "discrepancy"
+    results = ledger.results()
+    assert "residual" in results.set_index("claim_id").loc["fit", "note"]
+    counted = ledger.summary().iloc[:, 0]
+    assert counted["below resolution"] == 4 and counted["reproduced"] == 3
+    # a ledger without such rows shows the other statuses only, as its committed run always has
+    plain = claims.Ledger(published_csv(tmp_path / "q.csv", published=[1.0]), {}, {})
+    plain.check("c0", 1.0, uses=[])
+    assert list(plain.summary().index) == [s for s in claims.STATUSES if s != "below resolution"]
+
+
+@pytest.mark.parametrize(
+    "published, tolerance, resolved",
+    [
+        (1.0, 0.49, True),
+        (1.0, 0.5, False),  # half the value would pass
+        (-1.0, 0.49, True),
+        (2.0, 0.0, True),
+        (0.0, 0.0, True),  # an exact zero
+        (0.0, claims.EXACT_TOLERANCE, True),
+        (0.0, 2 * claims.EXACT_TOLERANCE, False),  # every value as small would pass
+    ],
+)
+def test_a_tolerance_resolves_a_value_when_a_wrong_one_fails(published, tolerance, resolved):
+    assert claims.resolves(published, tolerance) is resolved
+
+
 def test_explanations_show_a_computation(ledger):
     with pytest.raises(claims.ClaimError, match="names no number"):
         ledger.check("b", 2.7726, uses=["rho"], explanation="a typo")
@@ -177,6 +224,7 @@ PROJECT_DIRS = ("data/", "figures/", "notebooks/", "lib/", "tests/")
 AT_PAPER_PARAMETERS = (
     "reproduced",
     "fitted",
+    "below resolution",
     "discrepancy",
     "note",
 )  # never "not applicable" in a committed run
@@ -184,10 +232,11 @@ AT_PAPER_PARAMETERS = (
 
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.stem)
 def test_every_published_claim_is_checked(path):
-    """The committed claims.csv has exactly the published rows, each reproduced, fitted or
-    explained: every discrepancy or note shows a computed explanation (and any slip it names
-    gives the published value), fitted rows say what was fitted, and reproduced or fitted values
-    lie within the tolerance."""
+    """The committed claims.csv has exactly the published rows, each reproduced, fitted, below
+    resolution or explained: every discrepancy or note shows a computed explanation (and any slip
+    it names gives the published value), fitted rows say what was fitted, reproduced or fitted
+    values lie within a tolerance that resolves the published value (0, half or twice it would
+    fail), and a row within a tolerance that does not is below resolution."""
     published = claims.read_published(path)
     table = pd.read_csv(
         FIGURES / path.stem / "claims.csv",
@@ -210,8 +259,13 @@ def test_every_published_claim_is_checked(path):
             assert abs(row.slip_value - row.published) <= row.tolerance * (1 + 1e-9), row.claim_id
         if row.status == "fitted":
             assert "residual" in row.note
-        if row.status in ("reproduced", "fitted"):
+        if row.status in ("reproduced", "fitted", "below resolution"):
             assert abs(row.reproduced - row.published) <= row.tolerance * (1 + 1e-9), row.claim_id
+            resolved = claims.resolves(row.published, row.tolerance)
+            assert resolved == (row.status != "below resolution"), (
+                f"{path.stem}: {row.claim_id} is {row.status} at published {row.published!r}, "
+                f"tolerance {row.tolerance!r}"
+            )
 
 
 def test_readme_counts_match_the_ledgers():
@@ -231,6 +285,9 @@ def test_readme_counts_match_the_ledgers():
         counted = results.source.isin(claims.COUNTED_SOURCES) & (results.status != "note")
         row = table.set_index("notebook").loc[name]
         assert row["claims"] == counted.sum()
+        assert row["claims"] == sum(row[s] for s in reproduce.CLAIM_STATUSES)
+        below = results.source.isin(claims.COUNTED_SOURCES) & (results.status == "below resolution")
+        assert row["below resolution"] == below.sum()
         assert row["claims"] + row["secondary"] + row["our default"] + row["notes"] == len(results)
 
 

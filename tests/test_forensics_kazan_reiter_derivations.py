@@ -3,9 +3,11 @@ ledger row, and the checks themselves able to fail."""
 
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 
+from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon.forensics import kazan_reiter_derivations as kd
 from choosing_epsilon.harness import claims
 from choosing_epsilon.harness.paths import PUBLISHED
@@ -123,3 +125,27 @@ def test_eq135_is_no_lower_bound_where_p_exceeds_one_over_r():
     above, below = sides(0.9, 0.1, 3.0), sides(0.1, 0.5, 3.0)
     assert above[0] < above[1]  # p > 1/r~: (134) > (135) fails
     assert below[0] > below[1] and below[1] < 0  # p < 1/r~: it holds, but (137) fails
+
+
+def test_fig5s_undrawn_corner_is_nan_but_one_point_minus_infinity():
+    """Where pq ≥ 1/3 the authors' code finds no εᵢ for Fig. 5's lower panel: the log of a
+    negative number (NaN) everywhere but at p = q = 1, where q = 1's branch takes log(−0) = −∞.
+    The note said NaN at all 1,176 points; it counts both, from the grid."""
+    grid = kd.authors_fig5_epsilon()
+    corner = grid.p * grid.q >= 1 / 3
+    assert grid.epsilon.size == 40_000 and corner.sum() == 1176
+    assert np.isfinite(grid.epsilon[~corner]).all() and not np.isfinite(grid.epsilon[corner]).any()
+    minus_inf = np.isneginf(grid.epsilon)
+    assert minus_inf.sum() == 1 and grid.p[minus_inf] == 1 and grid.q[minus_inf] == 1
+    note = next(s for s in kd.wording() if s.equations == "Fig. 5 caption").detail
+    assert "(NaN) at 1,175 of them" in note and "p = 1, q = 1 the log of −0, −∞" in note
+
+
+def test_example_2s_curve_bottoms_at_the_kink_and_rises_again():
+    """Fig. 1's second column at p = 0.05: εᵢ does not simply fall from q = 0.2 to q = 1, it
+    bottoms at Theorem 4's ε where r* turns flat (q = ã/(p̃r̃) = 2/3) and rises to q = 1."""
+    note = next(s for s in kd.wording() if s.equations == "Sec. 4, Example 2").detail
+    lowest = rp.fixed_p_epsilon(0.1, 0.05, 3.0)
+    assert f"its minimum {lowest:.4f} at q = {0.1 / (0.05 * 3):.4f}" in note
+    at_one = rp.epsilon_at(0.05, 1.0, 3.0)
+    assert at_one > lowest and f"rises again to {at_one:.4f} at q = 1" in note

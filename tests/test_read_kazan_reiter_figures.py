@@ -66,3 +66,24 @@ def test_every_committed_reading_states_its_figure_method_and_precision():
     assert read.source_detail.str.contains(r"Figures/choosing_eps_\w+\.png, 600 dpi").all()
     assert read.source_detail.str.contains("precision").all()
     assert (read.tolerance > 0).all()
+
+
+def test_a_reading_is_written_as_measured():
+    """The ledger holds a reading and its precision to ``SIGNIFICANT`` digits, not to the digits
+    the figure seems to show: written to four decimals, Fig. 5's red point (q = 0.083943, two
+    pixels 0.000571) became 0.0839 ± 0.0006 and passed against 1/12, which it misses."""
+    reading = reader.Reading("fig9_x", "Fig. 9", "a", 0.0839431234567, 0.000571234567, "m")
+    row = reader.ledger_rows([reading])[0]
+    assert row[3:5] == ["0.08394312346", "0.000571234567"]
+    assert abs(float(row[3]) - reading.value) < reading.precision * 1e-6
+
+
+def test_the_red_point_of_fig5_as_read_is_the_grid_minimiser_not_the_exact_one():
+    """Unrounded, both readings of Fig. 5's red point lie beyond their two pixels from the exact
+    minimiser 1/12 and within them from the authors' grid minimiser 0.084 (find_eps.R, step
+    0.001); rounded to four decimals, the upper panel's passed against 1/12."""
+    table = claims.read_published(PUBLISHED / "kazan_reiter_2024.csv").set_index("claim_id")
+    for claim_id in ("fig5_r_star_point_q", "fig5_epsilon_point_q"):
+        row = table.loc[claim_id]
+        assert abs(row.published - 1 / 12) > row.tolerance
+        assert abs(row.published - 0.084) <= row.tolerance

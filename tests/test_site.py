@@ -300,7 +300,7 @@ def test_claims_table_has_every_row_with_its_verdict_in_words_and_colour(visits,
     assert [tuple(r[:2]) for r in rows] == list(
         zip(expected.status, expected.claim_id, strict=True)
     )
-    words = {"reproduced", "fitted", "discrepancy", "slip", "not applicable"}
+    words = {"reproduced", "fitted", "below resolution", "discrepancy", "slip", "not applicable"}
     unlabelled = [r[1] for r in rows if not any(w in r[2] for w in words)]
     assert unlabelled == [], f"{name}: rows whose verdict is not in words {unlabelled}"
     colour = {}

@@ -14,8 +14,9 @@ values read off them are kept, with the method). Every reading is made by pixel 
 - a marked point is the centroid of its red pixels.
 
 The precision stated with each reading (the ledger's tolerance) is two pixels on its axis, or more
-where the shape makes the position itself uncertain (said in the row). A rerun writes the same
-bytes.
+where the shape makes the position itself uncertain (said in the row). Neither is rounded to
+fewer digits than the pixels give: the ledger compares the reading as measured. A rerun writes
+the same bytes.
 
 python tools/read_kazan_reiter_figures.py CHECKOUT   # run by `make authors-code`
 """
@@ -46,6 +47,7 @@ DEVIATIONS = {  # Fig. 2's fill per deviation, ggplot's default hue palette
     "1": (0, 191, 196),
     "2": (199, 124, 255),
 }
+SIGNIFICANT = 10  # digits a reading is written to: no rounding a comparison could notice
 PROFILES_FIG2 = [(r, a) for r in ("1.2", "2", "5") for a in ("0", "0.1", "0.25", "0.5")]
 
 
@@ -153,8 +155,8 @@ def figure2(checkout: Path) -> list[Reading]:
                     f"fig2_{name}_r{r}_a{ã}",
                     "Fig. 2",
                     f"{label} of profile (17) at r~ = {r}, a~ = {ã} (bar {index + 1} of 12)",
-                    round(axis(top - 0.5), 3),
-                    round(2 * axis.per_pixel(), 3),
+                    axis(top - 0.5),
+                    2 * axis.per_pixel(),
                     method.format(labels=", ".join(f"{v:g}" for v in labels)),
                 )
             )
@@ -172,8 +174,8 @@ def figure2(checkout: Path) -> list[Reading]:
                     "Fig. 2",
                     f"probability the decision changes at deviation {deviation}, r~ = {r}, "
                     f"a~ = {ã}",
-                    round(max(value, 0.0), 3),
-                    round(2 * axis.per_pixel(), 3),
+                    max(value, 0.0),
+                    2 * axis.per_pixel(),
                     method.format(labels=", ".join(f"{v:g}" for v in labels))
                     + f"; the bar of fill RGB{colour}, the {k + 1}th of its group of four (a bar "
                     "under one pixel high reads 0)",
@@ -234,8 +236,8 @@ def figure1(checkout: Path) -> list[Reading]:
                 f"fig1_{claim}_min_epsilon",
                 "Fig. 1",
                 f"{agency}: the lowest point of the lower panel's curve (its epsilon)",
-                round(eps_min, 3),
-                round(2 * lower.per_pixel(), 3),
+                eps_min,
+                2 * lower.per_pixel(),
                 method + "; the lower edge's lowest row less half the stroke "
                 f"({flat[0]} pixels, measured on the flat r* = 3); precision two pixels",
             ),
@@ -243,8 +245,8 @@ def figure1(checkout: Path) -> list[Reading]:
                 f"fig1_{claim}_kink",
                 "Fig. 1",
                 f"{agency}: the prior {prior} where the upper panel's r* reaches r~ = 3",
-                round(kink, 3),
-                round(flat[0] * x_axis.per_pixel(), 3),
+                kink,
+                flat[0] * x_axis.per_pixel(),
                 method + "; the first column where the stroke's top meets the flat part's; "
                 "precision one stroke's width (the join rounds the corner by up to that)",
             ),
@@ -255,8 +257,8 @@ def figure1(checkout: Path) -> list[Reading]:
                     f"fig1_{claim}_argmin",
                     "Fig. 1",
                     f"{agency}: the prior p at the lowest point of the lower panel's curve",
-                    round(argmin, 3),
-                    round(4 * x_axis.per_pixel(), 3),
+                    argmin,
+                    4 * x_axis.per_pixel(),
                     method + "; the mean column of the lowest row; precision four pixels",
                 )
             )
@@ -293,8 +295,8 @@ def figure5(checkout: Path) -> list[Reading]:
                     f"fig5_{claim}_point_{name}",
                     "App. C.3 / Fig. 5",
                     f"{panel} panel: {name} of the red point marking the minimum",
-                    round(value, 4),
-                    round(value * (10 ** (2 / decade) - 1), 4),
+                    value,
+                    value * (10 ** (2 / decade) - 1),
                     method,
                 )
             )
@@ -414,7 +416,7 @@ def _coloured_figure(
                 f"{claim}_epsilon",
                 figure,
                 f"{label}: epsilon {where}, from the colour",
-                round(read["epsilon"], 2),
+                read["epsilon"],
                 0.05,
                 method + "; the stroke's pixels over 16 columns from the kink, or over 8 columns "
                 "of the round end cap, which has the colour of the curve's last segment (its "
@@ -427,8 +429,8 @@ def _coloured_figure(
                     f"{claim}_r_star",
                     figure,
                     f"{label}: r* {where}",
-                    round(read["level"], 3),
-                    round(read["level"] * (10 ** (2 * y_axis.per_pixel()) - 1), 3),
+                    read["level"],
+                    read["level"] * (10 ** (2 * y_axis.per_pixel()) - 1),
                     method + "; the stroke's middle row; precision two pixels",
                 ),
             )
@@ -437,8 +439,8 @@ def _coloured_figure(
                     f"{claim}_kink",
                     figure,
                     f"{label}: the prior where the curve turns flat",
-                    round(read["x"], 4),
-                    round(read["x"] * (factor - 1), 4),
+                    read["x"],
+                    read["x"] * (factor - 1),
                     method + "; the first column where the stroke's top meets the flat part's; "
                     "precision one stroke's width",
                 ),
@@ -467,7 +469,7 @@ def _baselines(checkout: Path) -> list[Reading]:
                 "Fig. 3",
                 f"Baseline {k + 1} (upper panel {k + 1}): epsilon at its left end, p = 0.01, "
                 "from the colour read against the figure's colour bar",
-                round(bar.value(np.median(np.array(pixels), axis=0)), 2),
+                bar.value(np.median(np.array(pixels), axis=0)),
                 0.05,
                 "Figures/choosing_eps_ex1.png, 600 dpi: the median colour of 8 columns of the "
                 "round cap at the curve's left end (the colour of its first segment, p = 0.01) "
@@ -516,13 +518,21 @@ def figure4(checkout: Path) -> list[Reading]:
 # --- the ledger -----------------------------------------------------------------------------------
 
 
+def written(value: float) -> str:
+    """A reading or its precision as the ledger holds it: to ``SIGNIFICANT`` digits, a step a
+    million times finer than any precision stated, so that no comparison depends on it (a reading
+    rounded to its printed-looking digits once let a value two pixels off pass), yet the same on
+    every CPU (the last bits of a least-squares fit may differ)."""
+    return repr(float(f"{value:.{SIGNIFICANT}g}"))
+
+
 def ledger_rows(readings: list[Reading]) -> list[list[str]]:
     rows = []
     for r in readings:
         if not (math.isfinite(r.value) and r.precision > 0):
             raise ValueError(f"{r.claim_id}: reading {r.value!r} ± {r.precision!r}")
         text = [r.claim_id, r.location, r.description]
-        rows.append([*text, repr(r.value), repr(r.precision), SOURCE, r.method])
+        rows.append([*text, written(r.value), written(r.precision), SOURCE, r.method])
     return rows
 
 

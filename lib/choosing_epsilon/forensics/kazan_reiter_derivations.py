@@ -1084,6 +1084,30 @@ def theorems_4_and_5() -> list[Step]:
     ]
 
 
+@dataclass(frozen=True)
+class AuthorsGrid:
+    """A grid of priors and the εᵢ the authors' code computes at each point."""
+
+    p: np.ndarray
+    q: np.ndarray
+    epsilon: np.ndarray
+
+
+def authors_fig5_epsilon(points: int = 200) -> AuthorsGrid:
+    """εᵢ of Fig. 5's lower panel as code_for_paper.R computes it, before its truncation to 4:
+    on the grid 10^seq(-2, 0, length.out = 200) in p and q, the profile max(0.25/(pq), 3),
+    Theorem 2's expression with q = 1 taken apart (if_else(q == 1, ...)), in floating point, so
+    that a log of a negative number is NaN and log(−0) is −∞, as in R."""
+    axis = 10 ** np.linspace(-2, 0, points)
+    pp, qq = np.meshgrid(axis, axis, indexing="ij")
+    r = np.maximum(0.25 / (pp * qq), 3.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at_q_one = np.log((1 - pp) / (1 / r - pp))
+        root = np.sqrt((1 - pp) ** 2 + 4 * pp * (1 - qq) * (1 / r - pp * qq)) - (1 - pp)
+        general = np.log(2 * pp * (1 - qq) / root)
+    return AuthorsGrid(pp.ravel(), qq.ravel(), np.where(qq == 1, at_q_one, general).ravel())
+
+
 def wording() -> list[Step]:
     """Statements that name one variable where the formula or figure uses another, and the
     captions of Figs. 1 and 5 against what the authors' code draws."""
@@ -1091,9 +1115,15 @@ def wording() -> list[Step]:
     d_p, d_q = float(sp.diff(EPS2, p).subs(at)), float(sp.diff(EPS2, q).subs(at))
     agency2 = rp.fixed_p_profile(0.1, 0.05, 3.0)
     along = [rp.epsilon_at(0.05, qq, float(np.asarray(agency2(0.05, qq)))) for qq in (0.2, 1.0)]
-    axis = 10 ** np.linspace(-2, 0, 200)  # the authors' Fig. 5 grid: 10^seq(-2, 0, length 200)
-    pp, qq = np.meshgrid(axis, axis, indexing="ij")
-    infinite = int(np.sum(pp * qq >= 1 / 3))  # r* = 3 there, at least 1/(pq): εᵢ = ∞
+    lowest = rp.minimise(agency2, p_range=(0.05, 0.05), q_range=(0.2, 1.0))
+    drawn_fig5 = authors_fig5_epsilon()
+    infinite = int(np.sum(drawn_fig5.p * drawn_fig5.q >= 1 / 3))  # r* = 3 ≥ 1/(pq): εᵢ = ∞
+    nan = int(np.isnan(drawn_fig5.epsilon).sum())
+    minus_inf = np.isneginf(drawn_fig5.epsilon)
+    minus_inf_at = ", ".join(
+        f"p = {p_:g}, q = {q_:g}"
+        for p_, q_ in zip(drawn_fig5.p[minus_inf], drawn_fig5.q[minus_inf])
+    )
     drawn = rp.fixed_q_epsilon(0.1, 0.999, 3.0)
     stated = rp.fixed_q_epsilon(0.1, 1.0, 3.0)
     return [
@@ -1112,18 +1142,21 @@ def wording() -> list[Step]:
             "reading; evaluation",
             SLIP,
             "that panel's axis is qᵢ at pᵢ = p̃ = 0.05 fixed, as the upper plot's sentence and "
-            f"the authors' code say: its εᵢ falls from {along[0]:.4f} at q = 0.2 to "
-            f"{along[1]:.4f} at q = 1 with p = 0.05 throughout",
+            f"the authors' code say: with p = 0.05 throughout, its εᵢ falls from "
+            f"{along[0]:.4f} at q = 0.2 to its minimum {lowest.epsilon:.4f} at q = "
+            f"{lowest.q:.4f} (where r* turns flat) and rises again to {along[1]:.4f} at q = 1",
         ),
         Step(
             "Fig. 5 caption",
             "'all εᵢ(pᵢ, qᵢ) > 4 are truncated to 4'",
             "the authors' grid (200 × 200, log-spaced from 0.01 to 1)",
             SLIP,
-            f"at {infinite} of the 40,000 grid points pq ≥ 1/r̃ = 1/3, where r* = 3 binds "
-            "nothing and εᵢ = ∞: the authors' code computes the log of a negative number there "
-            "(NaN), which ggplot draws grey, not in the colour of 4 (the grey corner of the "
-            "original's lower panel)",
+            f"at {infinite:,} of the {drawn_fig5.epsilon.size:,} grid points pq ≥ 1/r̃ = 1/3, where "
+            "r* = 3 binds nothing and εᵢ = ∞, the authors' code computes no value that the "
+            f"truncation to 4 catches: the log of a negative number (NaN) at {nan:,} of them, "
+            f"and at {minus_inf_at} the log of −0, −∞ (kept by the truncation, which only lowers "
+            "values above 4); ggplot draws both grey, not in the colour of 4 (the grey corner of "
+            "the original's lower panel)",
         ),
         Step(
             "Fig. 1 caption",

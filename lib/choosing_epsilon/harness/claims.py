@@ -16,11 +16,18 @@ Only ``printed`` and ``read off a figure`` rows are the source's claims (``COUNT
 the others are counted apart. A row with no published value records a slip in the source's
 wording: a statement with no one number to reproduce, shown wrong by a computation.
 
-A notebook checks each row once; the status is
+A notebook checks each row once, with the value its computation gives, never one rounded first
+(a rounding can carry a value into the tolerance that the computation misses). The status is
 
-- ``reproduced``: |reproduced - published| <= tolerance;
+- ``reproduced``: |reproduced - published| <= tolerance, and the tolerance resolves the published
+  value (``resolves``): less than half its size, so that 0, half and twice the value would all
+  fail; a published 0 is resolved only as an exact zero, a tolerance of at most
+  ``EXACT_TOLERANCE`` (floating point's), for with any larger one every value as small passes;
 - ``fitted``: the same, but only after fitting a value the source does not print (``fitted`` says
   which; the residual is recorded);
+- ``below resolution``: within the tolerance, but the tolerance does not resolve the published
+  value (a bar a pixel or two high, a printed 0.00): a check that 0 would pass as well, so it is
+  counted apart from the reproduced, never among them;
 - ``discrepancy``: outside the tolerance, accepted only with an explanation that shows its
   computation (a number), and, where the slip can be redone, the value it gives (``slip``), which
   must then equal the published value within the tolerance;
@@ -66,7 +73,10 @@ RESULT_COLUMNS = [
 ]
 SOURCES = ("printed", "read off a figure", "secondary", "our default")
 COUNTED_SOURCES = ("printed", "read off a figure")
-STATUSES = ("reproduced", "fitted", "discrepancy", "note", "not applicable")
+STATUSES = ("reproduced", "fitted", "below resolution", "discrepancy", "note", "not applicable")
+AGREEING = ("reproduced", "fitted")  # the rows that agree with the source, as the summary counts
+RESOLUTION = 2  # a tolerance resolves a value when it is below 1/RESOLUTION of its size
+EXACT_TOLERANCE = 1e-9  # the largest tolerance of a value stated exactly: floating point's only
 _NUMBER = re.compile(r"\d")
 
 
@@ -119,6 +129,16 @@ def read_published(path: str | Path) -> pd.DataFrame:
             "0)"
         )
     return table
+
+
+def resolves(published: float, tolerance: float) -> bool:
+    """Whether a check within ``tolerance`` of ``published`` tells the value from a plainly wrong
+    one: for a nonzero value, 0, half and twice the value all lie outside the tolerance
+    (tolerance < |published| / ``RESOLUTION``); a published 0 only when it is exact (tolerance at
+    most ``EXACT_TOLERANCE``), since with a larger tolerance every value as small passes."""
+    if published == 0:
+        return tolerance <= EXACT_TOLERANCE
+    return tolerance * RESOLUTION < abs(published)
 
 
 def _explained(claim_id: str, explanation: str | None) -> str:
@@ -218,6 +238,8 @@ class Ledger:
             status, note = "not applicable", not_applicable
         elif within and explanation is None:
             status = "fitted" if fitted else "reproduced"
+            if not resolves(row.published, row.tolerance):
+                status = "below resolution"
             if fitted:
                 note = f"{fitted}; residual {abs(value - row.published):.1e}"
         elif within:
@@ -316,9 +338,12 @@ KINDS = {
 
 
 def tally(results: pd.DataFrame) -> pd.DataFrame:
-    """Counts of a claims table's rows per status and kind of source."""
+    """Counts of a claims table's rows per status and kind of source. The row ``below
+    resolution`` is shown where the table has such rows (they are rare: a value a figure can
+    barely show), every other status always."""
+    shown = [s for s in STATUSES if s != "below resolution" or (results.status == s).any()]
     columns = {}
     for kind, sources in KINDS.items():
         counts = results.loc[results.source.isin(sources), "status"].value_counts()
-        columns[kind] = [int(counts.get(s, 0)) for s in STATUSES]
-    return pd.DataFrame(columns, index=list(STATUSES))
+        columns[kind] = [int(counts.get(s, 0)) for s in shown]
+    return pd.DataFrame(columns, index=shown)
