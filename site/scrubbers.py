@@ -30,11 +30,10 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from choosing_epsilon import attack_risk as ar
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import registry
+from choosing_epsilon import registry, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
@@ -629,9 +628,9 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         advantages[local], placed.tpr_at_fpr_1pct[local], "o", color=blue, mfc="none",
         alpha=0.5, ms=6, label=f"local: its ε per report ({int(local.sum())})",
     )  # fmt: skip
-    path = [ar.pure(e) for e in np.geomspace(*RISK_SCALE_EPSILONS, 200)]
+    path = [risk.pure(e) for e in np.geomspace(*RISK_SCALE_EPSILONS, 200)]
     ax_s.plot(
-        [ar.advantage(g) for g in path], [ar.tpr_bound(g, 0.01) for g in path],
+        [risk.advantage(g) for g in path], [risk.tpr_bound(g, 0.01) for g in path],
         color=style.REFERENCE, ls=":", lw=1, label="pure ε from 0.01 to 20",
     )  # fmt: skip
     cursor = ax_s.axvline(0, color="black", lw=0.8)
@@ -648,11 +647,11 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
 
     def draw(i: int) -> None:
         epsilon = values[i]
-        g = ar.pure(epsilon)
-        advantage, tpr = ar.advantage(g), ar.tpr_bound(g, 0.01)
+        g = risk.pure(epsilon)
+        advantage, tpr = risk.advantage(g), risk.tpr_bound(g, 0.01)
         crossing = (1 - advantage) / 2  # the FPR where FNR = FPR
         fprs = np.union1d(np.linspace(0, 1, 201), [crossing, 0.01])
-        curve.set_data(fprs, ar.tradeoff(g, fprs))
+        curve.set_data(fprs, risk.tradeoff(g, fprs))
         equal.set_data([crossing], [crossing])
         at_1pct.set_data([0.01], [1 - tpr])
         cursor.set_xdata([advantage, advantage])
@@ -662,7 +661,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         which = " (posterior bound)" if epsilon == epsilon0 else ""
         fig.suptitle(
             f"ε = {epsilon:.4g}{which}: advantage {_rate(advantage)}, TPR at 1% FPR {_rate(tpr)}, "
-            f"a guess at prior ½ right {ar.in_100((1 + advantage) / 2)}\n"
+            f"a guess at prior ½ right {risk.in_100((1 + advantage) / 2)}\n"
             f"{larger} of the {len(advantages)} deployments that state a guarantee {allow} a "
             f"larger advantage ({unstated} state none)"
         )

@@ -25,8 +25,8 @@ from riskcal.calibration.dpsgd import (
     find_noise_multiplier_for_err_rates,
 )
 
-from choosing_epsilon import attack_risk
 from choosing_epsilon import calibration as cal
+from choosing_epsilon import risk
 from choosing_epsilon.forensics import kulynych_2024 as forensics
 from choosing_epsilon.harness import precompute
 from choosing_epsilon.harness.precompute import STORE
@@ -39,48 +39,53 @@ DELTA = 1e-5
 
 @given(st.floats(0, 8), st.floats(0, 0.1))
 def test_advantage_bound_is_the_attacker_scales_and_riskcals(epsilon, delta):
-    ours = cal.advantage_bound(epsilon, delta)
+    ours = risk.advantage(risk.approximate(epsilon, delta))
     assert ours == pytest.approx(get_advantage_from_adp(epsilon, delta), abs=1e-12)
-    assert ours == pytest.approx(attack_risk.advantage(attack_risk.approximate(epsilon, delta)))
+    assert ours == pytest.approx(risk.advantage(risk.approximate(epsilon, delta)))
 
 
 @given(st.floats(0, 8), st.floats(0, 0.1), st.floats(0, 1))
 def test_beta_bound_is_riskcals(epsilon, delta, alpha):
     expected = float(np.atleast_1d(get_beta_from_adp(epsilon, delta, np.array([alpha])))[0])
-    assert cal.beta_bound(epsilon, delta, alpha) == pytest.approx(expected, abs=1e-12)
+    assert risk.tradeoff(risk.approximate(epsilon, delta), alpha) == pytest.approx(
+        expected, abs=1e-12
+    )
 
 
 @given(st.floats(2e-5, 0.99))
 def test_epsilon_for_advantage_gives_back_the_advantage(eta):
-    assert cal.advantage_bound(cal.epsilon_for_advantage(eta, DELTA), DELTA) == pytest.approx(eta)
+    assert risk.advantage(
+        risk.approximate(risk.epsilon_for(risk.at_most_advantage(eta), DELTA), DELTA)
+    ) == pytest.approx(eta)
 
 
 @given(st.floats(1e-3, 0.5), st.floats(0.3, 0.99))
 def test_epsilon_for_err_rates_is_the_largest_meeting_the_rates(alpha, beta):
     if alpha + beta >= 1 - DELTA:
         return
-    eps = cal.epsilon_for_err_rates(alpha, beta, DELTA)
+    eps = risk.epsilon_for(risk.at_most_tpr(1 - beta, alpha), DELTA)
     assert eps == pytest.approx(float(get_epsilon_from_err_rates(DELTA, alpha, beta)))
-    assert cal.beta_bound(eps, DELTA, alpha) == pytest.approx(beta, abs=1e-12)
-    assert cal.beta_bound(eps * 1.001 + 1e-9, DELTA, alpha) < beta  # any larger ε falls short
+    assert risk.tradeoff(risk.approximate(eps, DELTA), alpha) == pytest.approx(beta, abs=1e-12)
+    assert (
+        risk.tradeoff(risk.approximate(eps * 1.001 + 1e-9, DELTA), alpha) < beta
+    )  # any larger ε falls short
 
 
 def test_proposition_33_is_a_lower_bound_that_the_worst_case_attains():
     alphas = np.linspace(0, 0.25, 101)
-    exact = cal.worst_case_gap(0.5, DELTA, alphas)
-    stated = np.array([cal.advantage_calibration_gap(0.5, DELTA, a) for a in alphas])
+    exact = forensics.worst_case_gap(0.5, DELTA, alphas)
+    stated = np.array([forensics.advantage_calibration_gap(0.5, DELTA, a) for a in alphas])
     assert np.all(stated <= exact + 1e-15)  # Eq. (15) from below
     assert np.max(exact - stated) < 2 * DELTA  # and only δ-close to the attained gap
-    assert cal.advantage_calibration_gap(0.5, DELTA, 0.1) == pytest.approx(0.29999, abs=1e-8)
+    assert forensics.advantage_calibration_gap(0.5, DELTA, 0.1) == pytest.approx(0.29999, abs=1e-8)
 
 
 @pytest.mark.parametrize(
     "call, name",
     [
-        (lambda: cal.epsilon_for_advantage(1e-6, 1e-5), "advantage"),
-        (lambda: cal.epsilon_for_err_rates(0.5, 0.6, 1e-5), r"alpha \+ beta"),
-        (lambda: cal.gaussian_sigma_for_err_rates(0.0, 0.5), "alpha"),
-        (lambda: cal.gaussian_mu(-1.0), "sigma"),
+        (lambda: risk.at_most_tpr(0.4, 0.5), "max_tpr must exceed fpr"),
+        (lambda: risk.noise_for("Gaussian", risk.at_most_tpr(0.5, 0.0)), "fpr"),
+        (lambda: risk.noise_for("Gaussian", risk.at_most_advantage(0.5), -1.0), "sensitivity"),
         (lambda: cal.DpsgdSetting(1.5, 10, 1e-5, (0.1,)), "sample_rate"),
         (lambda: cal.DpsgdSetting(0.1, 0, 1e-5, (0.1,)), "num_steps"),
     ],
@@ -90,24 +95,31 @@ def test_bad_input_is_refused_naming_the_parameter(call, name):
         call()
 
 
+def test_no_epsilon_meets_a_risk_that_zero_already_allows():
+    """(0, δ)-DP already allows advantage δ and TPR α + δ: below that, no ε, said as NaN."""
+    assert math.isnan(risk.epsilon_for(risk.at_most_advantage(1e-6), 1e-5))
+    assert math.isnan(risk.epsilon_for(risk.at_most_tpr(0.5 + 5e-6, 0.5), 1e-5))
+    assert risk.epsilon_for(risk.at_most_advantage(2e-5), 1e-5) > 0
+
+
 # --- the Gaussian mechanism (Appendix G) -------------------------------------------------------
 
 
 @given(st.floats(0.01, 0.9))
 def test_gaussian_advantage_calibration_against_dp_accounting(eta):
-    sigma = cal.gaussian_sigma_for_advantage(eta)
-    assert cal.gaussian_advantage(cal.gaussian_mu(sigma)) == pytest.approx(eta, rel=1e-12)
+    sigma = risk.noise_for("Gaussian", risk.at_most_advantage(eta))
+    assert risk.advantage(risk.gdp(1.0 / sigma)) == pytest.approx(eta, rel=1e-12)
 
 
 @pytest.mark.parametrize("alpha, beta", [(0.01, 0.7), (0.05, 0.5), (0.1, 0.8)])
 def test_gaussian_err_rates_calibration_against_riskcal(alpha, beta):
-    sigma = cal.gaussian_sigma_for_err_rates(alpha, beta)
+    sigma = risk.noise_for("Gaussian", risk.at_most_tpr(1 - beta, alpha))
     pld = privacy_loss_distribution.from_gaussian_mechanism(
         sigma, value_discretization_interval=1e-4
     )
     assert float(get_beta_from_pld(pld, alpha=alpha)) == pytest.approx(beta, abs=1e-3)
-    assert cal.gaussian_beta(cal.gaussian_mu(sigma), alpha) == pytest.approx(beta, rel=1e-12)
-    eta = cal.gaussian_advantage(cal.gaussian_mu(sigma))
+    assert risk.tradeoff(risk.gdp(1.0 / sigma), alpha) == pytest.approx(beta, rel=1e-12)
+    eta = risk.advantage(risk.gdp(1.0 / sigma))
     assert float(get_advantage_from_pld(pld)) == pytest.approx(eta, abs=1e-3)
 
 
@@ -116,24 +128,24 @@ def test_gaussian_delta_against_dp_accounting_and_the_attacker_scale(mu, epsilon
     pld = privacy_loss_distribution.from_gaussian_mechanism(
         1 / mu, value_discretization_interval=1e-5
     )
-    ours = cal.gaussian_delta(mu, epsilon)
+    ours = risk.gdp_delta(mu, epsilon)
     assert ours == pytest.approx(float(pld.get_delta_for_epsilon(epsilon)), rel=1e-3, abs=1e-9)
-    assert ours == pytest.approx(attack_risk.gdp_delta(mu, epsilon), rel=1e-9)
+    assert ours == pytest.approx(risk.gdp_delta(mu, epsilon), rel=1e-9)
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 4.0])
 def test_gaussian_standard_calibration_is_the_smallest_noise(epsilon):
-    sigma = cal.gaussian_sigma_for_epsilon_delta(epsilon, DELTA)
-    assert cal.gaussian_delta(1 / sigma, epsilon) == pytest.approx(DELTA, rel=1e-9)
-    assert cal.gaussian_delta(1 / (sigma * (1 - 1e-6)), epsilon) > DELTA  # less noise: not (ε, δ)
+    sigma = risk.noise_for_epsilon("Gaussian", epsilon, DELTA)
+    assert risk.gdp_delta(1 / sigma, epsilon) == pytest.approx(DELTA, rel=1e-9)
+    assert risk.gdp_delta(1 / (sigma * (1 - 1e-6)), epsilon) > DELTA  # less noise: not (ε, δ)
 
 
 def test_standard_route_needs_more_noise_than_the_attack_aware_for_the_gaussian():
     for eta in (0.01, 0.1, 0.5):
-        standard = cal.gaussian_sigma_for_epsilon_delta(
-            cal.epsilon_for_advantage(eta, DELTA), DELTA
+        standard = risk.noise_for_epsilon(
+            "Gaussian", risk.epsilon_for(risk.at_most_advantage(eta), DELTA), DELTA
         )
-        assert standard > cal.gaussian_sigma_for_advantage(eta)
+        assert standard > risk.noise_for("Gaussian", risk.at_most_advantage(eta))
 
 
 # --- DP-SGD: our calibration against riskcal's ------------------------------------------------

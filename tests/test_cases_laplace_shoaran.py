@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from choosing_epsilon import budget, interpretation, laplace
+from choosing_epsilon import budget, laplace, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS
@@ -156,7 +156,7 @@ def test_a_budget_larger_than_the_releases_simulated():
 
 
 def test_posterior_bound_at_a_huge_epsilon_is_one_without_overflow():
-    assert interpretation.posterior_bound(0.01, 1000.0) == 1.0
+    assert risk.largest_posterior(risk.pure(1000.0), 0.01) == 1.0
 
 
 # --- no bare assert on a path a reader reaches (case 5) ---
@@ -171,7 +171,7 @@ def test_notebooks_have_no_bare_assert(name):
             assert not [n for n in ast.walk(tree) if isinstance(n, ast.Assert)], cell.source[:200]
 
 
-@pytest.mark.parametrize("module", [laplace, budget, rel, interpretation])
+@pytest.mark.parametrize("module", [laplace, budget, rel, risk])
 def test_modules_have_no_bare_assert(module):
     tree = ast.parse(inspect.getsource(module))
     assert not [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Assert)]

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from choosing_epsilon import calibration
+from choosing_epsilon import risk
 from choosing_epsilon.forensics import kulynych_2024 as forensics
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA, FIGURES
@@ -43,18 +43,18 @@ def _labelled(ax):
 def gap_curves(advantage, delta, points=201):
     """The curves of Figs. 2b and 6, computed as the notebook computes them."""
     fprs = np.linspace(0, (1 - advantage) / 2, points)
-    mu_adv = calibration.gaussian_mu(calibration.gaussian_sigma_for_advantage(advantage))
-    epsilon = calibration.epsilon_for_advantage(advantage, delta)
-    mu_std = calibration.gaussian_mu(calibration.gaussian_sigma_for_epsilon_delta(epsilon, delta))
+    mu_adv = 1.0 / risk.noise_for("Gaussian", risk.at_most_advantage(advantage))
+    epsilon = risk.epsilon_for(risk.at_most_advantage(advantage), delta)
+    mu_std = 1.0 / risk.noise_for_epsilon("Gaussian", epsilon, delta)
     return pd.DataFrame(
         {
             "fpr": fprs,
-            "worst_case": calibration.worst_case_gap(advantage, delta, fprs),
-            "bound": [calibration.advantage_calibration_gap(advantage, delta, a) for a in fprs],
-            "gaussian_stated": calibration.beta_bound(epsilon, delta, fprs)
-            - calibration.gaussian_beta(mu_adv, fprs),
-            "gaussian_exact": calibration.gaussian_beta(mu_std, fprs)
-            - calibration.gaussian_beta(mu_adv, fprs),
+            "worst_case": forensics.worst_case_gap(advantage, delta, fprs),
+            "bound": [forensics.advantage_calibration_gap(advantage, delta, a) for a in fprs],
+            "gaussian_stated": risk.tradeoff(risk.approximate(epsilon, delta), fprs)
+            - risk.tradeoff(risk.gdp(mu_adv), fprs),
+            "gaussian_exact": risk.tradeoff(risk.gdp(mu_std), fprs)
+            - risk.tradeoff(risk.gdp(mu_adv), fprs),
         }
     )
 

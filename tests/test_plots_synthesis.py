@@ -10,8 +10,7 @@ import pytest
 from matplotlib.patches import Rectangle
 from scipy import optimize
 
-from choosing_epsilon import attack_risk as ar
-from choosing_epsilon import registry
+from choosing_epsilon import registry, risk
 from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness.paths import DATA, FIGURES
 from choosing_epsilon.plots import style
@@ -79,7 +78,7 @@ def test_every_placed_row_has_its_advantage_tpr_and_words(scale):
     assert advantages == pytest.approx(rows.advantage.tolist(), rel=1e-12)
     assert rates == pytest.approx(rows.tpr_at_fpr_1pct.tolist(), rel=1e-12)
     words = [t.get_text() for t in ax_r.texts]
-    assert words == [ar.in_100(a) for a in rows.accuracy_at_half]
+    assert words == [risk.in_100(a) for a in rows.accuracy_at_half]
     # the methods first, then the deployments from the smallest advantage up
     deployed = rows[rows.kind == "deployment"].advantage.to_numpy()
     assert (rows.kind.iloc[: (rows.kind == "method").sum()] == "method").all()
@@ -122,16 +121,16 @@ def test_the_committed_risk_scale_has_the_issues_columns_and_every_row(deploymen
     assert (committed.kind == "deployment").sum() == len(deployments)
     # every placed row names its model's exact reading; an unplaced one says why
     placed = committed.advantage.notna()
-    assert list(committed.reading[placed]) == [ar.READINGS[m] for m in committed.model[placed]]
+    assert list(committed.reading[placed]) == [risk.READINGS[m] for m in committed.model[placed]]
     assert committed.reading[~placed].str.startswith("not placed").all()
     methods = default_table()
     assert (committed.kind == "method").sum() == synth.has_epsilon(methods.epsilon).sum()
-    assert set(committed.model.dropna()) <= set(ar.MODELS)
+    assert set(committed.model.dropna()) <= set(risk.MODELS)
     # the closed form of each pure row, and zCDP never below the Gaussian with its ρ
     pure = committed[committed.model == "pure"]
     assert np.allclose(pure.advantage, np.tanh(pure.epsilon / 2), rtol=1e-9)
     zcdp = committed[committed.model == "zcdp"]
-    gaussian = [ar.advantage(ar.gdp(ar.gaussian_mu_for_rho(r))) for r in zcdp.rho]
+    gaussian = [risk.advantage(risk.gdp(risk.gaussian_mu_for_rho(r))) for r in zcdp.rho]
     assert np.all(zcdp.advantage.to_numpy() >= np.array(gaussian) - 1e-12)
     # each zCDP row at the exact reading: randomized response whose KL divergence is ρ
     for rho, adv in zip(zcdp.rho, zcdp.advantage):

@@ -3,7 +3,7 @@ import math
 import pandas as pd
 import pytest
 
-from choosing_epsilon import interpretation, registry
+from choosing_epsilon import registry, risk
 from choosing_epsilon.harness.paths import DATA
 
 
@@ -90,17 +90,15 @@ def test_the_registry_as_published_gets_unit_model_and_label(tmp_path):
     assert list(table.label) == ["Acme: Shop counts", "Acme: Visits"]
 
 
-def test_interpretation_inverses():
-    assert interpretation.epsilon_for_posterior(0.5, 0.75) == pytest.approx(math.log(3))
-    assert interpretation.posterior_bound(
-        0.5, interpretation.epsilon_for_posterior(0.5, 0.75)
-    ) == pytest.approx(0.75)
-    assert interpretation.advantage_bound(
-        interpretation.epsilon_for_advantage(0.25)
-    ) == pytest.approx(0.25)
-    assert interpretation.tpr_bound(0.01, math.log(3)) == pytest.approx(0.03)
+def test_the_bayesian_and_testing_inverses():
+    assert risk.epsilon_for_posterior(0.5, 0.75) == pytest.approx(math.log(3))
+    epsilon = risk.epsilon_for_posterior(0.5, 0.75)
+    assert risk.largest_posterior(risk.pure(epsilon), 0.5) == pytest.approx(0.75)
+    epsilon = risk.epsilon_for(risk.at_most_advantage(0.25))
+    assert risk.advantage(risk.pure(epsilon)) == pytest.approx(0.25)
+    assert risk.tpr_bound(risk.pure(math.log(3)), 0.01) == pytest.approx(0.03)
     with pytest.raises(ValueError, match="threshold must exceed the prior"):
-        interpretation.epsilon_for_posterior(0.5, 0.4)
+        risk.epsilon_for_posterior(0.5, 0.4)
 
 
 # --- the deployments registry (YAML) ---------------------------------------------------------

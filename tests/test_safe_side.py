@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choosing_epsilon import calibration as cal
-from choosing_epsilon import noise_for_risk as nfr
+from choosing_epsilon import calibration, risk
 
 mpmath.mp.dps = 50
 # how many units in the last place the safe side may step beyond the exact answer
@@ -79,7 +78,7 @@ def close_above(noise: float, exact_noise) -> bool:
 
 @given(RISKS, st.floats(1e-3, 1e3))
 def test_gaussian_noise_for_an_advantage_never_allows_more(eta, sensitivity):
-    sigma = cal.gaussian_sigma_for_advantage(eta, sensitivity)
+    sigma = risk.noise_for("Gaussian", risk.at_most_advantage(eta), sensitivity)
     assert gaussian_advantage(exact(sensitivity) / exact(sigma)) <= eta
     mu = 2 * mpmath.sqrt(2) * mpmath.erfinv(mpmath.mpf(eta))
     assert close_above(sigma, sensitivity / mu)
@@ -90,16 +89,16 @@ def test_gaussian_noise_for_a_tpr_never_allows_more(fpr, tpr, sensitivity):
     if not tpr > fpr * (1 + 1e-9):
         return
     beta = 1 - tpr  # the FNR the call states (as a float: the TPR it allows is 1 − β, exactly)
-    sigma = cal.gaussian_sigma_for_err_rates(fpr, beta, sensitivity)
+    sigma = risk.noise_for("Gaussian", risk.at_most_tpr(1 - beta, fpr), sensitivity)
     assert gaussian_tpr(exact(sensitivity) / exact(sigma), fpr) <= 1 - exact(beta)
-    row = nfr.routes("Gaussian", nfr.tpr_at_fpr(tpr, fpr), sensitivity, 1e-5)
+    row = calibration.routes("Gaussian", risk.at_most_tpr(tpr, fpr), sensitivity, 1e-5)
     assert gaussian_tpr(exact(sensitivity) / exact(row.noise_aware), fpr) <= tpr
     assert row.risk_aware <= tpr
 
 
 @given(st.floats(0.0, 20.0), st.sampled_from([1e-12, 1e-8, 1e-5, 1e-2]), st.floats(1e-2, 1e2))
 def test_gaussian_noise_for_an_epsilon_delta_never_allows_more(epsilon, delta, sensitivity):
-    sigma = cal.gaussian_sigma_for_epsilon_delta(epsilon, delta, sensitivity)
+    sigma = risk.noise_for_epsilon("Gaussian", epsilon, delta, sensitivity)
     assert gaussian_delta(exact(sensitivity) / exact(sigma), epsilon) <= delta
 
 
@@ -108,7 +107,7 @@ def test_gaussian_noise_for_an_epsilon_delta_never_allows_more(epsilon, delta, s
 
 @given(RISKS, st.floats(1e-3, 1e3))
 def test_laplace_noise_for_an_advantage_never_allows_more(eta, sensitivity):
-    row = nfr.routes("Laplace", nfr.advantage(eta), sensitivity, 1e-5)
+    row = calibration.routes("Laplace", risk.at_most_advantage(eta), sensitivity, 1e-5)
     assert laplace_advantage(exact(sensitivity) / exact(row.noise_aware)) <= eta
     assert row.risk_aware <= eta
     assert close_above(row.noise_aware, sensitivity / (-2 * mpmath.log1p(-mpmath.mpf(eta))))
@@ -120,14 +119,14 @@ def test_laplace_noise_for_an_advantage_never_allows_more(eta, sensitivity):
 def test_laplace_noise_for_a_tpr_never_allows_more(fpr, tpr, sensitivity):
     if not tpr > fpr * (1 + 1e-9):
         return
-    row = nfr.routes("Laplace", nfr.tpr_at_fpr(tpr, fpr), sensitivity, 1e-5)
+    row = calibration.routes("Laplace", risk.at_most_tpr(tpr, fpr), sensitivity, 1e-5)
     assert laplace_tpr(exact(sensitivity) / exact(row.noise_aware), fpr) <= tpr
     assert row.risk_aware <= tpr
 
 
 @given(RISKS, st.sampled_from([1e-8, 1e-5]), st.floats(1e-3, 1e3))
 def test_the_standard_gaussian_noise_never_allows_more_than_its_epsilon_delta(eta, delta, width):
-    row = nfr.routes("Gaussian", nfr.advantage(eta), width, delta)
+    row = calibration.routes("Gaussian", risk.at_most_advantage(eta), width, delta)
     if math.isinf(row.noise_standard):
         return
     assert gaussian_delta(exact(width) / exact(row.noise_standard), row.epsilon_standard) <= delta
@@ -140,9 +139,9 @@ def test_the_standard_gaussian_noise_never_allows_more_than_its_epsilon_delta(et
 def test_the_epsilon_for_an_advantage_never_allows_more(eta, delta):
     if not eta > delta:
         return
-    epsilon = cal.epsilon_for_advantage(eta, delta)
+    epsilon = risk.epsilon_for(risk.at_most_advantage(eta), delta)
     assert adp_advantage(epsilon, delta) <= eta
-    assert cal.advantage_bound(epsilon, delta) <= eta
+    assert risk.advantage(risk.approximate(epsilon, delta)) <= eta
 
 
 @given(FPRS, RISKS, st.sampled_from([0.0, 1e-8, 1e-5]))
@@ -150,7 +149,7 @@ def test_the_epsilon_for_a_tpr_never_allows_more(fpr, tpr, delta):
     if not fpr + (1 - tpr) < 1 - delta:
         return
     beta = 1 - tpr
-    epsilon = cal.epsilon_for_err_rates(fpr, beta, delta)
+    epsilon = risk.epsilon_for(risk.at_most_tpr(1 - beta, fpr), delta)
     assert adp_tpr(epsilon, delta, fpr) <= 1 - exact(beta)
 
 
@@ -162,15 +161,15 @@ def test_the_safe_side_moves_only_as_far_as_it_must():
     few steps; every reading must be met; a value that already meets them is returned as it is."""
     start = 1.0
     exact_reading = lambda noise: 0.5 + (start + 3 * math.ulp(start) - noise)  # noqa: E731
-    moved = cal.safe_side(start, 0.5, [exact_reading])
+    moved = risk.safe_side(start, 0.5, [exact_reading])
     assert start < moved <= start + 4 * math.ulp(start)
     assert exact_reading(moved) <= 0.5
-    assert cal.safe_side(moved, 0.5, [exact_reading]) == moved
+    assert risk.safe_side(moved, 0.5, [exact_reading]) == moved
     # a second reading that needs more: both are met
     float_reading = lambda noise: exact_reading(noise - 8 * math.ulp(start))  # noqa: E731
-    both = cal.safe_side(start, 0.5, [exact_reading, float_reading])
+    both = risk.safe_side(start, 0.5, [exact_reading, float_reading])
     assert float_reading(both) <= 0.5 and both > moved
     # toward −∞ for an ε: the value falls
-    assert cal.safe_side(2.0, 1.0, [lambda e: e / 2 + 1e-15], toward=-math.inf) < 2.0
+    assert risk.safe_side(2.0, 1.0, [lambda e: e / 2 + 1e-15], toward=-math.inf) < 2.0
     with pytest.raises(ValueError, match="meets the target"):
-        cal.safe_side(1.0, 0.5, [lambda noise: 1.0])
+        risk.safe_side(1.0, 0.5, [lambda noise: 1.0])

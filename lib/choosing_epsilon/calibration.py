@@ -1,28 +1,30 @@
 """Calibrating noise to an attack risk instead of to ε (Kulynych et al. 2024, "Attack-aware noise
-calibration"): the Gaussian mechanism in closed form, DP-SGD through its privacy loss distribution.
+calibration"), by two routes, for one numeric release (Gaussian or Laplace noise) and for DP-SGD.
 
-Two routes to the noise that keeps a membership attack below a stated risk. The *standard* route
-picks the ε that the (ε, δ) bound turns into that risk (Eq. 8 for the advantage, Eq. 5 for the
-true-positive rate at a false-positive rate α) and then the smallest noise with ε(δ) ≤ ε. The
-*attack-aware* route asks the mechanism's own trade-off curve for the risk (Theorem 3.3) and takes
-the smallest noise that meets it (Eqs. 13 and 18). For the Gaussian mechanism both are closed
-forms (Appendix G); for DP-SGD the curve comes from the privacy loss distribution of
-dp-accounting (connect-the-dots discretisation, Doroshenko et al. 2022), read by riskcal.
+The *standard* route picks the ε that the (ε, δ) bound turns into the risk (Eq. 8 for the
+advantage, Eq. 5 for the true-positive rate at a false-positive rate α; ``risk.epsilon_for``) and
+then the least noise with that (ε, δ). The *attack-aware* route asks the mechanism's own trade-off
+curve for the risk (Theorem 3.3) and takes the least noise that meets it (Eqs. 13 and 18). For the
+Gaussian and the Laplace mechanism both are closed forms (``risk.noise_for``, App. G); for DP-SGD
+the curve comes from the privacy loss distribution of dp-accounting (connect-the-dots
+discretisation, Doroshenko et al. 2022), read by riskcal, and the noise multiplier is searched for.
+Every calibration spends its tolerance on the safe side: the noise returned allows at most the
+stated risk.
 """
 
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import mpmath
 import numpy as np
-from scipy import optimize, special, stats
+import pandas as pd
+from scipy import optimize, stats
 
-from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
+from . import risk
+from ._validate import nonnegative, open_unit, positive
 
 # relative tolerance of every numerical calibration below (scipy's brentq ``rtol``): the noise is
 # found to about four significant digits, and the tolerance is spent on the safe side (more noise)
@@ -48,236 +50,175 @@ def reproducible(rates: float | np.ndarray) -> float | np.ndarray:
     return float(rounded) if rounded.ndim == 0 else rounded
 
 
-def safe_side(
-    value: float,
-    target: float,
-    readings: Sequence[Callable[[float], Any]],
-    toward: float = math.inf,
-) -> float:
-    """The float nearest ``value``, moved toward ``toward`` (+∞: more noise; −∞: a smaller ε), at
-    which every one of ``readings`` gives a risk of at most ``target``: steps of one unit in the
-    last place, doubling, so a closed form's rounding never allows a hair more than the target.
-    The readings are the exact one (mpmath, ``EXACT_DIGITS``), which bounds the true risk, and the
-    float ones the package prints, so that neither shows the target exceeded. ``value`` itself
-    when it already meets them."""
-    x = float(value)
-    step = math.ulp(x) if x != 0 else sys.float_info.min
-    with mpmath.workdps(EXACT_DIGITS):
-        bound = mpmath.mpf(float(target))
-        for _ in range(1100):
-            if all(read(x) <= bound for read in readings):
-                return x
-            x = x + step if toward > 0 else x - step
-            step *= 2
-    raise ValueError(f"no value near {value!r} meets the target {target!r}")
+# --- one numeric release, Gaussian or Laplace, by both routes ---------------------------------
+
+# the trade-off curve each mechanism is read by, in words (the table's column "curve")
+CURVES = {
+    "Gaussian": "G_μ with μ = Δ/σ (Dong, Roth & Su), exact",
+    "Laplace": (
+        "the Laplace shift's own curve, μ = Δ/b, exact (not pure ε-DP's randomized-response curve)"
+    ),
+}
 
 
-# --- exact readings, which check a closed form's float on the safe side -------------------------
-
-# the digits of the exact readings: a float's last bit (16 digits) shows with room to spare
-EXACT_DIGITS = 40
-
-
-def as_exact(x: Any) -> Any:
-    """A float as the mpmath number of the same value (exact); an mpmath number as it is."""
-    return x if isinstance(x, mpmath.mpf) else mpmath.mpf(float(x))
-
-
-def exact_normal_quantile(p: float) -> Any:
-    """Φ⁻¹(p) at ``EXACT_DIGITS`` digits: Newton's method on log Φ from scipy's float answer (the
-    lower tail taken for p ≤ ½, its mirror above)."""
-    with mpmath.workdps(EXACT_DIGITS):
-        q = as_exact(p)
-        lower = q <= mpmath.mpf(1) / 2
-        tail = q if lower else 1 - q
-        start = mpmath.mpf(float(stats.norm.ppf(float(tail))))
-        z = mpmath.findroot(lambda z: mpmath.log(mpmath.ncdf(z)) - mpmath.log(tail), start)
-        return z if lower else -z
-
-
-def exact_gaussian_advantage(mu: float) -> Any:
-    """2Φ(μ/2) − 1 = erf(μ/(2√2)) at ``EXACT_DIGITS`` digits."""
-    with mpmath.workdps(EXACT_DIGITS):
-        return mpmath.erf(as_exact(mu) / (2 * mpmath.sqrt(2)))
-
-
-def exact_gaussian_tpr(mu: float, alpha: float) -> Any:
-    """Φ(Φ⁻¹(α) + μ), the μ-GDP curve's TPR at FPR α, at ``EXACT_DIGITS`` digits."""
-    with mpmath.workdps(EXACT_DIGITS):
-        return mpmath.ncdf(exact_normal_quantile(alpha) + as_exact(mu))
-
-
-def exact_gaussian_delta(mu: float, epsilon: float) -> Any:
-    """δ(ε) of μ-GDP, Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) (Eq. 48), at ``EXACT_DIGITS`` digits."""
-    with mpmath.workdps(EXACT_DIGITS):
-        m, e = as_exact(mu), as_exact(epsilon)
-        return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
-
-
-def exact_advantage_bound(epsilon: float, delta: float) -> Any:
-    """(e^ε − 1 + 2δ)/(e^ε + 1) (Eq. 8) at ``EXACT_DIGITS`` digits."""
-    with mpmath.workdps(EXACT_DIGITS):
-        e = as_exact(epsilon)
-        return (mpmath.expm1(e) + 2 * as_exact(delta)) / (mpmath.exp(e) + 1)
-
-
-def exact_tpr_bound(epsilon: float, delta: float, alpha: float) -> Any:
-    """1 − β(α) of Eq. (5), the largest TPR at FPR α under (ε, δ)-DP, at ``EXACT_DIGITS``
-    digits."""
-    with mpmath.workdps(EXACT_DIGITS):
-        e, d, a = as_exact(epsilon), as_exact(delta), as_exact(alpha)
-        return 1 - max(mpmath.mpf(0), 1 - d - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - d - a))
-
-
-# --- (ε, δ) read as attack risk (Propositions 2.1 and 2.2) -------------------------------------
-
-
-def advantage_bound(epsilon: float, delta: float) -> float:
-    """Largest advantage an (ε, δ)-DP mechanism allows, (e^ε − 1 + 2δ)/(e^ε + 1) (Eq. 8)."""
-    e = nonnegative("epsilon", epsilon)
-    d = closed_unit("delta", delta)
-    return float((math.expm1(e) + 2 * d) / (math.exp(e) + 1))
-
-
-def beta_bound(epsilon: float, delta: float, alpha: float | np.ndarray) -> float | np.ndarray:
-    """Smallest false-negative rate at false-positive rate α under (ε, δ)-DP (Eq. 5)."""
-    e = nonnegative("epsilon", epsilon)
-    d = closed_unit("delta", delta)
-    a = unit_rates("alpha", alpha)
-    value = np.maximum.reduce(
-        [np.zeros_like(a), 1 - d - math.exp(e) * a, math.exp(-e) * (1 - d - a)]
-    )
-    return float(value) if value.ndim == 0 else value
-
-
-def epsilon_for_advantage(advantage: float, delta: float) -> float:
-    """The ε at which Eq. (8) allows exactly the advantage η: log((1 + η − 2δ)/(1 − η)) (Eq. 25)."""
-    eta = open_unit("advantage", advantage)
-    d = closed_unit("delta", delta)
-    if not eta > d:
-        raise ValueError(
-            f"advantage must exceed delta = {d!r} (at ε = 0, (0, δ)-DP already allows advantage "
-            "δ), "
-            f"got {advantage!r}"
-        )
-    epsilon = math.log((1 + eta - 2 * d) / (1 - eta))
-    readings = (lambda e: exact_advantage_bound(e, d), lambda e: advantage_bound(max(e, 0.0), d))
-    return safe_side(epsilon, eta, readings, toward=-math.inf)
-
-
-def epsilon_for_err_rates(alpha: float, beta: float, delta: float) -> float:
-    """The largest ε whose (ε, δ) curve (Eq. 5) still has false-negative rate β at α (Alg. 5)."""
-    a = open_unit("alpha", alpha)
-    b = open_unit("beta", beta)
-    d = closed_unit("delta", delta)
-    if not a + b < 1 - d:
-        raise ValueError(
-            f"alpha + beta must be < 1 − delta = {1 - d!r} (else no ε ≥ 0 meets it), "
-            f"got alpha = {alpha!r}, beta = {beta!r}"
-        )
-    epsilon = max(math.log((1 - d - b) / a), math.log((1 - d - a) / b))
-    # the FNR β(α) the ε allows is at least β: TPR − 1 at most −β
-    readings = (
-        lambda e: exact_tpr_bound(e, d, a) - 1,
-        lambda e: -float(beta_bound(max(e, 0.0), d, a)),
-    )
-    return safe_side(epsilon, -b, readings, toward=-math.inf)
-
-
-def advantage_calibration_gap(advantage: float, delta: float, alpha: float) -> float:
-    """Lower bound on the rise in attack power at FPR α from calibrating to advantage instead of
-    to (ε, δ) for the same advantage: η − δ + 2αη/(η − 1) (Proposition 3.3, Eq. 15)."""
-    eta = open_unit("advantage", advantage)
-    d = closed_unit("delta", delta)
-    a = closed_unit("alpha", alpha)
-    return eta - d + 2 * a * eta / (eta - 1)
-
-
-def worst_case_gap(advantage: float, delta: float, alpha: float | np.ndarray) -> np.ndarray:
-    """The exact gap f_standard(α) − f_adv(α) for the four-outcome mechanism of the proof of
-    Proposition 3.3, whose trade-off curve is Eq. (5) itself: (ε*, δ) against (0, η)."""
-    eps = epsilon_for_advantage(advantage, delta)
-    return np.asarray(beta_bound(eps, delta, alpha)) - np.asarray(beta_bound(0.0, advantage, alpha))
-
-
-# --- the Gaussian mechanism in closed form (Appendix G) ----------------------------------------
-
-
-def gaussian_mu(sigma: float, sensitivity: float = 1.0) -> float:
-    """μ = Δ₂/σ: the Gaussian mechanism of noise σ is μ-GDP (Proposition G.1)."""
-    return positive("sensitivity", sensitivity) / positive("sigma", sigma)
-
-
-def gaussian_advantage(mu: float) -> float:
-    """Advantage of the μ-GDP Gaussian mechanism, 2Φ(μ/2) − 1 (Eq. 50)."""
-    m = nonnegative("mu", mu)
-    return float(special.erf(m / (2 * math.sqrt(2))))
-
-
-def gaussian_beta(mu: float, alpha: float | np.ndarray) -> float | np.ndarray:
-    """False-negative rate of the best test at FPR α, Φ(Φ⁻¹(1 − α) − μ) (Eq. 49)."""
-    m = nonnegative("mu", mu)
-    a = unit_rates("alpha", alpha)
-    value = stats.norm.cdf(stats.norm.isf(a) - m)
-    return float(value) if value.ndim == 0 else value
-
-
-def gaussian_delta(mu: float, epsilon: float) -> float:
-    """δ(ε) of the μ-GDP Gaussian mechanism, Φ(μ/2 − ε/μ) − e^ε Φ(−μ/2 − ε/μ) (Eq. 48)."""
+def implied_epsilon(mechanism: str, mu: float, delta: float) -> float:
+    """The ε that noise with shift μ = Δ/noise would be reported with under standard calibration:
+    Δ/b = μ for the Laplace (pure ε-DP), and for the Gaussian the least ε at ``delta`` of the
+    analytic Gaussian mechanism (Balle & Wang 2018; ``risk.gdp_epsilon``)."""
     m = positive("mu", mu)
-    e = nonnegative("epsilon", epsilon)
-    first = special.log_ndtr(m / 2 - e / m)
-    if first == -math.inf:
-        return 0.0  # both terms underflow: μ far below ε
-    second = e + special.log_ndtr(-m / 2 - e / m)
-    return float(np.exp(first) * -np.expm1(second - first))
+    if mechanism == "Laplace":
+        return m
+    if mechanism == "Gaussian":
+        return risk.gdp_epsilon(m, open_unit("delta", delta))
+    raise ValueError(f"mechanism must be one of {list(risk.MECHANISMS)}, got {mechanism!r}")
 
 
-def gaussian_sigma_for_advantage(advantage: float, sensitivity: float = 1.0) -> float:
-    """Noise of the Gaussian mechanism at advantage η, Δ₂/(2Φ⁻¹((η + 1)/2)) (Corollary G.2)."""
-    eta = open_unit("advantage", advantage)
+COLUMNS = [
+    "mechanism", "target", "kind", "risk", "fpr", "delta", "sensitivity", "noise_aware",
+    "risk_aware", "epsilon_aware", "epsilon_standard", "noise_standard", "noise_ratio",
+    "risk_standard", "curve",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Routes:
+    """One mechanism calibrated to one risk by both routes: the attack-aware noise, the risk it
+    allows on the mechanism's own curve (at most the target: the closed form's rounding is spent
+    on the safe side) and the ε it would be reported with, the standard route's ε and noise (∞
+    where no ε meets the risk), their ratio, and the risk the standard noise actually allows."""
+
+    mechanism: str
+    target: risk.RiskTarget
+    delta: float
+    sensitivity: float
+    noise_aware: float
+    risk_aware: float
+    epsilon_aware: float
+    epsilon_standard: float
+    noise_standard: float
+    risk_standard: float
+
+    @property
+    def noise_ratio(self) -> float:
+        """Standard noise over attack-aware noise (∞ where the standard route has none)."""
+        return self.noise_standard / self.noise_aware
+
+    def row(self) -> dict[str, object]:
+        """The table's row (``COLUMNS``)."""
+        return {
+            "mechanism": self.mechanism,
+            "target": self.target.describe(),
+            "kind": self.target.kind,
+            "risk": self.target.value,
+            "fpr": self.target.fpr,
+            "delta": self.delta,
+            "sensitivity": self.sensitivity,
+            "noise_aware": self.noise_aware,
+            "risk_aware": self.risk_aware,
+            "epsilon_aware": self.epsilon_aware,
+            "epsilon_standard": self.epsilon_standard,
+            "noise_standard": self.noise_standard,
+            "noise_ratio": self.noise_ratio,
+            "risk_standard": self.risk_standard,
+            "curve": CURVES[self.mechanism],
+        }
+
+
+def routes(mechanism: str, target: risk.RiskTarget, sensitivity: float, delta: float) -> Routes:
+    """``mechanism`` (Gaussian at δ = ``delta``, Laplace at δ = 0) on a release of sensitivity
+    ``sensitivity``, calibrated to ``target`` by both routes (``risk.noise_for`` and
+    ``risk.epsilon_for`` then ``risk.noise_for_epsilon``), each noise on the safe side."""
     width = positive("sensitivity", sensitivity)
-    sigma = width / (2 * math.sqrt(2) * float(special.erfinv(eta)))
-    readings = (
-        lambda s: exact_gaussian_advantage(as_exact(width) / as_exact(s)),
-        lambda s: gaussian_advantage(width / s),
+    model = risk.MECHANISMS[_mechanism(mechanism)]
+    d = {"Gaussian": open_unit("delta", delta), "Laplace": 0.0}[mechanism]
+    noise_aware = risk.noise_for(mechanism, target, width)
+    epsilon = risk.epsilon_for(target, d)
+    if math.isnan(epsilon) or epsilon == 0:
+        noise_standard = math.inf  # no ε > 0 meets the risk: no finite noise reaches it this way
+    else:
+        noise_standard = risk.noise_for_epsilon(mechanism, epsilon, d, width)
+    allowed = risk.Guarantee(model, mu=width / noise_standard)
+    return Routes(
+        mechanism,
+        target,
+        d,
+        width,
+        noise_aware,
+        risk.reading(risk.Guarantee(model, mu=width / noise_aware), target),
+        implied_epsilon(mechanism, width / noise_aware, d),
+        epsilon,
+        noise_standard,
+        risk.reading(allowed, target) if math.isfinite(noise_standard) else math.nan,
     )
-    return safe_side(sigma, eta, readings)
 
 
-def gaussian_sigma_for_err_rates(alpha: float, beta: float, sensitivity: float = 1.0) -> float:
-    """Noise of the Gaussian mechanism whose best test at FPR α misses with probability β,
-    Δ₂/(Φ⁻¹(1 − α) − Φ⁻¹(β)) (Corollary G.3)."""
-    a = open_unit("alpha", alpha)
-    b = open_unit("beta", beta)
-    if not a + b < 1:
-        raise ValueError(f"alpha + beta must be < 1, got alpha = {alpha!r}, beta = {beta!r}")
-    width = positive("sensitivity", sensitivity)
-    sigma = width / float(stats.norm.isf(a) - stats.norm.ppf(b))
-    # the FNR at α is at least β: TPR − 1 at most −β
-    readings = (
-        lambda s: exact_gaussian_tpr(as_exact(width) / as_exact(s), a) - 1,
-        lambda s: -float(gaussian_beta(width / s, a)),
-    )
-    return safe_side(sigma, -b, readings)
+def _mechanism(mechanism: str) -> str:
+    if mechanism not in risk.MECHANISMS:
+        raise ValueError(f"mechanism must be one of {list(risk.MECHANISMS)}, got {mechanism!r}")
+    return mechanism
 
 
-def gaussian_sigma_for_epsilon_delta(
-    epsilon: float, delta: float, sensitivity: float = 1.0
-) -> float:
-    """Smallest Gaussian noise that is (ε, δ)-DP, solving Eq. (48) for μ (Balle & Wang 2018)."""
-    e = nonnegative("epsilon", epsilon)
-    d = open_unit("delta", delta)
-    # in log μ, from μ = 1e-300 (δ(ε) ≈ μφ(0) at ε = 0, so a δ of 1e-12 needs μ near 2.5e-12)
-    log_mu = optimize.brentq(
-        lambda t: gaussian_delta(math.exp(t), e) - d, -690.0, math.log(1e3), xtol=1e-15
+def calibrate(targets: list[risk.RiskTarget], sensitivity: float, delta: float) -> pd.DataFrame:
+    """Every mechanism calibrated to every target by both routes, one row each (``COLUMNS``)."""
+    rows = [routes(m, t, sensitivity, delta).row() for m in risk.MECHANISMS for t in targets]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def monte_carlo_risk(
+    mechanism: str, mu: float, target: risk.RiskTarget, draws: int, rng: np.random.Generator
+) -> tuple[float, float]:
+    """The risk ``target`` measured on ``draws`` seeded draws of each hypothesis (noise of scale 1
+    shifted by 0, out, and by μ, in) by the test that attains it: the threshold at F⁻¹(1 − α) for
+    a TPR at FPR α, at μ/2 for the advantage (both noises are symmetric); with its standard
+    error. A check of the curves by sampling."""
+    m = nonnegative("mu", mu)
+    family = {"Gaussian": stats.norm, "Laplace": stats.laplace}[_mechanism(mechanism)]
+    threshold = m / 2 if target.kind == "advantage" else float(family.isf(target.fpr))
+    out = np.mean(family.rvs(size=int(draws), random_state=rng) > threshold)
+    inside = np.mean(m + family.rvs(size=int(draws), random_state=rng) > threshold)
+    if target.kind == "advantage":
+        error = math.sqrt((out * (1 - out) + inside * (1 - inside)) / draws)
+        return float(inside - out), error
+    return float(inside), math.sqrt(inside * (1 - inside) / draws)
+
+
+def laplace_risk_from_pld(mu: float, target: risk.RiskTarget, grid_step: float = 1e-4) -> float:
+    """The risk ``target`` of the Laplace mechanism at shift μ by another route: dp-accounting's
+    privacy loss distribution of the Laplace mechanism (pessimistic, discretised on
+    ``grid_step``) read by riskcal (get_advantage_from_pld, get_beta_from_pld)."""
+    from dp_accounting.pld import privacy_loss_distribution
+    from riskcal.analysis import get_advantage_from_pld, get_beta_from_pld
+
+    pld = privacy_loss_distribution.from_laplace_mechanism(
+        parameter=1.0,
+        sensitivity=positive("mu", mu),
+        value_discretization_interval=positive("grid_step", grid_step),
     )
-    width = positive("sensitivity", sensitivity)
-    readings = (
-        lambda s: exact_gaussian_delta(as_exact(width) / as_exact(s), e),
-        lambda s: gaussian_delta(width / s, e),
+    if target.kind == "advantage":
+        return float(get_advantage_from_pld(pld))
+    return float(1 - np.atleast_1d(get_beta_from_pld(pld, alpha=np.array([target.fpr])))[0])
+
+
+# how far the discretised distribution's reading may stray from the exact risk (grid 1e-4)
+PLD_TOLERANCE = 1e-4
+
+
+def pld_reading_text(mu: float, target: risk.RiskTarget) -> str:
+    """``laplace_risk_from_pld`` as the notebook prints it, and, where it strays from the risk the
+    noise was calibrated to by more than ``PLD_TOLERANCE``, by how much: the reading, not the
+    calibration, is then wrong (riskcal on dp-accounting's fine grid misses at shifts of about 30
+    and more, e.g. 0.98077 for a TPR of 0.999999 at an FPR of 1e-9; tests/test_calibration.py
+    pins it)."""
+    reading = laplace_risk_from_pld(mu, target)
+    text = f"riskcal on dp-accounting: {reading:.5f}"
+    gap = reading - target.value
+    if abs(gap) <= PLD_TOLERANCE:
+        return text
+    return (
+        f"{text}, {gap:+.2g} from the target, beyond its discretisation's {PLD_TOLERANCE:g}: the "
+        f"library's reading fails at this shift (μ = {mu:.4g}); the sampling and the exact curve "
+        "agree"
     )
-    return safe_side(width / math.exp(log_mu), d, readings)
 
 
 # --- DP-SGD: the privacy loss distribution and the risks it gives (Section 3) ------------------
@@ -416,7 +357,7 @@ class DpsgdAccountant:
         elif kind == "tpr":
             mu = stats.norm.ppf(target) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
         else:
-            mu = 1 / gaussian_sigma_for_epsilon_delta(target, s.delta)
+            mu = risk.gdp_mu_for_epsilon_delta(target, s.delta)
         return clt_sigma(max(float(mu), 1e-6), s.sample_rate, s.num_steps)
 
     def calibrate(
@@ -576,13 +517,13 @@ def independent_checks(setting: DpsgdSetting, sigma: float, pld=None) -> dict[st
 
 
 def standard_epsilon(setting: DpsgdSetting, kind: str, target: float, fpr: float | None) -> float:
-    """The ε* of standard calibration for a target at the setting's δ (Eq. 25 or Algorithm 5)."""
+    """The ε* of standard calibration for a target at the setting's δ (``risk.epsilon_for``)."""
     if kind == "advantage":
-        return epsilon_for_advantage(target, setting.delta)
+        return risk.epsilon_for(risk.at_most_advantage(target), setting.delta)
     if kind == "tpr":
         if fpr is None:
             raise ValueError("fpr must be given for a TPR target")
-        return epsilon_for_err_rates(fpr, 1 - target, setting.delta)
+        return risk.epsilon_for(risk.at_most_tpr(target, fpr), setting.delta)
     raise ValueError(f"kind must be 'advantage' or 'tpr', got {kind!r}")
 
 

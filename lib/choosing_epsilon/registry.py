@@ -9,6 +9,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import risk
+from ._validate import nonnegative
+
 _POWER = re.compile(r"^\s*(?:(?P<mantissa>\d+(?:\.\d+)?)\s+)?10\^(?P<exponent>-?\d+)\s*$")
 
 
@@ -93,7 +96,7 @@ def load_registry(path: str | Path) -> pd.DataFrame:
 
 # --- the deployments registry: one YAML file per deployment ------------------------------------
 
-# the registry's DP variants, as the risk scale's models (attack_risk.MODELS)
+# the registry's DP variants, as the risk scale's models (risk.MODELS)
 VARIANTS = {"Pure DP": "pure", "Approximate DP": "approximate", "Zero-concentrated DP": "zcdp"}
 # the scale's models, as the figure and the older registry write them
 MODEL_NAMES = {"pure": "ε-DP", "approximate": "(ε, δ)-DP", "zcdp": "zCDP", "gdp": "Gaussian DP"}
@@ -283,22 +286,20 @@ def check_conversions(path: str | Path) -> pd.DataFrame:
     a valid bound of the ρ-zCDP mechanisms), μ-GDP exactly by Dong, Roth & Su (2019, Cor. 2.13);
     beside them Bun & Steinke's bound ρ + 2√(ρ ln(1/δ)), the Gaussian mechanism with the same ρ,
     and that ε over the rounding of the printed ρ or μ."""
-    from . import attack_risk as ar
-
     table = pd.read_csv(path, dtype={"stated": str}, keep_default_na=False)
     rows = []
     for row in table.itertuples():
         printed = str(row.stated)
         value, delta, low_high = float(printed), float(str(row.delta)), _rounding(printed)
         if row.parameter == "rho":
-            exact = ar.zcdp_epsilon(value, delta)
+            exact = risk.zcdp_epsilon(value, delta)
             bun_steinke = value + 2 * math.sqrt(value * math.log(1 / delta))
-            gaussian = ar.gdp_epsilon(ar.gaussian_mu_for_rho(value), delta)
-            interval = [ar.zcdp_epsilon(v, delta) for v in low_high]
+            gaussian = risk.gdp_epsilon(risk.gaussian_mu_for_rho(value), delta)
+            interval = [risk.zcdp_epsilon(v, delta) for v in low_high]
         elif row.parameter == "mu":
-            exact = ar.gdp_epsilon(value, delta)
+            exact = risk.gdp_epsilon(value, delta)
             bun_steinke = gaussian = math.nan
-            interval = [ar.gdp_epsilon(v, delta) for v in low_high]
+            interval = [risk.gdp_epsilon(v, delta) for v in low_high]
         else:
             raise ValueError(f"{path}: parameter must be 'rho' or 'mu', got {row.parameter!r}")
         stated = float(str(row.epsilon))
@@ -353,3 +354,31 @@ def conversion_explanation(row: pd.Series) -> str:
         if abs(row["Bun & Steinke"] - row["stated epsilon"]) <= row.tolerance * (1 + 1e-9):
             text += ": the stated ε is Bun & Steinke's, to its printed digits"
     return text
+
+
+# --- the registry's probability-of-truth table ----------------------------------------------
+
+
+def registry_ui_truth_probability(epsilon: float) -> float:
+    """The "probability of truth" the OpenDP registry's website shows (probability-table.js):
+    e^(ε/e)/(1 + e^(ε/e)), that is ε divided by Euler's number where ε belongs."""
+    return float(1 / (1 + math.exp(-nonnegative("epsilon", epsilon) / math.e)))
+
+
+# the ε of the registry website's probability table (probability-table.js)
+REGISTRY_UI_EPSILONS = (0, 0.01, 0.1, 1, 5, 10, 50, 100)
+
+
+def truth_table(epsilons: tuple[float, ...] = REGISTRY_UI_EPSILONS) -> pd.DataFrame:
+    """The registry website's "probability of truth" beside randomized response's, per ε."""
+    return pd.DataFrame(
+        {
+            "epsilon": list(epsilons),
+            "registry website: e^(ε/e)/(1 + e^(ε/e))": [
+                registry_ui_truth_probability(e) for e in epsilons
+            ],
+            "randomized response: e^ε/(1 + e^ε)": [
+                risk.accuracy_at_half(risk.pure(e)) for e in epsilons
+            ],
+        }
+    )

@@ -17,10 +17,9 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from choosing_epsilon import calibration, queries, risk, risk_profiles, tables
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import interpretation, queries, risk_profiles, tables
-from choosing_epsilon import noise_for_risk as nfr
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
@@ -310,7 +309,7 @@ def posterior_epsilon(prior: float, threshold: float) -> float:
     """The Bayesian reading's ε, NaN where the prior already exceeds the threshold."""
     if threshold <= prior:
         return math.nan
-    return interpretation.epsilon_for_posterior(prior, threshold)
+    return risk.epsilon_for_posterior(prior, threshold)
 
 
 def lee_clifton_counted(
@@ -759,8 +758,8 @@ def methods_for(
     theorem2 = cf.theorem2_epsilon_laplace(delta, c_years, p)
     rows += poster_rows(survey, theorem2, cf.theorem3_epsilon(delta, c_years, p), c_years, p)
     posterior = posterior_epsilon(prior, posterior_threshold)
-    advantage = interpretation.epsilon_for_advantage(max_advantage)
-    rows += reading_rows(posterior, prior, posterior_threshold, advantage, max_advantage)
+    advantage_epsilon = risk.epsilon_for(risk.at_most_advantage(max_advantage))
+    rows += reading_rows(posterior, prior, posterior_threshold, advantage_epsilon, max_advantage)
     kr_epsilon = kazan_reiter_epsilon(prior, posterior_threshold, kr_r_tilde)
     rows.append(kazan_reiter_row(kr_epsilon, prior, posterior_threshold, kr_r_tilde))
     return survey, methods_table(rows)
@@ -790,15 +789,14 @@ def unplaced_methods(methods: pd.DataFrame) -> dict[str, str]:
 
 
 def _on_the_scale(g: Any) -> dict[str, Any]:
-    """The scale's three numbers for guarantee ``g`` (attack_risk.Guarantee)."""
-    from choosing_epsilon import attack_risk as ar
+    """The scale's three numbers for guarantee ``g`` (risk.Guarantee)."""
 
-    advantage = ar.advantage(g)
+    advantage = risk.advantage(g)
     return {
         "advantage": advantage,
-        "tpr_at_fpr_1pct": ar.tpr_bound(g, 0.01),
+        "tpr_at_fpr_1pct": risk.tpr_bound(g, 0.01),
         "accuracy_at_half": (1 + advantage) / 2,
-        "reading": ar.READINGS[g.model],
+        "reading": risk.READINGS[g.model],
     }
 
 
@@ -808,7 +806,6 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
     on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½. A
     method with no ε to read (``unplaced_methods``) and a deployment that states no number have
     their rows with the scale's columns empty, and the reading says why."""
-    from choosing_epsilon import attack_risk as ar
 
     rows: list[dict[str, Any]] = []
     unplaced = unplaced_methods(methods)
@@ -819,7 +816,7 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
         row |= {"epsilon": float(epsilon) if placed else math.nan}
         row |= {"delta": math.nan, "rho": math.nan, "mu": math.nan}
         if placed:
-            rows.append(row | _on_the_scale(ar.pure(float(epsilon))))
+            rows.append(row | _on_the_scale(risk.pure(float(epsilon))))
             continue
         row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
         rows.append(row | {"reading": f"not placed: {unplaced[method]}"})
@@ -828,7 +825,7 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
         row |= {"epsilon": d.epsilon, "delta": d.delta, "rho": d.rho, "mu": d.mu}
         if d.scale_model:
             numbers = [float(v) for v in (d.epsilon, d.delta, d.rho, d.mu)]  # type: ignore[arg-type]
-            g = ar.guarantee(str(d.scale_model), *numbers)
+            g = risk.guarantee(str(d.scale_model), *numbers)
             row |= _on_the_scale(g)
         else:
             row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
@@ -844,22 +841,20 @@ def zcdp_readings(scale: pd.DataFrame, fpr: float = 0.01) -> pd.DataFrame:
     riskcal 1.5.1's get_beta_from_zcdp (a grid of Rényi orders)."""
     from riskcal.analysis import get_beta_from_zcdp
 
-    from choosing_epsilon import attack_risk as ar
-
     rows = []
     for row in scale[scale.model == "zcdp"].itertuples():
         rho = float(row.rho)  # type: ignore[arg-type]
-        mu = ar.gaussian_mu_for_rho(rho)
+        mu = risk.gaussian_mu_for_rho(rho)
         rows.append(
             {
                 "row": row.row,
                 "rho": rho,
-                "advantage, exact": ar.zcdp_advantage(rho),
-                "advantage, (ε(δ), δ) family": ar.zcdp_advantage_via_approximate(rho),
-                "advantage, Gaussian mechanism": ar.advantage(ar.gdp(mu)),
-                "TPR, exact": ar.tpr_bound(ar.zcdp(rho), fpr),
-                "TPR, (ε(δ), δ) family": ar.zcdp_tpr_via_approximate(rho, fpr),
-                "TPR, Gaussian mechanism": ar.tpr_bound(ar.gdp(mu), fpr),
+                "advantage, exact": risk.zcdp_advantage(rho),
+                "advantage, (ε(δ), δ) family": risk.zcdp_advantage_via_approximate(rho),
+                "advantage, Gaussian mechanism": risk.advantage(risk.gdp(mu)),
+                "TPR, exact": risk.tpr_bound(risk.zcdp(rho), fpr),
+                "TPR, (ε(δ), δ) family": risk.zcdp_tpr_via_approximate(rho, fpr),
+                "TPR, Gaussian mechanism": risk.tpr_bound(risk.gdp(mu), fpr),
                 "TPR, riskcal": 1 - float(get_beta_from_zcdp(rho, fpr)),
             }
         )
@@ -868,16 +863,14 @@ def zcdp_readings(scale: pd.DataFrame, fpr: float = 0.01) -> pd.DataFrame:
 
 def in_words(accuracy: float) -> str:
     """The accuracy at prior ½ as readers read it best: "right 73 times in 100"."""
-    from choosing_epsilon import attack_risk as ar
 
-    return f"right {ar.in_100(accuracy).removesuffix(' in 100')} times in 100"
+    return f"right {risk.in_100(accuracy).removesuffix(' in 100')} times in 100"
 
 
 def _risk_at(epsilon: float) -> dict[str, float]:
     """The scale's numbers at a pure ε (a method's answer sets the ε of a Laplace release)."""
-    from choosing_epsilon import attack_risk as ar
 
-    return _on_the_scale(ar.pure(epsilon)) if has_epsilon(epsilon) else {}
+    return _on_the_scale(risk.pure(epsilon)) if has_epsilon(epsilon) else {}
 
 
 def _risk_words(epsilon: float) -> str:
@@ -977,8 +970,6 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
     the smallest ρ at FPR 0.1%, where it is wrong, beside the Gaussian mechanism that beats it."""
     from riskcal.analysis import get_beta_from_zcdp
 
-    from choosing_epsilon import attack_risk as ar
-
     if not len(readings):
         return "no deployment states a ρ-zCDP guarantee"
     sentences = []
@@ -1002,8 +993,8 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
     rho = float(readings.rho.min())
     small_fpr = 0.001
     said = 1 - float(get_beta_from_zcdp(rho, small_fpr))
-    gaussian = ar.tpr_bound(ar.gdp(ar.gaussian_mu_for_rho(rho)), small_fpr)
-    exact = ar.tpr_bound(ar.zcdp(rho), small_fpr)
+    gaussian = risk.tpr_bound(risk.gdp(risk.gaussian_mu_for_rho(rho)), small_fpr)
+    exact = risk.tpr_bound(risk.zcdp(rho), small_fpr)
     verdict = (
         "the trivial curve, no better than chance, though the Gaussian mechanism with that ρ "
         f"reaches TPR {gaussian:.6f}: the exact reading, {exact:.6f}, is used instead"
@@ -1020,13 +1011,13 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
 # --- calibrating to a stated risk instead of to ε ------------------------------------------------
 
 
-def risk_targets(max_advantage: float, max_tpr: float, at_fpr: float) -> list[nfr.RiskTarget]:
+def risk_targets(max_advantage: float, max_tpr: float, at_fpr: float) -> list[risk.RiskTarget]:
     """The attack risks the reader accepts: the largest advantage ``max_advantage``, and the
     largest TPR ``max_tpr`` at the false-positive rate ``at_fpr`` where it applies
     (``inapplicable_risks``)."""
-    targets = [nfr.advantage(max_advantage)]
+    targets = [risk.at_most_advantage(max_advantage)]
     if not inapplicable_risks(max_tpr, at_fpr):
-        targets.append(nfr.tpr_at_fpr(max_tpr, at_fpr))
+        targets.append(risk.at_most_tpr(max_tpr, at_fpr))
     return targets
 
 
@@ -1044,12 +1035,12 @@ def inapplicable_risks(max_tpr: float, at_fpr: float) -> dict[str, str]:
 
 
 def noise_for_risk_table(
-    survey: Survey, targets: Sequence[nfr.RiskTarget], gaussian_delta: float
+    survey: Survey, targets: Sequence[risk.RiskTarget], gaussian_delta: float
 ) -> pd.DataFrame:
     """The survey mean (Δ = ``survey.delta``) calibrated to each stated risk of ``targets``,
     Gaussian (at δ = ``gaussian_delta``) and Laplace, by the attack-aware and the standard routes
-    (``noise_for_risk.calibrate``)."""
-    return nfr.calibrate(list(targets), survey.delta, gaussian_delta)
+    (``calibration.calibrate``)."""
+    return calibration.calibrate(list(targets), survey.delta, gaussian_delta)
 
 
 def _same(ratio: float) -> bool:

@@ -23,6 +23,8 @@ import numpy as np
 import pandas as pd
 
 from .. import calibration as cal
+from .. import risk
+from .._validate import closed_unit, open_unit
 
 # how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes
@@ -222,20 +224,39 @@ def margins(table: pd.DataFrame) -> pd.DataFrame:
 
 def gaussian_margins(table: pd.DataFrame) -> pd.Series:
     """How far below its target each closed-form Gaussian σ of App. G keeps the risk, read
-    exactly (mpmath, Δ₂ = 1): η* − advantage for an advantage, and for a TPR the FNR at α less the
-    β* = 1 − TPR the calibration was given (the float it was asked for). Never below 0."""
+    exactly (mpmath, Δ₂ = 1): the target less the advantage, or less the TPR at its FPR. Never
+    below 0."""
     margins = []
     for kind, fpr, target, sigma in table[["kind", "fpr", "target", "σ attack-aware"]].itertuples(
         index=False
     ):
-        with mpmath.workdps(cal.EXACT_DIGITS):
-            mu = cal.as_exact(1.0) / cal.as_exact(sigma)
-            if kind == "advantage":
-                margin = cal.as_exact(target) - cal.exact_gaussian_advantage(mu)
-            else:
-                margin = 1 - cal.exact_gaussian_tpr(mu, fpr) - cal.as_exact(1 - target)
-        margins.append(float(margin))
+        wanted = (
+            risk.at_most_advantage(target) if kind == "advantage" else risk.at_most_tpr(target, fpr)
+        )
+        with mpmath.workdps(risk.EXACT_DIGITS):
+            shift = risk.Guarantee("gdp", mu=risk.as_exact(1.0) / risk.as_exact(sigma))
+            margins.append(float(risk.as_exact(target) - risk.exact_reading(shift, wanted)))
     return pd.Series(margins, index=table.index)
+
+
+# --- Proposition 3.3: what calibrating to the advantage gives away ------------------------------
+
+
+def advantage_calibration_gap(advantage: float, delta: float, alpha: float) -> float:
+    """Lower bound on the rise in attack power at FPR α from calibrating to advantage instead of
+    to (ε, δ) for the same advantage: η − δ + 2αη/(η − 1) (Proposition 3.3, Eq. 15)."""
+    eta = open_unit("advantage", advantage)
+    d = closed_unit("delta", delta)
+    a = closed_unit("alpha", alpha)
+    return eta - d + 2 * a * eta / (eta - 1)
+
+
+def worst_case_gap(advantage: float, delta: float, alpha: float | np.ndarray) -> np.ndarray:
+    """The exact gap f_standard(α) − f_adv(α) for the four-outcome mechanism of the proof of
+    Proposition 3.3, whose trade-off curve is Eq. (5) itself: (ε*, δ) against (0, η)."""
+    eps = risk.epsilon_for(risk.at_most_advantage(advantage), delta)
+    standard = risk.tradeoff(risk.approximate(eps, delta), alpha)
+    return np.asarray(standard) - np.asarray(risk.tradeoff(risk.approximate(0.0, advantage), alpha))
 
 
 def largest_ratio(table: pd.DataFrame, kind: str) -> pd.Series:
@@ -328,6 +349,7 @@ def run_analysis(
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
         epsilon = float(pld.get_epsilon_for_delta(delta))
+        standard = risk.approximate(epsilon, delta)  # the run's (ε, δ) as a guarantee
         betas = get_beta_from_pld(pld, alpha=np.asarray(fprs, dtype=float))
         aware = np.atleast_1d(cal.reproducible(betas))
         for a, b in zip(fprs, aware):
@@ -337,7 +359,7 @@ def run_analysis(
                     "test_acc": accuracy,
                     "epsilon": epsilon,
                     "fpr": a,
-                    "tpr_standard": 1 - cal.reproducible(cal.beta_bound(epsilon, delta, a)),
+                    "tpr_standard": 1 - cal.reproducible(risk.tradeoff(standard, a)),
                     "tpr_aware": 1 - float(b),
                 }
             )
@@ -350,7 +372,7 @@ def run_analysis(
                     "fnr_aware": np.atleast_1d(
                         cal.reproducible(get_beta_from_pld(pld, alpha=curve_fprs))
                     ),
-                    "fnr_standard": cal.reproducible(cal.beta_bound(epsilon, delta, curve_fprs)),
+                    "fnr_standard": cal.reproducible(risk.tradeoff(standard, curve_fprs)),
                 }
             )
         )

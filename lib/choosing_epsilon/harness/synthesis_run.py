@@ -10,7 +10,7 @@ from typing import Any
 
 import pandas as pd
 
-from .. import noise_for_risk, registry, synthesis
+from .. import registry, risk, synthesis
 from ..synthesis import Column, Feasibility, Survey
 from . import parameters
 from .inputs import read_survey
@@ -64,7 +64,7 @@ def deployments(v: Mapping[str, Any]) -> pd.DataFrame:
     return registry.read_any(v["registry_path"], OLDER_REGISTRY)
 
 
-def risk_targets(v: Mapping[str, Any]) -> list[noise_for_risk.RiskTarget]:
+def risk_targets(v: Mapping[str, Any]) -> list[risk.RiskTarget]:
     """The attack risks the reader accepts at the parameters ``v`` (``synthesis.risk_targets``)."""
     return synthesis.risk_targets(v["max_advantage"], v["max_tpr"], v["at_fpr"])
 

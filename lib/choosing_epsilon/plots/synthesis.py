@@ -1,8 +1,8 @@
 """Figure of the synthesis: every method's ε for the survey mean on one log axis, (a) one
 mechanism from public inputs and (b) Lee & Clifton's data-reading bound, (c) one risk scale
 for every answer and every published deployment, whatever its privacy model: what an attacker
-testing one person's presence can do (attack_risk), and (d) the noise the mean needs for the risk
-the reader states, by the attack-aware and the standard route (noise_for_risk)."""
+testing one person's presence can do (risk), and (d) the noise the mean needs for the risk
+the reader states, by the attack-aware and the standard route (calibration)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from .. import attack_risk, registry
+from .. import registry, risk
 from ..synthesis import COLUMNS, epsilon_text, has_epsilon, inapplicable
 from . import style
 from .figures import Caption, centred_text
@@ -179,7 +179,7 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
         axis.plot([advantage], [i - SPLIT], "o", ms=6, color=ADVANTAGE_COLOUR, mfc=(
             "none" if row.local else ADVANTAGE_COLOUR))  # fmt: skip
         axis.plot([tpr], [i + SPLIT], "D", ms=5, color=TPR_COLOUR, mfc="none", mew=1.2)
-        words = attack_risk.in_100(float(row.accuracy_at_half))  # type: ignore[arg-type]
+        words = risk.in_100(float(row.accuracy_at_half))  # type: ignore[arg-type]
         style.note(axis, 1.01, i, words, va="center", transform=axis.get_yaxis_transform())
         axis.texts[-1].set_clip_on(False)
     labels = [f"{_short(str(row.row))} ({guarantee_text(row)})" for row in rows.itertuples()]

@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from choosing_epsilon import attack_risk as ar
+from choosing_epsilon import risk
 from tests.examples import examples
 
 # orders a > 1 at which a pair's Rényi divergences are computed directly
@@ -79,9 +79,9 @@ alphas = st.floats(1e-6, 0.999)
 @given(st.floats(0.01, 20), alphas)
 def test_pure_curve_is_attained_by_randomized_response(eps, alpha):
     p_in, p_out = randomized_response(eps)
-    bound = ar.tpr_bound(ar.pure(eps), alpha)
+    bound = risk.tpr_bound(risk.pure(eps), alpha)
     assert neyman_pearson_tpr(p_in, p_out, alpha) == pytest.approx(bound, rel=1e-9, abs=1e-12)
-    assert ar.advantage(ar.pure(eps)) == pytest.approx(p_in[0] - p_out[0], abs=1e-12)
+    assert risk.advantage(risk.pure(eps)) == pytest.approx(p_in[0] - p_out[0], abs=1e-12)
 
 
 @settings(max_examples=examples(30, 2000))
@@ -95,10 +95,10 @@ def test_approximate_curve_is_attained_by_the_four_outcome_mechanism(eps, delta,
     p_out = p_in[::-1].copy()
     for a, b in ((p_in, p_out), (p_out, p_in)):
         assert np.maximum(a - e * b, 0).sum() == pytest.approx(delta, abs=1e-12)
-    bound = ar.tpr_bound(ar.approximate(eps, delta), alpha)
+    bound = risk.tpr_bound(risk.approximate(eps, delta), alpha)
     assert neyman_pearson_tpr(p_in, p_out, alpha) == pytest.approx(bound, rel=1e-9, abs=1e-12)
     crossing = max(neyman_pearson_tpr(p_in, p_out, a) - a for a in np.linspace(0, 1, 2001))
-    assert ar.advantage(ar.approximate(eps, delta)) >= crossing - 1e-12
+    assert risk.advantage(risk.approximate(eps, delta)) >= crossing - 1e-12
 
 
 @settings(max_examples=30)
@@ -112,7 +112,7 @@ def test_no_pure_epsilon_mechanism_beats_the_curve(eps, outcomes, seed, alpha):
     p_in /= p_in.sum()
     its_epsilon = float(np.abs(np.log(p_in / p_out)).max())
     tpr = neyman_pearson_tpr(p_in, p_out, alpha)
-    assert tpr <= ar.tpr_bound(ar.pure(its_epsilon), alpha) + 1e-12
+    assert tpr <= risk.tpr_bound(risk.pure(its_epsilon), alpha) + 1e-12
 
 
 # --- μ-GDP ---------------------------------------------------------------------------------------
@@ -123,7 +123,7 @@ def test_gdp_curve_is_the_gaussian_mechanisms_most_powerful_test(mu, alpha):
     """N(μ, 1) against N(0, 1): say "in" above the (1 − α) quantile of N(0, 1)."""
     threshold = stats.norm.isf(alpha)
     attained = stats.norm.sf(threshold - mu)
-    assert ar.tpr_bound(ar.gdp(mu), alpha) == pytest.approx(attained, rel=1e-9, abs=1e-15)
+    assert risk.tpr_bound(risk.gdp(mu), alpha) == pytest.approx(attained, rel=1e-9, abs=1e-15)
 
 
 # --- ρ-zCDP ---------------------------------------------------------------------------------------
@@ -134,7 +134,7 @@ def test_gdp_curve_is_the_gaussian_mechanisms_most_powerful_test(mu, alpha):
 @example(rho=29.0, alpha=0.3546502300449151)  # T an ulp below 1: the root search had no bracket
 @example(rho=1.0, alpha=0.32725297896615396)  # 1 − T rounded to 0 in log1p(−v)
 def test_zcdp_curve_is_attained_by_a_two_outcome_mechanism_and_nothing_1e6_above(rho, alpha):
-    tpr = ar.tpr_bound(ar.zcdp(rho), alpha)
+    tpr = risk.tpr_bound(risk.zcdp(rho), alpha)
     assert tpr >= alpha
     if tpr < 1:
         # from below: Bernoulli(T) against Bernoulli(α) is ρ-zCDP a millionth of the gap T − α
@@ -151,10 +151,10 @@ def test_zcdp_curve_is_attained_by_a_two_outcome_mechanism_and_nothing_1e6_above
 def test_zcdp_curve_lies_between_the_gaussian_and_the_approximate_family(rho, alpha):
     """The Gaussian mechanism with μ = √(2ρ) is ρ-zCDP, so its curve lies below; the (ε(δ), δ)
     family of Canonne, Kamath & Steinke is a valid bound, so it lies above."""
-    exact = ar.tpr_bound(ar.zcdp(rho), alpha)
-    gaussian = ar.tpr_bound(ar.gdp(ar.gaussian_mu_for_rho(rho)), alpha)
+    exact = risk.tpr_bound(risk.zcdp(rho), alpha)
+    gaussian = risk.tpr_bound(risk.gdp(risk.gaussian_mu_for_rho(rho)), alpha)
     assert gaussian <= exact + 1e-12
-    assert exact <= ar.zcdp_tpr_via_approximate(rho, alpha) + 1e-12
+    assert exact <= risk.zcdp_tpr_via_approximate(rho, alpha) + 1e-12
 
 
 @settings(max_examples=25)
@@ -172,7 +172,7 @@ def test_zcdp_curve_bounds_the_laplace_mechanism(scale_inverse, alpha):
     out = stats.laplace(0, 1 / eps)
     t = out.isf(alpha)
     tpr = stats.laplace(1, 1 / eps).sf(t)
-    assert tpr <= ar.tpr_bound(ar.zcdp(rho), alpha) + 1e-12
+    assert tpr <= risk.tpr_bound(risk.zcdp(rho), alpha) + 1e-12
 
 
 @settings(max_examples=examples(5, 150))
@@ -183,14 +183,14 @@ def test_zcdp_advantage_is_randomized_response_at_its_kl(rho):
     more (its largest T(α) − α over α, searched numerically)."""
     from scipy import optimize
 
-    adv = ar.advantage(ar.zcdp(rho))
+    adv = risk.advantage(risk.zcdp(rho))
     eps = optimize.brentq(lambda e: e * math.tanh(e / 2) - rho, 1e-9, rho + 40, xtol=1e-14)
     assert adv == pytest.approx(math.tanh(eps / 2), abs=1e-12)
     p_in, p_out = randomized_response(eps)
     largest = max((renyi(p_in, p_out) / ORDERS).max(), (renyi(p_out, p_in) / ORDERS).max())
     assert largest <= rho * (1 + 1e-8)
     grid = np.concatenate([np.geomspace(1e-9, 0.5, 40), [(1 - adv) / 2]])
-    best = max(ar.tpr_bound(ar.zcdp(rho), float(a)) - a for a in grid)
+    best = max(risk.tpr_bound(risk.zcdp(rho), float(a)) - a for a in grid)
     assert best <= adv + 1e-9
     assert best >= adv - 1e-6  # the crossing α = (1 − adv)/2 is on the grid
 
@@ -201,10 +201,10 @@ def test_riskcal_agrees_where_it_is_right(rho):
     at FPR 1% agree with the exact reading to 1e-6 at the registry's ρ."""
     from riskcal.analysis import get_advantage_from_zcdp, get_beta_from_zcdp
 
-    assert get_advantage_from_zcdp(rho) == pytest.approx(ar.zcdp_advantage(rho), abs=1e-6)
+    assert get_advantage_from_zcdp(rho) == pytest.approx(risk.zcdp_advantage(rho), abs=1e-6)
     riskcal_tpr = 1 - get_beta_from_zcdp(rho, 0.01, grid_size=10000)
-    assert riskcal_tpr == pytest.approx(ar.tpr_bound(ar.zcdp(rho), 0.01), abs=1e-6)
-    assert riskcal_tpr >= ar.tpr_bound(ar.zcdp(rho), 0.01) - 1e-12  # a grid of orders: looser
+    assert riskcal_tpr == pytest.approx(risk.tpr_bound(risk.zcdp(rho), 0.01), abs=1e-6)
+    assert riskcal_tpr >= risk.tpr_bound(risk.zcdp(rho), 0.01) - 1e-12  # a grid of orders: looser
 
 
 @pytest.mark.parametrize(("rho", "alpha"), [(0.001, 0.001), (0.001, 0.01), (0.015, 0.001)])
@@ -215,9 +215,9 @@ def test_riskcal_returns_the_trivial_curve_at_small_rho(rho, alpha):
     from riskcal.analysis import get_beta_from_rdp, get_beta_from_zcdp
 
     assert 1 - get_beta_from_zcdp(rho, alpha) == pytest.approx(alpha, abs=1e-15)
-    gaussian = ar.tpr_bound(ar.gdp(ar.gaussian_mu_for_rho(rho)), alpha)
+    gaussian = risk.tpr_bound(risk.gdp(risk.gaussian_mu_for_rho(rho)), alpha)
     assert gaussian > alpha * 1.1
-    assert ar.tpr_bound(ar.zcdp(rho), alpha) >= gaussian
+    assert risk.tpr_bound(risk.zcdp(rho), alpha) >= gaussian
     if rho == 0.015 and alpha == 0.001:
         order = 104.75268213
         single = 1 - get_beta_from_rdp(epsilon=rho * order, alpha=alpha, order=order)
@@ -233,15 +233,15 @@ def test_zcdp_epsilon_is_dp_accountings_conversion(rho, delta):
 
     orders = 1.02 + np.geomspace(1e-3, 1e4, 200001)
     eps, _ = compute_epsilon(orders, rho * orders, delta)
-    assert eps == pytest.approx(ar.zcdp_epsilon(rho, delta), rel=1e-6)
-    assert eps >= ar.zcdp_epsilon(rho, delta) - 1e-9
+    assert eps == pytest.approx(risk.zcdp_epsilon(rho, delta), rel=1e-6)
+    assert eps >= risk.zcdp_epsilon(rho, delta) - 1e-9
 
 
 def test_bernoulli_zcdp_rho_at_the_edges():
-    assert ar.bernoulli_zcdp_rho(0.3, 0.3) == 0
-    assert ar.bernoulli_zcdp_rho(0.0, 0.1) == math.inf
-    assert ar.bernoulli_zcdp_rho(0.1, 1.0) == math.inf
+    assert risk.bernoulli_zcdp_rho(0.3, 0.3) == 0
+    assert risk.bernoulli_zcdp_rho(0.0, 0.1) == math.inf
+    assert risk.bernoulli_zcdp_rho(0.1, 1.0) == math.inf
     # symmetric in the two hypotheses
-    assert ar.bernoulli_zcdp_rho(0.1, 0.4) == pytest.approx(ar.bernoulli_zcdp_rho(0.4, 0.1))
+    assert risk.bernoulli_zcdp_rho(0.1, 0.4) == pytest.approx(risk.bernoulli_zcdp_rho(0.4, 0.1))
     with pytest.raises(ValueError, match="tpr"):
-        ar.bernoulli_zcdp_rho(0.1, 1.5)
+        risk.bernoulli_zcdp_rho(0.1, 1.5)

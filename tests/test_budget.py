@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choosing_epsilon import budget, interpretation
+from choosing_epsilon import budget, risk
 from choosing_epsilon import sensitivity as sens
 
 amounts = st.decimals(min_value="0.001", max_value="5", places=3).map(float)
@@ -43,7 +43,7 @@ def test_decimal_amounts_add_exactly():
 
 @given(prior=st.floats(0.001, 0.999), eps=st.floats(0.001, 20))
 def test_posterior_bound_is_the_odds_bound(prior, eps):
-    got = interpretation.posterior_bound(prior, eps)
+    got = risk.largest_posterior(risk.pure(eps), prior)
     assert prior <= got <= 1
     assert got == pytest.approx(
         prior * math.exp(eps) / (1 - prior + prior * math.exp(eps)), rel=1e-12
@@ -58,7 +58,7 @@ def test_posterior_bound_is_the_odds_bound(prior, eps):
         (lambda: budget.PrivacyAccountant(0), "budget must be > 0"),
         (lambda: budget.PrivacyAccountant(1).spend(-0.5), "epsilon must be > 0"),
         (lambda: budget.releases_within(1, 0), "epsilon must be > 0"),
-        (lambda: interpretation.posterior_bound(1.0, 1), r"prior must lie in \(0, 1\)"),
+        (lambda: risk.largest_posterior(risk.pure(1), 1.0), r"prior must lie in \(0, 1\)"),
         (lambda: sens.mean_sensitivity(110, 0, 100), "upper must exceed lower"),
         (lambda: sens.mean_sensitivity(0, 110, 0), "n must be an integer >= 1"),
     ],
@@ -125,17 +125,3 @@ def test_composition_table_at_a_huge_epsilon_does_not_overflow():
     assert table["ratio bound (e^kε)"].tolist() == ["1.970×10⁴³⁴", "3.881×10⁸⁶⁸"]
     with pytest.raises(ValueError, match="epsilon must be > 0"):
         budget.composition_table(0.0, 1)
-
-
-def test_posterior_table_at_the_example():
-    table = interpretation.posterior_table([0.01, 0.1, 0.5], (0.5, 2, 10))
-    assert list(table.columns) == [
-        "prior",
-        "posterior bound, ε = 0.5",
-        "posterior bound, ε = 2",
-        "posterior bound, ε = 10",
-    ]
-    assert table.iloc[2, 1:].tolist() == pytest.approx(
-        [0.6224593312, 0.880797078, 0.9999546021], rel=1e-9
-    )
-    assert table["posterior bound, ε = 2"].iloc[0] == pytest.approx(0.06945315966, rel=1e-9)

@@ -1,12 +1,20 @@
-"""What an attacker can do under a privacy guarantee: every ε, (ε, δ), ρ-zCDP or μ-GDP read as the
-exact bound on a membership test (Kairouz, Oh & Viswanath 2015; Dong, Roth & Su 2019, f-DP).
+"""The privacy models and what an attacker can do under each: one module for every reading.
 
-A test of "is this person's record in the data?" that says "in" with false-positive rate α has a
-true-positive rate at most T(α), the guarantee's bound; 1 − T(α) is the trade-off curve
-(false-negative rate against α). From it follow the largest advantage max_α T(α) − α, the
-true-positive rate at a small α, the best accuracy of a guess at prior ½ and the posterior that a
-positive test leaves from a stated prior. Every value is the worst case over all mechanisms with
-the guarantee, and some mechanism attains it (READINGS names the reading and the mechanism).
+A guarantee is one of the models (``MODELS``): pure ε, (ε, δ), ρ-zCDP, μ-GDP (the Gaussian mechanism
+with shift μ = Δ/σ) and the Laplace mechanism with shift μ = Δ/b. A test of "is this person's
+record in the data?" that says "in" with false-positive rate α has a true-positive rate at most
+T(α), the guarantee's bound (``tpr_bound``); 1 − T(α) is the trade-off curve (``tradeoff``; Dong,
+Roth & Su 2019, f-DP). From it follow the largest advantage max_α T(α) − α (``advantage``), the
+best accuracy of a guess at prior ½, and the posterior a positive test leaves from a prior. Each
+value is the worst case over every mechanism with the guarantee, and some mechanism attains it
+(``READINGS`` names it); for the two mechanisms, the value is the mechanism's own.
+
+The inverses sit beside the readings: the ε whose (ε, δ) allows at most a stated risk
+(``epsilon_for``; Kulynych et al. 2024, Eq. 25 and Algorithm 5), the largest shift μ a mechanism
+may have (``mu_for``), and the noise that follows for a release of sensitivity Δ (``noise_for``,
+``noise_for_epsilon``). A calibration spends its rounding on the safe side: each noise (or ε) is
+moved by units in the last place until its risk, read exactly (mpmath, ``EXACT_DIGITS``) and as the
+package prints it, is at most the target (``safe_side``).
 
 A ρ-zCDP guarantee is read exactly through the test itself: the test turns the mechanism's
 outputs on two neighbouring data sets into two coin flips, Bernoulli(T) and Bernoulli(α), and
@@ -20,16 +28,19 @@ looser.
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
+import mpmath
 import numpy as np
-import pandas as pd
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
-from ._validate import closed_unit, open_unit, positive, real
+from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
 
-MODELS = ("pure", "approximate", "zcdp", "gdp")
+MODELS = ("pure", "approximate", "zcdp", "gdp", "laplace")
 # how each model's guarantee is read on the scale, and the mechanism that attains the reading
 READINGS = {
     "pure": "ε-DP, exact: Kairouz, Oh & Viswanath's curve (randomized response attains it)",
@@ -42,6 +53,10 @@ READINGS = {
         "attains each point; randomized response the advantage)"
     ),
     "gdp": "μ-GDP, exact: Dong, Roth & Su's curve (the Gaussian mechanism attains it)",
+    "laplace": (
+        "the Laplace mechanism's own curve, μ = Δ/b, exact (not pure ε-DP's randomized-response "
+        "curve, which lies above it)"
+    ),
 }
 # the ε grid of a zCDP guarantee's (ε(δ), δ) family: points per unit of log ε
 _GRID_POINTS = 100
@@ -49,7 +64,8 @@ _GRID_POINTS = 100
 
 @dataclass(frozen=True)
 class Guarantee:
-    """A privacy guarantee: ``model`` one of MODELS, with its parameters (NaN where unused)."""
+    """A privacy guarantee: ``model`` one of MODELS, with its parameters (NaN where unused).
+    ``mu`` is μ-GDP's μ, or the Laplace mechanism's shift Δ/b."""
 
     model: str
     epsilon: float = math.nan
@@ -65,19 +81,19 @@ class Guarantee:
             return f"(ε, δ) = ({self.epsilon:g}, {self.delta:.3g})"
         if self.model == "zcdp":
             return f"ρ = {self.rho:g} (zCDP)"
+        if self.model == "laplace":
+            return f"Laplace noise, Δ/b = {self.mu:g}"
         return f"μ = {self.mu:g} (Gaussian DP)"
 
 
 def pure(epsilon: float) -> Guarantee:
-    """ε-differential privacy (ε > 0)."""
-    return Guarantee("pure", epsilon=positive("epsilon", epsilon), delta=0.0)
+    """ε-differential privacy (ε ≥ 0)."""
+    return Guarantee("pure", epsilon=nonnegative("epsilon", epsilon), delta=0.0)
 
 
 def approximate(epsilon: float, delta: float) -> Guarantee:
     """(ε, δ)-differential privacy (ε ≥ 0, 0 ≤ δ < 1)."""
-    eps = real("epsilon", epsilon)
-    if eps < 0:
-        raise ValueError(f"epsilon must be >= 0 (allowed range [0, inf)), got {epsilon!r}")
+    eps = nonnegative("epsilon", epsilon)
     d = closed_unit("delta", delta)
     if d == 1:
         raise ValueError(f"delta must lie in [0, 1) (δ = 1 promises nothing), got {delta!r}")
@@ -90,8 +106,15 @@ def zcdp(rho: float) -> Guarantee:
 
 
 def gdp(mu: float) -> Guarantee:
-    """μ-Gaussian differential privacy (Dong, Roth & Su 2019, Def. 2.6; μ > 0)."""
-    return Guarantee("gdp", mu=positive("mu", mu))
+    """μ-Gaussian differential privacy (Dong, Roth & Su 2019, Def. 2.6; μ ≥ 0): the Gaussian
+    mechanism with noise σ on a release of sensitivity Δ has μ = Δ/σ (their Thm. 2.7)."""
+    return Guarantee("gdp", mu=nonnegative("mu", mu))
+
+
+def laplace(mu: float) -> Guarantee:
+    """The Laplace mechanism with noise b on a release of sensitivity Δ, shift μ = Δ/b (μ ≥ 0):
+    ε-DP at ε = μ, but its own curve allows less than ε-DP's at most rates."""
+    return Guarantee("laplace", mu=nonnegative("mu", mu))
 
 
 def guarantee(
@@ -110,6 +133,8 @@ def guarantee(
         return zcdp(rho)
     if model == "gdp":
         return gdp(mu)
+    if model == "laplace":
+        return laplace(mu)
     raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
 
 
@@ -128,10 +153,7 @@ def _log_delta_at_order(order: float, rho: float, epsilon: float) -> float:
 def zcdp_delta(rho: float, epsilon: float) -> float:
     """The δ at which ρ-zCDP gives (ε, δ)-DP (Canonne, Kamath & Steinke 2020, Prop. 12 with
     Rényi divergence aρ at order a): inf over a > 1 of e^((a−1)(aρ−ε)) (1 − 1/a)^(a−1) / a."""
-    r = positive("rho", rho)
-    eps = real("epsilon", epsilon)
-    if eps < 0:
-        raise ValueError(f"epsilon must be >= 0 (allowed range [0, inf)), got {epsilon!r}")
+    r, eps = positive("rho", rho), nonnegative("epsilon", epsilon)
     # the quadratic (a−1)(aρ−ε) is least at a = (ε + ρ)/(2ρ): search well beyond it
     top = 4 * (eps + r) / (2 * r) + 4
     found = optimize.minimize_scalar(
@@ -161,11 +183,10 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
 def gdp_delta(mu: float, epsilon: float) -> float:
     """The δ at which μ-GDP gives (ε, δ)-DP, exactly (Dong, Roth & Su 2019, Cor. 2.13):
     Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
-    m = positive("mu", mu)
-    eps = real("epsilon", epsilon)
-    if eps < 0:
-        raise ValueError(f"epsilon must be >= 0 (allowed range [0, inf)), got {epsilon!r}")
+    m, eps = positive("mu", mu), nonnegative("epsilon", epsilon)
     first = stats.norm.logcdf(-eps / m + m / 2)
+    if first == -math.inf:
+        return 0.0  # both terms underflow: μ far below ε
     second = eps + stats.norm.logcdf(-eps / m - m / 2)
     # the difference of two exponentials, in log space: e^first (1 − e^(second − first))
     return float(math.exp(first) * -math.expm1(second - first))
@@ -387,32 +408,57 @@ def zcdp_advantage(rho: float) -> float:
     )
 
 
+def _laplace_tpr(mu: float, fpr: float | np.ndarray) -> float | np.ndarray:
+    """1 − F(F⁻¹(1 − α) − μ), F the standard Laplace distribution function: the threshold test
+    between Laplace(0, 1) and Laplace(μ, 1), the best one (a shift of a log-concave density has
+    a monotone likelihood ratio, so Neyman and Pearson's lemma applies)."""
+    return stats.laplace.sf(stats.laplace.isf(fpr) - mu)
+
+
 def tpr_bound(g: Guarantee, fpr: float) -> float:
     """The largest true-positive rate of a membership test with false-positive rate ``fpr``
     under ``g``, exactly: (ε, δ) by Kairouz, Oh & Viswanath's Thm. 2.1, μ-GDP by Φ(Φ⁻¹(α) + μ)
     (Dong, Roth & Su, Eq. (2.4)), ρ-zCDP by the Rényi bounds on the test's two outcomes
-    (``bernoulli_zcdp_rho``)."""
+    (``bernoulli_zcdp_rho``), the Laplace mechanism by its threshold test."""
     alpha = closed_unit("fpr", fpr)
     if g.model in ("pure", "approximate"):
         return _approximate_tpr(g.epsilon, g.delta, alpha)
     if g.model == "gdp":
         return float(stats.norm.cdf(stats.norm.ppf(alpha) + g.mu))
+    if g.model == "laplace":
+        return float(_laplace_tpr(g.mu, alpha))
     if g.model == "zcdp":
         return _zcdp_tpr(g.rho, alpha)
     raise ValueError(f"g.model must be one of {list(MODELS)}, got {g.model!r}")
 
 
-def tradeoff(g: Guarantee, fprs: np.ndarray | list[float]) -> np.ndarray:
+def tradeoff(g: Guarantee, fprs: float | Sequence[float] | np.ndarray) -> float | np.ndarray:
     """The trade-off curve of ``g``: the least false-negative rate 1 − T(α) at each false-positive
-    rate α of ``fprs`` (Dong, Roth & Su 2019, Def. 2.1)."""
-    return np.array([1 - tpr_bound(g, float(a)) for a in np.atleast_1d(fprs)])
+    rate α of ``fprs`` (Dong, Roth & Su 2019, Def. 2.1); a float for one α. In closed form for
+    every model but ρ-zCDP: (ε, δ) max{0, 1 − δ − e^ε α, e^−ε (1 − δ − α)} (Kulynych et al.,
+    Eq. 5), μ-GDP Φ(Φ⁻¹(1 − α) − μ) (their Eq. 49)."""
+    a = unit_rates("fprs", fprs)
+    if g.model in ("pure", "approximate"):
+        with np.errstate(over="ignore"):
+            first = 1 - g.delta - np.exp(g.epsilon) * a if g.epsilon < 700 else np.zeros_like(a)
+        value = np.maximum.reduce(
+            [np.zeros_like(a), first, math.exp(-g.epsilon) * (1 - g.delta - a)]
+        )
+    elif g.model == "gdp":
+        value = stats.norm.cdf(stats.norm.isf(a) - g.mu)
+    elif g.model == "laplace":
+        value = 1 - _laplace_tpr(g.mu, a)
+    else:
+        value = np.array([1 - tpr_bound(g, float(x)) for x in np.atleast_1d(a)]).reshape(a.shape)
+    return float(value) if np.ndim(value) == 0 else np.asarray(value)
 
 
 def advantage(g: Guarantee) -> float:
     """The largest advantage TPR − FPR of a membership test under ``g``, in closed form: pure ε,
     tanh(ε/2) = (e^ε − 1)/(e^ε + 1); (ε, δ), (e^ε − 1 + 2δ)/(e^ε + 1) (Kairouz, Oh & Viswanath's
-    curve at its crossing of α = 1 − T(α)); μ-GDP, 2Φ(μ/2) − 1 (Dong, Roth & Su, Cor. 2.13 at
-    ε = 0); ρ-zCDP, ``zcdp_advantage``."""
+    curve at its crossing of α = 1 − T(α); Kulynych et al., Eq. 8); μ-GDP, 2Φ(μ/2) − 1 written
+    erf(μ/(2√2)) to keep its digits near 0 (Dong, Roth & Su, Cor. 2.13 at ε = 0); the Laplace
+    mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``zcdp_advantage``."""
     if g.model == "pure":
         return math.tanh(g.epsilon / 2)
     if g.model == "approximate":
@@ -420,6 +466,8 @@ def advantage(g: Guarantee) -> float:
         return 1 - 2 * (1 - g.delta) / (math.exp(g.epsilon) + 1) if g.epsilon < 700 else 1.0
     if g.model == "gdp":
         return math.erf(g.mu / (2 * math.sqrt(2)))
+    if g.model == "laplace":
+        return -math.expm1(-g.mu / 2)
     if g.model == "zcdp":
         return zcdp_advantage(g.rho)
     raise ValueError(f"g.model must be one of {list(MODELS)}, got {g.model!r}")
@@ -444,12 +492,14 @@ def posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float:
 
 def largest_posterior(g: Guarantee, prior: float) -> float:
     """The largest posterior a positive test can leave from prior p: p e^ε/(1 − p + p e^ε) under
-    pure ε (Bayes' rule with the likelihood ratio at most e^ε); 1 for every other model, whose
-    bound T(α)/α grows without limit as α → 0 (certainty on an event of small probability)."""
+    pure ε and for the Laplace mechanism at ε = μ (Bayes' rule with the likelihood ratio at most
+    e^ε, which the Laplace tails attain); 1 for every other model, whose bound T(α)/α grows
+    without limit as α → 0 (certainty on an event of small probability)."""
     p = open_unit("prior", prior)
-    if g.model != "pure":
+    if g.model not in ("pure", "laplace"):
         return 1.0
-    log_odds = math.log(p) - math.log1p(-p) + g.epsilon
+    ratio = g.epsilon if g.model == "pure" else g.mu
+    log_odds = math.log(p) - math.log1p(-p) + ratio
     return 1 / (1 + math.exp(-log_odds))
 
 
@@ -473,40 +523,245 @@ def summary(g: Guarantee) -> dict[str, float]:
     }
 
 
-# --- the registry's probability-of-truth table ----------------------------------------------
+# --- a stated risk, and the ε or the noise that keeps to it -------------------------------------
+
+KINDS = ("advantage", "tpr")
+MECHANISMS = {"Gaussian": "gdp", "Laplace": "laplace"}  # a mechanism's name and its model
 
 
-def truth_probability(epsilon: float) -> float:
-    """The probability that randomized response at ε reports the truth: e^ε/(1 + e^ε)
-    (Dwork & Roth 2014, Sec. 3.2), the largest accuracy at prior ½ under ε-DP."""
-    return float(1 / (1 + math.exp(-_non_negative(epsilon))))
+@dataclass(frozen=True)
+class RiskTarget:
+    """The attack risk a reader accepts: ``kind`` 'advantage' (``value`` = η) or 'tpr'
+    (``value`` = t at false-positive rate ``fpr``)."""
+
+    kind: str
+    value: float
+    fpr: float = math.nan
+
+    def __post_init__(self) -> None:
+        if self.kind == "advantage":
+            open_unit("max_advantage", self.value)
+        elif self.kind == "tpr":
+            a, t = open_unit("fpr", self.fpr), open_unit("max_tpr", self.value)
+            if not t > a:
+                raise ValueError(
+                    f"max_tpr must exceed fpr = {a!r} (a test with TPR ≤ FPR learns nothing: no "
+                    f"finite noise is needed to allow it, and none reaches it below), got {t!r}"
+                )
+        else:
+            raise ValueError(f"kind must be one of {list(KINDS)}, got {self.kind!r}")
+
+    def describe(self) -> str:
+        """The risk in a line: "advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"."""
+        if self.kind == "advantage":
+            return f"advantage ≤ {self.value:g}"
+        return f"TPR ≤ {self.value:g} at FPR {self.fpr:g}"
 
 
-def registry_ui_truth_probability(epsilon: float) -> float:
-    """The "probability of truth" the OpenDP registry's website shows (probability-table.js):
-    e^(ε/e)/(1 + e^(ε/e)), that is ε divided by Euler's number where ε belongs."""
-    return float(1 / (1 + math.exp(-_non_negative(epsilon) / math.e)))
+def at_most_advantage(max_advantage: float) -> RiskTarget:
+    """The risk "no test gains more than ``max_advantage`` = TPR − FPR"."""
+    return RiskTarget("advantage", max_advantage)
 
 
-# the ε of the registry website's probability table (probability-table.js)
-REGISTRY_UI_EPSILONS = (0, 0.01, 0.1, 1, 5, 10, 50, 100)
+def at_most_tpr(max_tpr: float, fpr: float) -> RiskTarget:
+    """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``"."""
+    return RiskTarget("tpr", max_tpr, fpr)
 
 
-def truth_table(epsilons: tuple[float, ...] = REGISTRY_UI_EPSILONS) -> pd.DataFrame:
-    """The registry website's "probability of truth" beside randomized response's, per ε."""
-    return pd.DataFrame(
-        {
-            "epsilon": list(epsilons),
-            "registry website: e^(ε/e)/(1 + e^(ε/e))": [
-                registry_ui_truth_probability(e) for e in epsilons
-            ],
-            "randomized response: e^ε/(1 + e^ε)": [truth_probability(e) for e in epsilons],
-        }
+def reading(g: Guarantee, target: RiskTarget) -> float:
+    """The risk ``target`` measures, read off ``g``: its advantage, or its TPR at the target's
+    FPR."""
+    return advantage(g) if target.kind == "advantage" else tpr_bound(g, target.fpr)
+
+
+def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
+    """The largest ε at which (ε, δ)-DP allows at most ``target``: log((1 + η − 2δ)/(1 − η)) for
+    an advantage η (Kulynych et al., Eq. 25), and for a TPR t at FPR α the largest ε whose
+    Eq. (5) curve keeps it, max{log((t − δ)/α), log((1 − δ − α)/(1 − t))} (their Algorithm 5);
+    NaN where no ε ≥ 0 does, since (0, δ)-DP already allows advantage δ and TPR α + δ. The ε is
+    moved down by units in the last place until its risk, read exactly and as printed, is at
+    most the target."""
+    d = closed_unit("delta", delta)
+    if d >= 1:
+        raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
+    if target.kind == "advantage":
+        eta = target.value
+        if not eta > d:
+            return math.nan
+        start = math.log((1 + eta - 2 * d) / (1 - eta))
+    else:
+        a, t = target.fpr, target.value
+        if not t > a + d:
+            return math.nan
+        start = max(math.log((t - d) / a), math.log((1 - d - a) / (1 - t)))
+    readings = (
+        lambda e: exact_reading(Guarantee("approximate", epsilon=max(e, 0.0), delta=d), target),
+        lambda e: reading(approximate(max(e, 0.0), d), target),
     )
+    return max(safe_side(start, target.value, readings, toward=-math.inf), 0.0)
 
 
-def _non_negative(epsilon: float) -> float:
-    eps = real("epsilon", epsilon)
-    if eps < 0:
-        raise ValueError(f"epsilon must be >= 0 (allowed range [0, inf)), got {epsilon!r}")
-    return eps
+def epsilon_for_posterior(prior: float, threshold: float) -> float:
+    """The largest ε whose largest posterior from ``prior`` stays ≤ ``threshold``:
+    ln(t (1 − p) / (p (1 − t)))."""
+    p, t = open_unit("prior", prior), open_unit("threshold", threshold)
+    if not t > p:
+        raise ValueError(
+            f"threshold must exceed the prior {prior!r} (allowed range ({prior!r}, 1)), "
+            f"got {threshold!r}"
+        )
+    return math.log(t) - math.log1p(-t) - (math.log(p) - math.log1p(-p))
+
+
+def mu_for(mechanism: str, target: RiskTarget) -> float:
+    """The largest shift μ = Δ/noise at which ``mechanism`` ('Gaussian' or 'Laplace') allows
+    exactly ``target`` on its own curve: for the Gaussian 2√2 erf⁻¹(η) and Φ⁻¹(1 − α) + Φ⁻¹(t)
+    (Kulynych et al., Corollaries G.2 and G.3), for the Laplace −2 log(1 − η) and
+    F⁻¹(1 − α) + F⁻¹(t), F the standard Laplace distribution function."""
+    model = _model(mechanism)
+    if target.kind == "advantage":
+        eta = target.value
+        if model == "gdp":
+            return float(2 * math.sqrt(2) * special.erfinv(eta))
+        return -2 * math.log1p(-eta)
+    family = stats.norm if model == "gdp" else stats.laplace
+    return float(family.isf(target.fpr) + family.ppf(target.value))
+
+
+def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> float:
+    """The least noise (σ or b) of ``mechanism`` on a release of sensitivity Δ that allows at
+    most ``target`` on the mechanism's own curve (the attack-aware calibration, Kulynych et al.,
+    Eqs. 13 and 18): Δ/``mu_for``, moved up to the safe side."""
+    model, width = _model(mechanism), positive("sensitivity", sensitivity)
+    readings = (
+        lambda n: exact_reading(Guarantee(model, mu=as_exact(width) / as_exact(n)), target),
+        lambda n: reading(Guarantee(model, mu=width / n), target),
+    )
+    return safe_side(width / mu_for(mechanism, target), target.value, readings)
+
+
+def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
+    """The largest μ at which μ-GDP (the Gaussian mechanism with σ = Δ/μ) is (ε, δ)-DP: the root
+    of ``gdp_delta``(μ, ε) = δ (Balle & Wang 2018's analytic Gaussian mechanism), found in log μ
+    from μ = 1e-300 (δ(0) ≈ μφ(0), so a δ of 1e-12 at ε = 0 needs μ near 2.5e-12)."""
+    e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
+    log_mu = optimize.brentq(
+        lambda t: gdp_delta(math.exp(t), e) - d, -690.0, math.log(1e3), xtol=1e-15
+    )
+    return math.exp(log_mu)
+
+
+def noise_for_epsilon(
+    mechanism: str, epsilon: float, delta: float = 0.0, sensitivity: float = 1.0
+) -> float:
+    """The least noise of ``mechanism`` that is (ε, δ)-DP on a release of sensitivity Δ (the
+    standard calibration): the Laplace b = Δ/ε (δ plays no part), the Gaussian σ = Δ/μ with μ
+    from ``gdp_mu_for_epsilon_delta`` (δ > 0). Moved up to the safe side: Δ/b at most ε, δ(ε) at
+    most δ, read exactly and as printed."""
+    model, width = _model(mechanism), positive("sensitivity", sensitivity)
+    e = positive("epsilon", epsilon) if model == "laplace" else nonnegative("epsilon", epsilon)
+    if model == "laplace":
+        readings = (lambda n: as_exact(width) / as_exact(n), lambda n: width / n)
+        return safe_side(width / e, e, readings)
+    d = open_unit("delta", delta)
+    readings = (
+        lambda n: exact_gdp_delta(as_exact(width) / as_exact(n), e),
+        lambda n: gdp_delta(width / n, e),
+    )
+    return safe_side(width / gdp_mu_for_epsilon_delta(e, d), d, readings)
+
+
+def _model(mechanism: str) -> str:
+    if mechanism not in MECHANISMS:
+        raise ValueError(f"mechanism must be one of {list(MECHANISMS)}, got {mechanism!r}")
+    return MECHANISMS[mechanism]
+
+
+# --- exact readings, and the safe side ----------------------------------------------------------
+
+# the digits of the exact readings: a float's last bit (16 digits) shows with room to spare
+EXACT_DIGITS = 40
+
+
+def as_exact(x: Any) -> Any:
+    """A float as the mpmath number of the same value (exact); an mpmath number as it is."""
+    return x if isinstance(x, mpmath.mpf) else mpmath.mpf(float(x))
+
+
+def exact_normal_quantile(p: float) -> Any:
+    """Φ⁻¹(p) at ``EXACT_DIGITS`` digits: Newton's method on log Φ from scipy's float answer (the
+    lower tail taken for p ≤ ½, its mirror above)."""
+    with mpmath.workdps(EXACT_DIGITS):
+        q = as_exact(p)
+        lower = q <= mpmath.mpf(1) / 2
+        tail = q if lower else 1 - q
+        start = mpmath.mpf(float(stats.norm.ppf(float(tail))))
+        z = mpmath.findroot(lambda z: mpmath.log(mpmath.ncdf(z)) - mpmath.log(tail), start)
+        return z if lower else -z
+
+
+def exact_advantage(g: Guarantee) -> Any:
+    """``advantage`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP; ``g`` may
+    carry mpmath parameters (a shift Δ/noise taken exactly)."""
+    with mpmath.workdps(EXACT_DIGITS):
+        if g.model in ("pure", "approximate"):
+            e, d = as_exact(g.epsilon), as_exact(g.delta)
+            return (mpmath.expm1(e) + 2 * d) / (mpmath.exp(e) + 1)
+        if g.model == "gdp":
+            return mpmath.erf(as_exact(g.mu) / (2 * mpmath.sqrt(2)))
+        if g.model == "laplace":
+            return -mpmath.expm1(-as_exact(g.mu) / 2)
+    raise ValueError(f"g.model must be one of pure, approximate, gdp, laplace, got {g.model!r}")
+
+
+def exact_tpr_bound(g: Guarantee, fpr: float) -> Any:
+    """``tpr_bound`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP."""
+    with mpmath.workdps(EXACT_DIGITS):
+        a = as_exact(fpr)
+        if g.model in ("pure", "approximate"):
+            e, d = as_exact(g.epsilon), as_exact(g.delta)
+            return 1 - max(mpmath.mpf(0), 1 - d - mpmath.exp(e) * a, mpmath.exp(-e) * (1 - d - a))
+        if g.model == "gdp":
+            return mpmath.ncdf(exact_normal_quantile(fpr) + as_exact(g.mu))
+        if g.model == "laplace":
+            x = (-mpmath.log(2 * a) if a <= 0.5 else mpmath.log(2 * (1 - a))) - as_exact(g.mu)
+            return 1 - mpmath.exp(x) / 2 if x < 0 else mpmath.exp(-x) / 2
+    raise ValueError(f"g.model must be one of pure, approximate, gdp, laplace, got {g.model!r}")
+
+
+def exact_reading(g: Guarantee, target: RiskTarget) -> Any:
+    """``reading`` at ``EXACT_DIGITS`` digits."""
+    if target.kind == "advantage":
+        return exact_advantage(g)
+    return exact_tpr_bound(g, target.fpr)
+
+
+def exact_gdp_delta(mu: Any, epsilon: float) -> Any:
+    """``gdp_delta`` at ``EXACT_DIGITS`` digits."""
+    with mpmath.workdps(EXACT_DIGITS):
+        m, e = as_exact(mu), as_exact(epsilon)
+        return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
+
+
+def safe_side(
+    value: float,
+    target: float,
+    readings: Sequence[Callable[[float], Any]],
+    toward: float = math.inf,
+) -> float:
+    """The float nearest ``value``, moved toward ``toward`` (+∞: more noise; −∞: a smaller ε), at
+    which every one of ``readings`` gives a risk of at most ``target``: steps of one unit in the
+    last place, doubling, so a closed form's rounding never allows a hair more than the target.
+    The readings are the exact one, which bounds the true risk, and the float one the package
+    prints, so that neither shows the target exceeded. ``value`` itself when it already meets
+    them."""
+    x = float(value)
+    step = math.ulp(x) if x != 0 else sys.float_info.min
+    with mpmath.workdps(EXACT_DIGITS):
+        bound = mpmath.mpf(float(target))
+        for _ in range(1100):
+            if all(read(x) <= bound for read in readings):
+                return x
+            x = x + step if toward > 0 else x - step
+            step *= 2
+    raise ValueError(f"no value near {value!r} meets the target {target!r}")

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from choosing_epsilon import attack_risk as ar
+from choosing_epsilon import registry, risk
 
 epsilons = st.floats(0.001, 50)
 deltas = st.floats(0, 0.1)
@@ -18,31 +18,33 @@ fprs = st.floats(0, 1)
 @given(epsilons)
 def test_pure_advantage_is_its_closed_form(eps):
     expected = math.expm1(eps) / (math.exp(eps) + 1)
-    assert ar.advantage(ar.pure(eps)) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert risk.advantage(risk.pure(eps)) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 @given(epsilons, deltas)
 def test_approximate_advantage_is_its_closed_form(eps, delta):
     expected = min(1.0, (math.expm1(eps) + 2 * delta) / (math.exp(eps) + 1))
-    assert ar.advantage(ar.approximate(eps, delta)) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert risk.advantage(risk.approximate(eps, delta)) == pytest.approx(
+        expected, rel=1e-9, abs=1e-12
+    )
 
 
 @given(mus)
 def test_gdp_advantage_is_its_closed_form(mu):
     expected = 2 * stats.norm.cdf(mu / 2) - 1
-    assert ar.advantage(ar.gdp(mu)) == pytest.approx(expected, rel=1e-9, abs=1e-12)
+    assert risk.advantage(risk.gdp(mu)) == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
 @given(epsilons, deltas, fprs)
 def test_approximate_tpr_is_kairouz_oh_viswanath(eps, delta, alpha):
     expected = min(1, delta + math.exp(eps) * alpha, 1 - math.exp(-eps) * (1 - delta - alpha))
-    assert ar.tpr_bound(ar.approximate(eps, delta), alpha) == pytest.approx(expected, abs=1e-12)
+    assert risk.tpr_bound(risk.approximate(eps, delta), alpha) == pytest.approx(expected, abs=1e-12)
 
 
 @given(mus, st.floats(1e-6, 1 - 1e-6))
 def test_gdp_tpr_is_the_shifted_normal(mu, alpha):
     expected = stats.norm.cdf(stats.norm.ppf(alpha) + mu)
-    assert ar.tpr_bound(ar.gdp(mu), alpha) == pytest.approx(expected, rel=1e-12)
+    assert risk.tpr_bound(risk.gdp(mu), alpha) == pytest.approx(expected, rel=1e-12)
 
 
 @settings(max_examples=25)
@@ -50,20 +52,20 @@ def test_gdp_tpr_is_the_shifted_normal(mu, alpha):
 def test_zcdp_never_promises_more_than_the_gaussian_with_its_rho(rho):
     """Every ρ-zCDP guarantee covers the Gaussian mechanism of the same ρ (μ = √(2ρ)): read
     through its (ε(δ), δ) family, it may not give a smaller advantage or TPR."""
-    mu = ar.gaussian_mu_for_rho(rho)
-    assert ar.advantage(ar.zcdp(rho)) >= 2 * stats.norm.cdf(mu / 2) - 1 - 1e-12
+    mu = risk.gaussian_mu_for_rho(rho)
+    assert risk.advantage(risk.zcdp(rho)) >= 2 * stats.norm.cdf(mu / 2) - 1 - 1e-12
     for alpha in (0.01, 0.001):
-        assert ar.tpr_bound(ar.zcdp(rho), alpha) >= ar.tpr_bound(ar.gdp(mu), alpha) - 1e-12
+        assert risk.tpr_bound(risk.zcdp(rho), alpha) >= risk.tpr_bound(risk.gdp(mu), alpha) - 1e-12
 
 
 @settings(max_examples=25)
 @given(rhos, st.floats(1e-12, 0.1))
 def test_zcdp_epsilon_lies_between_the_gaussian_and_bun_steinke(rho, delta):
-    eps = ar.zcdp_epsilon(rho, delta)
+    eps = risk.zcdp_epsilon(rho, delta)
     assert eps <= rho + 2 * math.sqrt(rho * math.log(1 / delta)) + 1e-9
-    assert eps >= ar.gdp_epsilon(ar.gaussian_mu_for_rho(rho), delta) - 1e-9
+    assert eps >= risk.gdp_epsilon(risk.gaussian_mu_for_rho(rho), delta) - 1e-9
     if eps > 0:
-        assert ar.zcdp_delta(rho, eps) == pytest.approx(delta, rel=1e-6)
+        assert risk.zcdp_delta(rho, eps) == pytest.approx(delta, rel=1e-6)
 
 
 @pytest.mark.parametrize(("rho", "delta"), [(2.56, 1e-10), (0.07, 1e-10), (0.0728, 1e-5)])
@@ -73,62 +75,65 @@ def test_zcdp_epsilon_is_opendps_conversion(rho, delta):
     space = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
     gaussian = dp.m.make_gaussian(*space, scale=1 / math.sqrt(2 * rho))
     profile = dp.c.make_zCDP_to_approxDP(gaussian).map(1.0)
-    assert ar.zcdp_epsilon(rho, delta) == pytest.approx(profile.epsilon(delta), rel=1e-9)
+    assert risk.zcdp_epsilon(rho, delta) == pytest.approx(profile.epsilon(delta), rel=1e-9)
 
 
 @given(mus, st.floats(0, 30))
 def test_gdp_delta_is_the_gaussian_privacy_profile(mu, eps):
     below = stats.norm.cdf(-eps / mu - mu / 2)
     expected = stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * below
-    assert ar.gdp_delta(mu, eps) == pytest.approx(expected, abs=1e-12)
+    assert risk.gdp_delta(mu, eps) == pytest.approx(expected, abs=1e-12)
 
 
 def test_gdp_epsilon_inverts_its_delta():
-    eps = ar.gdp_epsilon(0.376, 1e-5)
-    assert ar.gdp_delta(0.376, eps) == pytest.approx(1e-5, rel=1e-9)
+    eps = risk.gdp_epsilon(0.376, 1e-5)
+    assert risk.gdp_delta(0.376, eps) == pytest.approx(1e-5, rel=1e-9)
 
 
 @given(epsilons)
 def test_accuracy_at_half_under_pure_epsilon_is_randomized_responses_truth(eps):
-    assert ar.accuracy_at_half(ar.pure(eps)) == pytest.approx(ar.truth_probability(eps), rel=1e-9)
+    # randomized response at ε tells the truth with probability e^ε/(1 + e^ε)
+    assert risk.accuracy_at_half(risk.pure(eps)) == pytest.approx(
+        math.exp(eps) / (1 + math.exp(eps)), rel=1e-9
+    )
 
 
 @given(epsilons, st.floats(0.001, 0.999))
 def test_largest_posterior_is_reached_by_a_test(eps, prior):
-    g = ar.pure(eps)
+    g = risk.pure(eps)
     alpha = 1 / (1 + math.exp(eps))  # the kink of the curve, where T(α)/α = e^ε
-    assert ar.posterior_after_positive(g, prior, alpha) == pytest.approx(
-        ar.largest_posterior(g, prior), rel=1e-9
+    assert risk.posterior_after_positive(g, prior, alpha) == pytest.approx(
+        risk.largest_posterior(g, prior), rel=1e-9
     )
 
 
 def test_tradeoff_is_one_minus_tpr_and_decreasing():
-    curve = ar.tradeoff(ar.zcdp(0.5), np.linspace(0, 1, 11))
+    curve = risk.tradeoff(risk.zcdp(0.5), np.linspace(0, 1, 11))
     assert np.all(np.diff(curve) <= 1e-12) and curve[-1] == pytest.approx(0, abs=1e-12)
 
 
 def test_registry_ui_probability_divides_epsilon_by_e():
-    assert ar.registry_ui_truth_probability(1) == pytest.approx(0.591, abs=5e-4)
-    assert ar.truth_probability(1) == pytest.approx(0.731, abs=5e-4)
+    assert registry.registry_ui_truth_probability(1) == pytest.approx(0.591, abs=5e-4)
+    assert registry.truth_table((1,)).iloc[0, 2] == pytest.approx(0.731, abs=5e-4)
 
 
 def test_in_100_never_rounds_to_certainty():
-    assert ar.in_100(0.731) == "73 in 100"
-    assert ar.in_100(0.9999) == "more than 99 in 100"
-    assert ar.in_100(1.0) == "more than 99 in 100"
+    assert risk.in_100(0.731) == "73 in 100"
+    assert risk.in_100(0.9999) == "more than 99 in 100"
+    assert risk.in_100(1.0) == "more than 99 in 100"
 
 
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: ar.pure(0), "epsilon"),
-        (lambda: ar.approximate(1, 1), "delta"),
-        (lambda: ar.zcdp(-1), "rho"),
-        (lambda: ar.gdp(math.nan), "mu"),
-        (lambda: ar.tpr_bound(ar.pure(1), 1.5), "fpr"),
-        (lambda: ar.guarantee("renyi"), "model"),
-        (lambda: ar.zcdp_epsilon(1, 0), "delta"),
-        (lambda: ar.largest_posterior(ar.pure(1), 1), "prior"),
+        (lambda: risk.pure(-1), "epsilon"),
+        (lambda: risk.approximate(1, 1), "delta"),
+        (lambda: risk.zcdp(-1), "rho"),
+        (lambda: risk.gdp(math.nan), "mu"),
+        (lambda: risk.tpr_bound(risk.pure(1), 1.5), "fpr"),
+        (lambda: risk.guarantee("renyi"), "model"),
+        (lambda: risk.zcdp_epsilon(1, 0), "delta"),
+        (lambda: risk.largest_posterior(risk.pure(1), 1), "prior"),
     ],
 )
 def test_bad_input_is_refused_by_name(call, name):
