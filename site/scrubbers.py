@@ -32,8 +32,8 @@ from matplotlib.lines import Line2D
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
+from choosing_epsilon import laplace, registry, risk
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import registry, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
@@ -277,7 +277,7 @@ def shoaran_2012(count: int) -> ScrubAnimation:
     )
     (curve,) = ax.plot([], [], "-", color=style.PALETTE[0], lw=2, label="z at the current ε")
     (points,) = ax.plot([], [], "ko", label="exceeded 50% and 30% of the time")
-    top = rel.noise_at_probability(pr_grid[0], sensitivity, float(values.min()))
+    top = laplace.noise_at_probability(pr_grid[0], sensitivity, float(values.min()))
     ax.set(
         xlabel="probability that the noise magnitude is at least z (pr, %)",
         ylabel="noise magnitude (z, units of the answer)",
@@ -289,8 +289,8 @@ def shoaran_2012(count: int) -> ScrubAnimation:
     def draw(i: int) -> None:
         epsilon = values[i]
         curve.set_data(100 * pr_grid, rel.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1])
-        z50 = rel.noise_at_probability(0.5, sensitivity, epsilon)
-        z30 = rel.noise_at_probability(0.3, sensitivity, epsilon)
+        z50 = laplace.noise_at_probability(0.5, sensitivity, epsilon)
+        z30 = laplace.noise_at_probability(0.3, sensitivity, epsilon)
         points.set_data([50, 30], [z50, z30])
         ax.set_title(
             f"ε = {epsilon:.3g}: |noise| ≥ {z50:.0f} half the time, ≥ {z30:.0f} 30% of the time "
@@ -319,7 +319,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         """ε₁, ε₂ and ε₃ at confidence p."""
         return (
             cf.theorem1_epsilon(sensitivity, w, answer, p),
-            cf.theorem2_epsilon_laplace(sensitivity, c, p),
+            cf.theorem2_epsilon(sensitivity, c, p),
             cf.theorem3_epsilon(sensitivity, c, p),
         )
 

@@ -135,15 +135,15 @@ def test_gaussian_delta_against_dp_accounting_and_the_attacker_scale(mu, epsilon
 
 @pytest.mark.parametrize("epsilon", [0.1, 1.0, 4.0])
 def test_gaussian_standard_calibration_is_the_smallest_noise(epsilon):
-    sigma = risk.noise_for_epsilon("Gaussian", epsilon, DELTA)
+    sigma = risk.gaussian_noise_for_epsilon(epsilon, DELTA)
     assert risk.gdp_delta(1 / sigma, epsilon) == pytest.approx(DELTA, rel=1e-9)
     assert risk.gdp_delta(1 / (sigma * (1 - 1e-6)), epsilon) > DELTA  # less noise: not (ε, δ)
 
 
 def test_standard_route_needs_more_noise_than_the_attack_aware_for_the_gaussian():
     for eta in (0.01, 0.1, 0.5):
-        standard = risk.noise_for_epsilon(
-            "Gaussian", risk.epsilon_for(risk.at_most_advantage(eta), DELTA), DELTA
+        standard = risk.gaussian_noise_for_epsilon(
+            risk.epsilon_for(risk.at_most_advantage(eta), DELTA), DELTA
         )
         assert standard > risk.noise_for("Gaussian", risk.at_most_advantage(eta))
 

@@ -9,6 +9,8 @@ from opendp.accuracy import gaussian_scale_to_accuracy, laplacian_scale_to_accur
 from scipy import stats
 
 from choosing_epsilon import confidence as cf
+from choosing_epsilon import risk
+from choosing_epsilon.forensics import mugunthan_poster as poster
 from choosing_epsilon.harness.paths import FIGURES
 
 probabilities = st.floats(0.01, 0.999)
@@ -17,12 +19,12 @@ probabilities = st.floats(0.01, 0.999)
 @given(p1=probabilities, p2=probabilities, c=st.floats(0.1, 100), sens=st.floats(0.01, 10))
 def test_theorem2_epsilon_rises_with_p(p1, p2, c, sens):
     lo, hi = sorted((p1, p2))
-    assert cf.theorem2_epsilon_laplace(sens, c, lo) <= cf.theorem2_epsilon_laplace(sens, c, hi)
+    assert cf.theorem2_epsilon(sens, c, lo) <= cf.theorem2_epsilon(sens, c, hi)
 
 
 @given(p=probabilities, c=st.floats(0.1, 100), sens=st.floats(0.01, 10))
 def test_theorem2_is_exact_and_agrees_with_opendp(p, c, sens):
-    eps = cf.theorem2_epsilon_laplace(sens, c, p)
+    eps = cf.theorem2_epsilon(sens, c, p)
     assert cf.coverage(eps, c, sens) == pytest.approx(p, abs=1e-9)
     assert laplacian_scale_to_accuracy(sens / eps, 1 - p) == pytest.approx(c, rel=1e-9)
 
@@ -30,7 +32,7 @@ def test_theorem2_is_exact_and_agrees_with_opendp(p, c, sens):
 @pytest.mark.parametrize("p", [0.3, 0.9, 0.99])
 def test_general_theorem2_matches_closed_forms_and_opendp(p):
     assert cf.theorem2_epsilon(1.0, 10.0, p) == pytest.approx(
-        cf.theorem2_epsilon_laplace(1.0, 10.0, p), rel=1e-9
+        cf.theorem2_epsilon(1.0, 10.0, p), rel=1e-9
     )
     eps_gauss = cf.theorem2_epsilon(3.0, 10.0, p, stats.norm)
     assert eps_gauss == pytest.approx(3.0 * stats.norm.ppf((1 + p) / 2) / 10.0, rel=1e-9)
@@ -39,7 +41,7 @@ def test_general_theorem2_matches_closed_forms_and_opendp(p):
 
 def test_quadrature_matches_closed_form():
     for eps in (0.01, 0.3, 5.0):
-        assert cf.integrated_coverage(eps, 2.0, 1.0) == pytest.approx(
+        assert poster.integrated_coverage(eps, 2.0, 1.0) == pytest.approx(
             1 - math.exp(-2.0 * eps), abs=1e-10
         )
 
@@ -62,8 +64,8 @@ def test_theorem1_value_is_a_lower_bound_that_chebyshev_certifies(p, w, q):
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: cf.theorem2_epsilon_laplace(1, 10, 1.0), r"p must lie in \(0, 1\)"),
-        (lambda: cf.theorem2_epsilon_laplace(1, 10, 0.0), r"p must lie in \(0, 1\)"),
+        (lambda: cf.theorem2_epsilon(1, 10, 1.0), r"p must lie in \(0, 1\)"),
+        (lambda: cf.theorem2_epsilon(1, 10, 0.0), r"p must lie in \(0, 1\)"),
         (lambda: cf.theorem3_epsilon(1, 0, 0.9), "c must be > 0"),
         (lambda: cf.theorem3_epsilon(1, -2, 0.9), "c must be > 0"),
         (lambda: cf.theorem1_epsilon(1, 1.5, 100, 0.9), r"w must lie in \(0, 1\)"),
@@ -103,25 +105,25 @@ def hockey_stick_by_quadrature(sigma, epsilon, sensitivity):
 def test_classical_sigma_is_conservative_below_one(epsilon, delta):
     classical, analytic = (
         cf.gaussian_sigma_classical(2.0, epsilon, delta),
-        cf.gaussian_sigma_analytic(2.0, epsilon, delta),
+        risk.gaussian_noise_for_epsilon(epsilon, delta, 2.0),
     )
     assert analytic < classical
-    assert cf.gaussian_privacy_profile(classical, epsilon, 2.0) < delta
+    assert risk.gdp_delta(2.0 / classical, epsilon) < delta
     assert hockey_stick_by_quadrature(classical, epsilon, 2.0) < delta
 
 
 @pytest.mark.parametrize("delta", [1e-3, 1e-5, 1e-9])
 @pytest.mark.parametrize("epsilon", [0.05, 0.5, 1.0, 1.59, 5.0, 20.0])
 def test_analytic_sigma_meets_the_privacy_profile_exactly(epsilon, delta):
-    sigma = cf.gaussian_sigma_analytic(3.0, epsilon, delta)
+    sigma = risk.gaussian_noise_for_epsilon(epsilon, delta, 3.0)
     assert hockey_stick_by_quadrature(sigma, epsilon, 3.0) == pytest.approx(delta, rel=1e-7)
-    assert cf.gaussian_privacy_profile(sigma * 0.999, epsilon, 3.0) > delta  # the smallest such σ
-    assert cf.gaussian_epsilon_analytic(sigma, 3.0, delta) == pytest.approx(epsilon, rel=1e-10)
+    assert risk.gdp_delta(3.0 / (sigma * 0.999), epsilon) > delta  # the smallest such σ
+    assert risk.gdp_epsilon(3.0 / sigma, delta) == pytest.approx(epsilon, rel=1e-10)
 
 
 @pytest.mark.parametrize("sigma, epsilon", [(0.3, 4.0), (5.0, 0.2), (40.0, 0.01)])
 def test_privacy_profile_formula_against_quadrature(sigma, epsilon):
-    assert cf.gaussian_privacy_profile(sigma, epsilon, 1.0) == pytest.approx(
+    assert risk.gdp_delta(1.0 / sigma, epsilon) == pytest.approx(
         hockey_stick_by_quadrature(sigma, epsilon, 1.0), rel=1e-8
     )
 
@@ -131,12 +133,12 @@ def test_classical_sigma_fails_for_large_epsilon():
     # (ε, δ)-DP
     sigma = cf.gaussian_sigma_classical(1.0, 20.0, 1e-5)
     assert hockey_stick_by_quadrature(sigma, 20.0, 1.0) > 1e-5
-    assert cf.gaussian_sigma_analytic(1.0, 20.0, 1e-5) > sigma
+    assert risk.gaussian_noise_for_epsilon(20.0, 1e-5, 1.0) > sigma
 
 
 def test_gaussian_epsilon_is_zero_for_huge_noise():
     # δ(0; σ) = 2Φ(Δ/2σ) − 1 ≈ 4e-11 < δ: the noise is (0, δ)-DP
-    assert cf.gaussian_epsilon_analytic(1e10, 1.0, 1e-5) == 0.0
+    assert risk.gdp_epsilon(1.0 / 1e10, 1e-5) == 0.0
 
 
 @pytest.mark.parametrize("p", [0.3, 0.9, 0.999])
@@ -189,12 +191,12 @@ def test_theorem_epsilons_name_each_formula_and_its_distance():
     got = cf.theorem_epsilons(SENS, W, Q, C, P)
     assert list(got) == list(cf.THEOREMS)
     assert got["Theorem 1 (Chebyshev)"] == (cf.theorem1_epsilon(SENS, W, Q, P), W * Q)
-    assert got["Theorem 2 (exact)"] == (cf.theorem2_epsilon_laplace(SENS, C, P), C)
+    assert got["Theorem 2 (exact)"] == (cf.theorem2_epsilon(SENS, C, P), C)
     assert got["Theorem 3 (McDiarmid)"] == (cf.theorem3_epsilon(SENS, C, P), C)
 
 
 def test_simulated_coverage_draws_laplace_noise_from_the_generator():
-    eps = cf.theorem2_epsilon_laplace(SENS, C, P)
+    eps = cf.theorem2_epsilon(SENS, C, P)
     noise = stats.laplace(scale=SENS / eps).rvs(size=1000, random_state=np.random.default_rng(3))
     got = cf.simulated_coverage(eps, C, SENS, 1000, np.random.default_rng(3))
     assert got == np.mean(np.abs(noise) < C)
@@ -231,7 +233,7 @@ def test_coverage_curves_match_the_notebook():
 
 
 def test_gaussian_coverage_analytic_uses_the_analytic_sigma():
-    sigma = cf.gaussian_sigma_analytic(SENS, 0.5, DELTA)
+    sigma = risk.gaussian_noise_for_epsilon(0.5, DELTA, SENS)
     assert cf.gaussian_coverage_analytic(0.5, 99.0, C, SENS, DELTA) == pytest.approx(
         stats.norm.cdf(C, scale=sigma) - stats.norm.cdf(-C, scale=sigma), rel=1e-12
     )

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from choosing_epsilon import confidence as cf
 from choosing_epsilon import laplace
 
 positive = st.floats(1e-3, 1e3)
@@ -16,16 +17,14 @@ def test_scale_is_sensitivity_over_epsilon():
 
 @given(z=st.floats(0, 50), sens=positive, eps=positive)
 def test_tail_is_exponential(z, sens, eps):
-    assert laplace.tail_probability(z, sens, eps) == pytest.approx(
-        math.exp(-z * eps / sens), rel=1e-9, abs=1e-300
-    )
+    assert cf.miss(eps, z, sens) == pytest.approx(math.exp(-z * eps / sens), rel=1e-9, abs=1e-300)
 
 
 @given(pr=st.floats(1e-9, 1 - 1e-9), sens=positive, eps=positive)
 def test_noise_at_probability_inverts_the_tail(pr, sens, eps):
     z = laplace.noise_at_probability(pr, sens, eps)
     assert z == pytest.approx(-(sens / eps) * math.log(pr), rel=1e-9, abs=1e-12)
-    assert laplace.tail_probability(z, sens, eps) == pytest.approx(pr, rel=1e-7)
+    assert cf.miss(eps, z, sens) == pytest.approx(pr, rel=1e-7)
 
 
 @given(t=st.floats(-100, 100), shift=st.floats(-1, 1), eps=st.floats(0.01, 20))
@@ -58,7 +57,7 @@ def test_release_is_seeded():
         (lambda: laplace.scale(0, 1), "sensitivity must be > 0"),
         (lambda: laplace.scale(1, float("nan")), "epsilon must be finite"),
         (lambda: laplace.noise_at_probability(1.0, 1, 1), r"pr must lie in \(0, 1\)"),
-        (lambda: laplace.tail_probability(-1, 1, 1), "z must be >= 0"),
+        (lambda: cf.miss(1, -1, 1), "c must be >= 0"),
         (lambda: laplace.release(0, 1, 1, rng=7), "rng must be a numpy.random.Generator"),
         (lambda: laplace.scale("1", 1), "sensitivity must be a real number"),
     ],

@@ -45,7 +45,7 @@ def gap_curves(advantage, delta, points=201):
     fprs = np.linspace(0, (1 - advantage) / 2, points)
     mu_adv = 1.0 / risk.noise_for("Gaussian", risk.at_most_advantage(advantage))
     epsilon = risk.epsilon_for(risk.at_most_advantage(advantage), delta)
-    mu_std = 1.0 / risk.noise_for_epsilon("Gaussian", epsilon, delta)
+    mu_std = 1.0 / risk.gaussian_noise_for_epsilon(epsilon, delta)
     return pd.DataFrame(
         {
             "fpr": fprs,

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from choosing_epsilon import laplace
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots import shoaran_2012 as plot
@@ -84,8 +85,8 @@ SETTINGS = {
 
 def _figure_1(s):
     curves = rel.noise_curves(np.linspace(0.01, 0.99, 21), s["sensitivity"], s["epsilons"])
-    z50 = rel.noise_at_probability(0.5, s["sensitivity"], s["epsilon"])
-    z30 = rel.noise_at_probability(0.3, s["sensitivity"], s["epsilon"])
+    z50 = laplace.noise_at_probability(0.5, s["sensitivity"], s["epsilon"])
+    z30 = laplace.noise_at_probability(0.3, s["sensitivity"], s["epsilon"])
     return (curves, s["epsilons"], s["epsilon"], z50, z30, s["sensitivity"])
 
 
@@ -132,7 +133,7 @@ def test_captions_are_valid_and_follow_the_parameters(setting):
         assert f"Δ(q) = {s['sensitivity']:g}" in caption.caption
     for e in s["epsilons"]:
         assert f"{e:g}" in one.caption and f"{e:g} (" in one.alt
-    z50 = rel.noise_at_probability(0.5, s["sensitivity"], s["epsilon"])
+    z50 = laplace.noise_at_probability(0.5, s["sensitivity"], s["epsilon"])
     assert f"at ε = {s['epsilon']:g}." in one.caption and plot._amount(z50) in one.alt
     assert f"re = {100 * s['re']:g}% (a)" in two.caption
     assert f"ε = {s['reading_epsilon']:g} (b)" in two.caption

@@ -201,7 +201,7 @@ def test_riskcal_agrees_where_it_is_right(rho):
     at FPR 1% agree with the exact reading to 1e-6 at the registry's ρ."""
     from riskcal.analysis import get_advantage_from_zcdp, get_beta_from_zcdp
 
-    assert get_advantage_from_zcdp(rho) == pytest.approx(risk.zcdp_advantage(rho), abs=1e-6)
+    assert get_advantage_from_zcdp(rho) == pytest.approx(risk.advantage(risk.zcdp(rho)), abs=1e-6)
     riskcal_tpr = 1 - get_beta_from_zcdp(rho, 0.01, grid_size=10000)
     assert riskcal_tpr == pytest.approx(risk.tpr_bound(risk.zcdp(rho), 0.01), abs=1e-6)
     assert riskcal_tpr >= risk.tpr_bound(risk.zcdp(rho), 0.01) - 1e-12  # a grid of orders: looser

@@ -98,7 +98,7 @@ def test_gaussian_noise_for_a_tpr_never_allows_more(fpr, tpr, sensitivity):
 
 @given(st.floats(0.0, 20.0), st.sampled_from([1e-12, 1e-8, 1e-5, 1e-2]), st.floats(1e-2, 1e2))
 def test_gaussian_noise_for_an_epsilon_delta_never_allows_more(epsilon, delta, sensitivity):
-    sigma = risk.noise_for_epsilon("Gaussian", epsilon, delta, sensitivity)
+    sigma = risk.gaussian_noise_for_epsilon(epsilon, delta, sensitivity)
     assert gaussian_delta(exact(sensitivity) / exact(sigma), epsilon) <= delta
 
 

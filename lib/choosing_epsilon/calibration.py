@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, stats
 
-from . import risk
+from . import laplace, risk
 from ._validate import nonnegative, open_unit, positive
 
 # relative tolerance of every numerical calibration below (scipy's brentq ``rtol``): the noise is
@@ -127,7 +127,8 @@ class Routes:
 def routes(mechanism: str, target: risk.RiskTarget, sensitivity: float, delta: float) -> Routes:
     """``mechanism`` (Gaussian at δ = ``delta``, Laplace at δ = 0) on a release of sensitivity
     ``sensitivity``, calibrated to ``target`` by both routes (``risk.noise_for`` and
-    ``risk.epsilon_for`` then ``risk.noise_for_epsilon``), each noise on the safe side."""
+    ``risk.epsilon_for`` then ``laplace.scale`` or ``risk.gaussian_noise_for_epsilon``), each noise
+    on the safe side."""
     width = positive("sensitivity", sensitivity)
     model = risk.MECHANISMS[_mechanism(mechanism)]
     d = {"Gaussian": open_unit("delta", delta), "Laplace": 0.0}[mechanism]
@@ -136,7 +137,11 @@ def routes(mechanism: str, target: risk.RiskTarget, sensitivity: float, delta: f
     if math.isnan(epsilon) or epsilon == 0:
         noise_standard = math.inf  # no ε > 0 meets the risk: no finite noise reaches it this way
     else:
-        noise_standard = risk.noise_for_epsilon(mechanism, epsilon, d, width)
+        noise_standard = (
+            laplace.scale(width, epsilon)
+            if mechanism == "Laplace"
+            else risk.gaussian_noise_for_epsilon(epsilon, d, width)
+        )
     allowed = risk.Guarantee(model, mu=width / noise_standard)
     return Routes(
         mechanism,

@@ -17,13 +17,14 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import integrate, optimize, special, stats
+from scipy import optimize, special, stats
 from scipy.stats import rv_continuous
 
-from ._validate import open_unit, positive, real
+from . import risk
+from ._validate import nonnegative, open_unit, positive
 
 
-def laplace_m(sensitivity: float) -> float:
+def _laplace_m(sensitivity: float) -> float:
     """M with σ = M/ε for Lap(Δ/ε): √2 Δ (the poster's Sec. III)."""
     return math.sqrt(2) * positive("sensitivity", sensitivity)
 
@@ -31,7 +32,7 @@ def laplace_m(sensitivity: float) -> float:
 def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float) -> float:
     """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)), the poster's upper bound, in truth a
     lower bound (Chebyshev)."""
-    return laplace_m(sensitivity) / (
+    return _laplace_m(sensitivity) / (
         open_unit("w", w)
         * positive("query_answer", query_answer)
         * math.sqrt(1 - open_unit("p", p))
@@ -41,24 +42,20 @@ def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float
 def theorem1_query_answer(epsilon: float, sensitivity: float, w: float, p: float) -> float:
     """Theorem 1 solved for q(D): √2 Δ / (w ε √(1-p)), what anyone learns of the data from a
     published Theorem 1 ε."""
-    return laplace_m(sensitivity) / (
+    return _laplace_m(sensitivity) / (
         open_unit("w", w) * positive("epsilon", epsilon) * math.sqrt(1 - open_unit("p", p))
     )
-
-
-def theorem2_epsilon_laplace(sensitivity: float, c: float, p: float) -> float:
-    """Theorem 2 for Laplace noise: ε = -Δ ln(1-p) / c."""
-    return -positive("sensitivity", sensitivity) * math.log1p(-open_unit("p", p)) / positive("c", c)
 
 
 def coverage(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
-    """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form)."""
+    """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form, or
+    a frozen distribution such as ``stats.t(3)``)."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
-    c = positive("c", c)
+    c = nonnegative("c", c)
     # not a frozen family(scale=...): building one costs milliseconds
-    low, high = np.asarray(family.cdf([-c, c], scale=scale))
+    low, high = np.asarray(family.cdf([-c / scale, c / scale]))  # frozen families too
     return float(high - low)
 
 
@@ -68,8 +65,8 @@ def miss(
     """Pr(|X| ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision when
     tiny."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
-    c = positive("c", c)
-    return float(family.cdf(-c, scale=scale) + family.sf(c, scale=scale))
+    c = nonnegative("c", c)
+    return float(family.cdf(-c / scale) + family.sf(c / scale))
 
 
 # below this a probability printed to 4 decimals shows as 0.0000 (and its complement as 1.0000)
@@ -95,57 +92,26 @@ def miss_text(shortfall: float) -> str:
     return f"{shortfall:.3g}" if shortfall < LOST_AT_4_DECIMALS else f"{shortfall:.4f}"
 
 
-def integrated_coverage(
-    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
-) -> float:
-    """∫_{-c}^{c} f(x) dx by quadrature: the integral Theorem 2 sets equal to p.
-
-    The integral runs over the standardised variable on [-c/λ, c/λ], cut where the family's tail
-    holds less than 1e-17 (a wide interval around a narrow peak would make the quadrature miss the
-    peak).
-    """
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
-    b = min(positive("c", c) / scale, float(family.isf(_TAIL_CUT)))
-    value, _ = integrate.quad(family.pdf, -b, b, points=[0.0], epsabs=0, epsrel=1e-12, limit=200)
-    return float(value)
-
-
-def integrated_tail(
-    epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
-) -> float:
-    """∫_{|x| > c} f(x) dx by quadrature (1 - p in Theorem 2), accurate in relative terms however
-    small it is."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
-    b = positive("c", c) / scale
-    right, _ = integrate.quad(family.pdf, b, math.inf, epsabs=0, epsrel=1e-12, limit=200)
-    left, _ = integrate.quad(family.pdf, -math.inf, -b, epsabs=0, epsrel=1e-12, limit=200)
-    return float(left + right)
-
-
-_TAIL_CUT = 1e-17  # tail mass left out of integrated_coverage's interval
 _LOG_EPSILON_LIMIT = 700.0  # |ln ε| beyond which e^{±ln ε} over- or underflows a double
 
 
 def theorem2_epsilon(
     sensitivity: float, c: float, p: float, family: rv_continuous = stats.laplace
 ) -> float:
-    """Theorem 2 in general: the ε solving p = ∫_{-c}^{c} f(x) dx for noise (Δ/ε) Z, Z from
-    ``family``; by brentq on the quadrature.
-
-    For p ≤ 1/2 the coverage integral is matched to p, above it the tail integral to 1 - p: each is
-    then a small number computed to full relative precision, so ε is accurate even for p within 1e-9
-    of 0 or 1.
-    """
-    target = open_unit("p", p)
-    positive("sensitivity", sensitivity), positive("c", c)
+    """Theorem 2: the ε at which noise (Δ/ε) Z, Z from ``family``, lands within c with
+    probability p, p = ∫_{-c}^{c} f(x) dx. For Laplace noise in closed form, ε = −Δ ln(1 − p)/c;
+    for another family by brentq in log ε on ``coverage`` (for p ≤ ½) or ``miss`` (above it, to
+    1 − p), each then a small number with its full relative precision, so that ε is accurate
+    even for p within 1e-9 of 0 or 1."""
+    width, c, target = positive("sensitivity", sensitivity), positive("c", c), open_unit("p", p)
+    if family is stats.laplace:
+        return -width * math.log1p(-target) / c
 
     def gap(log_eps: float) -> float:  # rises with ε
         eps = math.exp(log_eps)
         if target <= 0.5:
-            return math.log(integrated_coverage(eps, c, sensitivity, family)) - math.log(target)
-        return math.log(1 - target) - math.log(
-            max(integrated_tail(eps, c, sensitivity, family), 1e-320)
-        )
+            return math.log(max(coverage(eps, c, width, family), 1e-320)) - math.log(target)
+        return math.log(1 - target) - math.log(max(miss(eps, c, width, family), 1e-320))
 
     lo, hi = -1.0, 1.0
     while gap(lo) > 0:
@@ -167,7 +133,7 @@ def theorem2_epsilon(
 
 def theorem3_epsilon(sensitivity: float, c: float, p: float, m: float | None = None) -> float:
     """Theorem 3: ε = (|M|/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given."""
-    m_value = laplace_m(sensitivity) if m is None else abs(positive("m", m))
+    m_value = _laplace_m(sensitivity) if m is None else abs(positive("m", m))
     return m_value / positive("c", c) * math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))
 
 
@@ -195,98 +161,6 @@ def gaussian_sigma_classical(sensitivity: float, epsilon: float, delta: float) -
         positive("sensitivity", sensitivity)
         * math.sqrt(2 * math.log(1.25 / open_unit("delta", delta)))
         / positive("epsilon", epsilon)
-    )
-
-
-def gaussian_privacy_profile(sigma: float, epsilon: float, sensitivity: float) -> float:
-    """δ(ε) of N(0, σ²) noise on a query of sensitivity Δ (Balle & Wang 2018, Thm 8):
-    Φ(Δ/2σ − εσ/Δ) − e^ε Φ(−Δ/2σ − εσ/Δ).
-
-    Computed as Φ(x) (1 − e^{ε + ln Φ(y) − ln Φ(x)}) from scipy's log-cdf, so that neither term
-    over- or underflows and the difference keeps its relative precision when δ is tiny.
-    """
-    sigma, sensitivity = positive("sigma", sigma), positive("sensitivity", sensitivity)
-    epsilon = real("epsilon", epsilon)
-    if epsilon < 0:
-        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
-    a, b = sensitivity / (2 * sigma), epsilon * sigma / sensitivity
-    log_x, log_y = float(stats.norm.logcdf(a - b)), float(stats.norm.logcdf(-a - b))
-    return max(math.exp(log_x) * -math.expm1(epsilon + log_y - log_x), 0.0)
-
-
-def _log_profile_gap(sigma: float, epsilon: float, sensitivity: float, delta: float) -> float:
-    """ln δ(ε; σ) − ln δ, with ln 0 taken as −745 (below the smallest double): falls as σ or ε
-    grows."""
-    return math.log(max(gaussian_privacy_profile(sigma, epsilon, sensitivity), 5e-324)) - math.log(
-        delta
-    )
-
-
-def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) -> float:
-    """Analytic Gaussian mechanism (Balle & Wang 2018, Thm 8): the smallest σ with δ(ε; σ) ≤ δ, by
-    brentq on ln σ.
-
-    Valid for every ε > 0; the bracket grows by factors of 2 from the classical σ.
-    """
-    sensitivity, epsilon, delta = (
-        positive("sensitivity", sensitivity),
-        positive("epsilon", epsilon),
-        open_unit("delta", delta),
-    )
-    lo = hi = math.log(gaussian_sigma_classical(sensitivity, epsilon, delta))
-    for _ in range(2000):
-        if _log_profile_gap(math.exp(hi), epsilon, sensitivity, delta) <= 0:
-            break
-        hi += math.log(2)
-    for _ in range(2000):
-        if _log_profile_gap(math.exp(lo), epsilon, sensitivity, delta) > 0:
-            break
-        lo -= math.log(2)
-    # already δ(ε; σ_classical) ≤ δ and δ(ε; σ_classical/2) > δ, or the reverse: the bracket is one
-    # step wide
-    if lo == hi:
-        lo -= math.log(2)
-    root = optimize.brentq(
-        lambda s: _log_profile_gap(math.exp(s), epsilon, sensitivity, delta),
-        lo,
-        hi,
-        xtol=1e-14,
-        rtol=1e-13,
-    )
-    return math.exp(root)
-
-
-def gaussian_epsilon_analytic(sigma: float, sensitivity: float, delta: float) -> float:
-    """The smallest ε with δ(ε; σ) ≤ δ (Balle & Wang 2018, Thm 8): the ε that N(0, σ²) noise
-    affords; 0 if δ(0; σ) ≤ δ already."""
-    sigma, sensitivity, delta = (
-        positive("sigma", sigma),
-        positive("sensitivity", sensitivity),
-        open_unit("delta", delta),
-    )
-    if _log_profile_gap(sigma, 0.0, sensitivity, delta) <= 0:
-        return 0.0
-    # the classical ε for this σ
-    lo = hi = math.log(gaussian_sigma_classical(sensitivity, 1.0, delta) / sigma)
-    while _log_profile_gap(sigma, math.exp(hi), sensitivity, delta) > 0:
-        hi += math.log(2)
-    while _log_profile_gap(sigma, math.exp(lo), sensitivity, delta) <= 0:
-        lo -= math.log(2)
-        if lo < -_LOG_EPSILON_LIMIT:
-            raise ValueError(
-                f"gaussian_epsilon_analytic: no ε above e^-{_LOG_EPSILON_LIMIT:g} "
-                f"for sigma = {sigma!r}, delta = {delta!r}"
-            )
-    if lo == hi:
-        hi += math.log(2)
-    return math.exp(
-        optimize.brentq(
-            lambda e: _log_profile_gap(sigma, math.exp(e), sensitivity, delta),
-            lo,
-            hi,
-            xtol=1e-14,
-            rtol=1e-13,
-        )
     )
 
 
@@ -320,7 +194,7 @@ def theorem_epsilons(
     the noise within (w q(D) for Theorem 1, c for Theorems 2 and 3)."""
     return {
         THEOREMS[0]: (theorem1_epsilon(sensitivity, w, query_answer, p), w * query_answer),
-        THEOREMS[1]: (theorem2_epsilon_laplace(sensitivity, c, p), c),
+        THEOREMS[1]: (theorem2_epsilon(sensitivity, c, p), c),
         THEOREMS[2]: (theorem3_epsilon(sensitivity, c, p), c),
     }
 
@@ -395,7 +269,11 @@ def gaussian_coverage_analytic(
 ) -> float:
     """Pr(|N(0, σ²)| < c) at the σ the analytic calibration gives for ε (σ_needed itself where
     ε = 0: noise that large is (0, δ)-DP)."""
-    sigma = gaussian_sigma_analytic(sensitivity, epsilon, delta) if epsilon > 0 else sigma_needed
+    sigma = (
+        risk.gaussian_noise_for_epsilon(epsilon, delta, sensitivity)
+        if epsilon > 0
+        else sigma_needed
+    )
     return float(1 - 2 * stats.norm.sf(c / sigma))
 
 
@@ -417,7 +295,7 @@ def gaussian_theorems_table(
             )
         e3_classical = theorem3_epsilon(sensitivity, c, q, m=m_gauss)
         s2, s3 = theorem2_sigma_gaussian(c, q), theorem3_sigma(c, q)
-        e2, e3 = (gaussian_epsilon_analytic(s, sensitivity, delta) for s in (s2, s3))
+        e2, e3 = (risk.gdp_epsilon(sensitivity / s, delta) for s in (s2, s3))
         rows.append(
             {
                 "p": q,
@@ -446,10 +324,11 @@ def classical_vs_analytic_table(
         {
             "ε": list(epsilons),
             "σ classical": sigma_classical,
-            "σ analytic": [gaussian_sigma_analytic(sensitivity, e, delta) for e in epsilons],
+            "σ analytic": [
+                risk.gaussian_noise_for_epsilon(e, delta, sensitivity) for e in epsilons
+            ],
             "δ incurred by the classical σ": [
-                gaussian_privacy_profile(s, e, sensitivity)
-                for s, e in zip(sigma_classical, epsilons)
+                risk.gdp_delta(sensitivity / s, e) for s, e in zip(sigma_classical, epsilons)
             ],
         }
     )
@@ -467,7 +346,7 @@ def lemma1_table(sensitivity: float, epsilons: Sequence[float], delta: float) ->
             "ε": list(epsilons),
             "σε Laplace": [laplace_sigma_times_epsilon(sensitivity, e) for e in epsilons],
             f"σε Gaussian, analytic (δ = {delta:g})": [
-                gaussian_sigma_analytic(sensitivity, e, delta) * e for e in epsilons
+                risk.gaussian_noise_for_epsilon(e, delta, sensitivity) * e for e in epsilons
             ],
         }
     )
@@ -483,7 +362,7 @@ def sigma_times_epsilon_curves(
             "epsilon": epsilons,
             "sigma_eps_laplace": laplace_sigma_times_epsilon(sensitivity, 1.0),
             "sigma_eps_gaussian_analytic": [
-                gaussian_sigma_analytic(sensitivity, e, delta) * e for e in epsilons
+                risk.gaussian_noise_for_epsilon(e, delta, sensitivity) * e for e in epsilons
             ],
             "sigma_eps_gaussian_classical": gaussian_sigma_classical(sensitivity, 1.0, delta),
         }

@@ -3,7 +3,6 @@ two-sided geometric noise of parameter e^{-ε}, which is scipy's discrete Laplac
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -25,12 +24,6 @@ def noise_sd(epsilon: float) -> float:
 def prob_exact(epsilon: float) -> float:
     """Table 1: the probability the exact count is released, (1 − e^{−ε})/(1 + e^{−ε})."""
     return float(distribution(epsilon).pmf(0))
-
-
-def noise_sd_closed(epsilon: float) -> float:
-    """√(2α)/(1 − α) with α = e^{−ε}, written with expm1 (checks ``noise_sd``)."""
-    e = positive("epsilon", epsilon)
-    return math.sqrt(2 * math.exp(-e)) / -math.expm1(-e)
 
 
 def prob_below(epsilon: float, k: int) -> float:

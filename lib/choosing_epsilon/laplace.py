@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -20,8 +21,14 @@ from ._validate import finite_array, open_unit, positive, real
 
 
 def scale(sensitivity: float, epsilon: float) -> float:
-    """Noise scale λ = Δf/ε of the Laplace mechanism (Dwork et al. 2006; Lee & Clifton Sec. 3)."""
-    return positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    """Noise scale λ = Δf/ε of the Laplace mechanism (Dwork et al. 2006; Lee & Clifton Sec. 3),
+    the float at or above Δf/ε: rounded to nearest it can fall a hair below, and the noise would
+    then allow a hair more than ε (Δf/λ read exactly, in fractions)."""
+    width, eps = positive("sensitivity", sensitivity), positive("epsilon", epsilon)
+    value = width / eps
+    while Fraction(width) > Fraction(value) * Fraction(eps):
+        value = math.nextafter(value, math.inf)
+    return value
 
 
 def distribution(center: float, sensitivity: float, epsilon: float):
@@ -43,13 +50,6 @@ def release(
     if size is None:  # one draw, as a scalar
         return stats.laplace.rvs(loc=loc, scale=lam, random_state=rng)
     return stats.laplace.rvs(loc=loc, scale=lam, size=size, random_state=rng)
-
-
-def tail_probability(z: float, sensitivity: float, epsilon: float) -> float:
-    """Pr(|η| ≥ z) = e^{-z/λ} for η ~ Lap(λ), λ = Δ/ε (two-sided tail)."""
-    if real("z", z) < 0:
-        raise ValueError(f"z must be >= 0 (allowed range [0, inf)), got {z!r}")
-    return float(2 * stats.laplace.sf(z, scale=scale(sensitivity, epsilon)))
 
 
 def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:

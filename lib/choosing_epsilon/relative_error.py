@@ -21,11 +21,6 @@ from ._validate import finite_array, open_unit, positive, positive_array
 Floats = Sequence[float] | np.ndarray  # one value per query: a list, or an array
 
 
-def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:
-    """Eq. (4): z = -(Δ/ε) ln(pr), the noise magnitude exceeded with probability pr."""
-    return laplace.noise_at_probability(pr, sensitivity, epsilon)
-
-
 def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -> np.ndarray:
     """Eq. (2)/(5): RE = |noise| / q(D), for positive true answers."""
     answers = np.asarray(true_answer, dtype=float)
@@ -37,7 +32,7 @@ def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -
 def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
     """Eq. (6): MTA = -Δ ln(pr) / (ε re), the smallest answer kept within relative error re with
     probability 1 - pr."""
-    return noise_at_probability(pr, sensitivity, epsilon) / positive("re", re)
+    return laplace.noise_at_probability(pr, sensitivity, epsilon) / positive("re", re)
 
 
 def uniform_scale(sensitivities: Floats, epsilon: float) -> float:
@@ -153,7 +148,7 @@ def check_queries(answers: Floats, index: Floats, sensitivities: Floats) -> None
 def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
     """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) /
     (re q(D))."""
-    return noise_at_probability(pr, sensitivity, 1.0) / (
+    return laplace.noise_at_probability(pr, sensitivity, 1.0) / (
         positive("re", re) * positive("true_answer", true_answer)
     )
 
@@ -379,7 +374,8 @@ def noise_curves(pr_grid: Floats, sensitivity: float, epsilons: Sequence[float])
     """Fig. 1's data: Eq. (4)'s z against pr, one column ``z_eps_<ε>`` per ε."""
     grid = np.asarray(pr_grid, dtype=float)
     curves = {
-        f"z_eps_{e:g}": [noise_at_probability(p, sensitivity, e) for p in grid] for e in epsilons
+        f"z_eps_{e:g}": [laplace.noise_at_probability(p, sensitivity, e) for p in grid]
+        for e in epsilons
     }
     return pd.DataFrame({"pr": grid} | curves)
 

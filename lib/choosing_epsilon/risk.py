@@ -11,10 +11,10 @@ value is the worst case over every mechanism with the guarantee, and some mechan
 
 The inverses sit beside the readings: the ε whose (ε, δ) allows at most a stated risk
 (``epsilon_for``; Kulynych et al. 2024, Eq. 25 and Algorithm 5), the largest shift μ a mechanism
-may have (``mu_for``), and the noise that follows for a release of sensitivity Δ (``noise_for``,
-``noise_for_epsilon``). A calibration spends its rounding on the safe side: each noise (or ε) is
-moved by units in the last place until its risk, read exactly (mpmath, ``EXACT_DIGITS``) and as the
-package prints it, is at most the target (``safe_side``).
+may have (``mu_for``), and the noise that follows for a release of sensitivity Δ (``noise_for``;
+``gaussian_noise_for_epsilon`` for an (ε, δ)). A calibration spends its rounding on the safe side:
+each noise (or ε) is moved by units in the last place until its risk, read exactly (mpmath,
+``EXACT_DIGITS``) and as the package prints it, is at most the target (``safe_side``).
 
 A ρ-zCDP guarantee is read exactly through the test itself: the test turns the mechanism's
 outputs on two neighbouring data sets into two coin flips, Bernoulli(T) and Bernoulli(α), and
@@ -247,7 +247,7 @@ def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
 
 def zcdp_advantage_via_approximate(rho: float) -> float:
     """The largest advantage that ρ-zCDP's (ε(δ), δ) family allows (``zcdp_tpr_via_approximate``
-    where its symmetric curve crosses α = 1 − T(α)): above the exact ``zcdp_advantage``."""
+    where its symmetric curve crosses α = 1 − T(α)): above the exact ``advantage(zcdp(ρ))``."""
     r = positive("rho", rho)
 
     def crossing(alpha: float) -> float:
@@ -390,7 +390,7 @@ def _zcdp_tpr(rho: float, fpr: float) -> float:
     return min(fpr + math.exp(log_gap), top)
 
 
-def zcdp_advantage(rho: float) -> float:
+def _zcdp_advantage(rho: float) -> float:
     """The largest advantage under ρ-zCDP: tanh(ε/2), with ε the randomized response whose
     Kullback-Leibler divergence ε tanh(ε/2) is ρ. The pairs (α, T) that ρ-zCDP allows form a
     convex set (see ``_zcdp_tpr``) that the relabelling (α, T) → (1 − T, 1 − α) maps onto itself
@@ -458,7 +458,7 @@ def advantage(g: Guarantee) -> float:
     tanh(ε/2) = (e^ε − 1)/(e^ε + 1); (ε, δ), (e^ε − 1 + 2δ)/(e^ε + 1) (Kairouz, Oh & Viswanath's
     curve at its crossing of α = 1 − T(α); Kulynych et al., Eq. 8); μ-GDP, 2Φ(μ/2) − 1 written
     erf(μ/(2√2)) to keep its digits near 0 (Dong, Roth & Su, Cor. 2.13 at ε = 0); the Laplace
-    mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``zcdp_advantage``."""
+    mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``_zcdp_advantage``."""
     if g.model == "pure":
         return math.tanh(g.epsilon / 2)
     if g.model == "approximate":
@@ -469,7 +469,7 @@ def advantage(g: Guarantee) -> float:
     if g.model == "laplace":
         return -math.expm1(-g.mu / 2)
     if g.model == "zcdp":
-        return zcdp_advantage(g.rho)
+        return _zcdp_advantage(g.rho)
     raise ValueError(f"g.model must be one of {list(MODELS)}, got {g.model!r}")
 
 
@@ -651,19 +651,13 @@ def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     return math.exp(log_mu)
 
 
-def noise_for_epsilon(
-    mechanism: str, epsilon: float, delta: float = 0.0, sensitivity: float = 1.0
-) -> float:
-    """The least noise of ``mechanism`` that is (ε, δ)-DP on a release of sensitivity Δ (the
-    standard calibration): the Laplace b = Δ/ε (δ plays no part), the Gaussian σ = Δ/μ with μ
-    from ``gdp_mu_for_epsilon_delta`` (δ > 0). Moved up to the safe side: Δ/b at most ε, δ(ε) at
-    most δ, read exactly and as printed."""
-    model, width = _model(mechanism), positive("sensitivity", sensitivity)
-    e = positive("epsilon", epsilon) if model == "laplace" else nonnegative("epsilon", epsilon)
-    if model == "laplace":
-        readings = (lambda n: as_exact(width) / as_exact(n), lambda n: width / n)
-        return safe_side(width / e, e, readings)
-    d = open_unit("delta", delta)
+def gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """The least Gaussian noise σ that is (ε, δ)-DP on a release of sensitivity Δ (the standard
+    calibration; Balle & Wang 2018's analytic Gaussian mechanism): Δ/μ with μ from
+    ``gdp_mu_for_epsilon_delta``, moved up until δ(ε), read exactly and as printed, is at most δ.
+    (The Laplace mechanism's is its scale Δ/ε, ``laplace.scale``.)"""
+    e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
+    width = positive("sensitivity", sensitivity)
     readings = (
         lambda n: exact_gdp_delta(as_exact(width) / as_exact(n), e),
         lambda n: gdp_delta(width / n, e),

@@ -755,7 +755,7 @@ def methods_for(
     )
     shoaran = shoaran_epsilon(survey, pr, relative_error)
     rows.append(shoaran_row(survey, shoaran, relative_error, pr))
-    theorem2 = cf.theorem2_epsilon_laplace(delta, c_years, p)
+    theorem2 = cf.theorem2_epsilon(delta, c_years, p)
     rows += poster_rows(survey, theorem2, cf.theorem3_epsilon(delta, c_years, p), c_years, p)
     posterior = posterior_epsilon(prior, posterior_threshold)
     advantage_epsilon = risk.epsilon_for(risk.at_most_advantage(max_advantage))
@@ -849,7 +849,7 @@ def zcdp_readings(scale: pd.DataFrame, fpr: float = 0.01) -> pd.DataFrame:
             {
                 "row": row.row,
                 "rho": rho,
-                "advantage, exact": risk.zcdp_advantage(rho),
+                "advantage, exact": risk.advantage(risk.zcdp(rho)),
                 "advantage, (ε(δ), δ) family": risk.zcdp_advantage_via_approximate(rho),
                 "advantage, Gaussian mechanism": risk.advantage(risk.gdp(mu)),
                 "TPR, exact": risk.tpr_bound(risk.zcdp(rho), fpr),

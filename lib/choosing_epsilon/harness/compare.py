@@ -125,6 +125,11 @@ def _json_equivalent(a: object, b: object, key: str = "") -> bool:
     return a == b
 
 
+def results_equivalent(a: object, b: object) -> bool:
+    """Two results (JSON structures, as results.json holds them) equal to the tolerances above."""
+    return _json_equivalent(a, b)
+
+
 def equivalent(a: str | Path, b: str | Path) -> bool:
     """Whether two result files hold the same content, to the tolerances above (by the files'
     suffix)."""
