@@ -51,7 +51,7 @@ $(STAMP): requirements.lock pyproject.toml
 	@touch $(STAMP)
 
 reproduce: $(STAMP)  ## recompute the stored DP-SGD calibrations, run every notebook in place with the papers' parameters; figures/ and README status
-	$(BIN)/python -m choosing_epsilon.harness.precompute
+	$(BIN)/python -m choosing_epsilon.papers.kulynych_2024.precompute
 	$(BIN)/python -m choosing_epsilon.harness.reproduce
 
 authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook's profiles, and values read off their figures (AUTHORS_CHECKOUT=path of their repository)

@@ -37,14 +37,15 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import parameters, synthesis_run
+from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
-from choosing_epsilon.plots import hsu_2014 as hsu_plots
-from choosing_epsilon.plots import lee_clifton_2011 as lee_plots
-from choosing_epsilon.plots import mugunthan_poster as poster_plots
+from choosing_epsilon.papers.hsu_2014 import figures as hsu_plots
+from choosing_epsilon.papers.lee_clifton_2011 import figures as lee_plots
+from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
+from choosing_epsilon.papers.synthesis import figures as synth_plots
+from choosing_epsilon.papers.synthesis import run as synthesis_run
+from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import style
-from choosing_epsilon.plots import synthesis as synth_plots
 
 FRAME_DPI = 90  # small PNG frames: about 580 pixels wide
 FPS = 4  # frames per second when played

@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import risk_profiles as rp
-from choosing_epsilon.forensics import kazan_reiter_2024 as kr
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.kazan_reiter_2024 import forensics as kr
 
 RESULTS = DATA / "authors_code" / "kazan_reiter_find_eps.csv"
 STEP = kr.GRID_STEP

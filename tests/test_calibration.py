@@ -27,9 +27,8 @@ from riskcal.calibration.dpsgd import (
 
 from choosing_epsilon import calibration as cal
 from choosing_epsilon import risk
-from choosing_epsilon.forensics import kulynych_2024 as forensics
-from choosing_epsilon.harness import precompute
-from choosing_epsilon.harness.precompute import STORE
+from choosing_epsilon.papers.kulynych_2024 import forensics, precompute
+from choosing_epsilon.papers.kulynych_2024.precompute import STORE
 
 DELTA = 1e-5
 
@@ -298,7 +297,9 @@ def committed_grid():
 def test_the_committed_grid_holds_every_target_under_todays_key():
     setting, wanted, stored = committed_grid()
     keys = [forensics.key(setting, *w) for w in wanted]
-    assert set(keys) == set(stored), "rerun `python -m choosing_epsilon.harness.precompute`"
+    assert set(keys) == set(stored), (
+        "rerun `python -m choosing_epsilon.papers.kulynych_2024.precompute`"
+    )
     assert json.loads(STORE.read_text())["versions"] == forensics.versions()
 
 

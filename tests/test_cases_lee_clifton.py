@@ -14,7 +14,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, PUBLISHED
-from choosing_epsilon.plots import lee_clifton_2011 as plots
+from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
 from tests import bruteforce
 from tests.notebook_text import outputs_text, strict_load
 

@@ -10,8 +10,8 @@ from scipy import stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import risk
-from choosing_epsilon.forensics import mugunthan_poster as poster
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.papers.mugunthan_poster import forensics as poster
 
 probabilities = st.floats(0.01, 0.999)
 

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import economics as econ
-from choosing_epsilon.forensics import hsu_2014 as forensics
+from choosing_epsilon.papers.hsu_2014 import forensics
 
 P = econ.expected_cost(1274, 0.05)
 

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from choosing_epsilon import economics
-from choosing_epsilon.forensics import hsu_2014 as forensics
+from choosing_epsilon.papers.hsu_2014 import forensics
 
 P = economics.expected_cost(1274, 0.05)  # the slides' $63.70
 SLIDES = (0.05, 0.1, True)  # d, T, the slides' rounded constants

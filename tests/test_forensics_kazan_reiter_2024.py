@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import risk_profiles as rp
-from choosing_epsilon.forensics import kazan_reiter_2024 as kr
 from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.kazan_reiter_2024 import forensics as kr
 
 
 def test_table1_and_table5_at_the_papers_inputs():

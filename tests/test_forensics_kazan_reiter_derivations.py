@@ -8,9 +8,9 @@ import pytest
 import sympy as sp
 
 from choosing_epsilon import risk_profiles as rp
-from choosing_epsilon.forensics import kazan_reiter_derivations as kd
 from choosing_epsilon.harness import claims
 from choosing_epsilon.harness.paths import PUBLISHED
+from choosing_epsilon.papers.kazan_reiter_2024 import derivations as kd
 
 
 @pytest.fixture(scope="module")

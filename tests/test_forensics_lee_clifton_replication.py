@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon.forensics import lee_clifton_replication as rep
+from choosing_epsilon.papers.lee_clifton_2011 import replication as rep
 
 # the published functions (binary_search_epsilon with posterior_bound_type "tight"), run once on
 # each database with the column as listed: the ε they returned, to every printed digit

@@ -2,16 +2,12 @@
 
 1. maths: the top-level modules ``choosing_epsilon/*.py``;
 2. figure kit: ``plots/style.py`` and ``plots/figures.py``;
-3. per-paper: ``forensics/*.py`` and the other ``plots/*.py`` (one source's figures and forensics);
-4. harness: ``harness/*.py`` (runs the notebooks).
+3. harness: ``harness/*.py`` (runs the notebooks; it loads each paper's parameters by name);
+4. per-paper: ``papers/<notebook>/*.py`` (one source's figures, forensics and parameters).
 
 A module may import its own layer or a lower one. A per-paper module may import only its own
-paper's per-paper modules: the paper of a module is its file stem up to the year
-(``kazan_reiter_2024`` -> ``kazan_reiter``); a stem without a year belongs to the paper whose
-year-less stem it starts with (``kazan_reiter_derivations`` -> ``kazan_reiter``), or else is a paper
-of its own (``laplace_intro``, ``mugunthan_poster``, ``synthesis``, ``benchmarks``). So
-``plots/kazan_reiter_2024.py`` may import ``forensics/kazan_reiter_derivations.py`` but not
-``forensics/hsu_2014.py``.
+paper's modules (its folder under ``papers``): ``papers/kazan_reiter_2024/figures.py`` may import
+``papers/kazan_reiter_2024/derivations.py`` but not ``papers/hsu_2014/forensics.py``.
 
 Every import is read with ``ast``: module-level and function-local, relative and absolute.
 """
@@ -19,7 +15,6 @@ Every import is read with ``ast``: module-level and function-local, relative and
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,10 +23,8 @@ import pytest
 PACKAGE = "choosing_epsilon"
 ROOT = Path(__file__).resolve().parents[1] / "lib" / PACKAGE
 
-MATHS, FIGURE_KIT, PER_PAPER, HARNESS = 1, 2, 3, 4
-LAYER_NAMES = {MATHS: "maths", FIGURE_KIT: "figure kit", PER_PAPER: "per-paper", HARNESS: "harness"}
-FIGURE_KIT_MODULES = {f"{PACKAGE}.plots.style", f"{PACKAGE}.plots.figures"}
-YEAR = re.compile(r"_(19|20)\d\d")
+MATHS, FIGURE_KIT, HARNESS, PER_PAPER = 1, 2, 3, 4
+LAYER_NAMES = {MATHS: "maths", FIGURE_KIT: "figure kit", HARNESS: "harness", PER_PAPER: "per-paper"}
 
 
 def module_names(root: Path = ROOT, package: str = PACKAGE) -> dict[str, Path]:
@@ -48,29 +41,22 @@ def module_names(root: Path = ROOT, package: str = PACKAGE) -> dict[str, Path]:
 def layer(module: str) -> int:
     """The layer of a module of the package, by where its file lies."""
     parts = module.split(".")[1:]
-    if not parts or (len(parts) == 1 and parts[0] not in ("plots", "forensics", "harness")):
+    if not parts or (len(parts) == 1 and parts[0] not in ("plots", "harness", "papers")):
         return MATHS
+    if parts[0] == "plots":
+        return FIGURE_KIT
     if parts[0] == "harness":
         return HARNESS
-    if module in FIGURE_KIT_MODULES or module == f"{PACKAGE}.plots":
-        return FIGURE_KIT  # the plots package itself holds no paper's code
-    if parts[0] in ("plots", "forensics"):
+    if parts[0] == "papers":
         return PER_PAPER
     raise AssertionError(f"{module}: no layer declared for its folder")
 
 
-def paper(module: str, stems: set[str]) -> str | None:
-    """The paper a per-paper module belongs to (None for the ``forensics``/``plots`` packages
-    themselves); ``stems`` are the stems of all per-paper modules."""
+def paper(module: str) -> str | None:
+    """The paper a per-paper module belongs to: its folder under ``papers`` (None for the
+    ``papers`` package itself)."""
     parts = module.split(".")
-    if len(parts) < 3:
-        return None
-    stem = parts[-1]
-    keys = {YEAR.split(s)[0] for s in stems if YEAR.search(s)}
-    if YEAR.search(stem):
-        return YEAR.split(stem)[0]
-    owners = sorted((k for k in keys if stem.startswith(k + "_")), key=len, reverse=True)
-    return owners[0] if owners else stem
+    return parts[2] if len(parts) >= 3 and parts[1] == "papers" else None
 
 
 def resolve(
@@ -112,7 +98,6 @@ class Violation:
 def violations(modules: dict[str, str]) -> list[Violation]:
     """Imports that break the layer order, for ``modules`` (dotted name -> source text)."""
     names = set(modules)
-    stems = {m.rsplit(".", 1)[-1] for m in names if m.count(".") >= 2 and layer(m) == PER_PAPER}
     found = []
     for importer, source in sorted(modules.items()):
         # a package (``__init__.py``) is the base of its own relative imports
@@ -132,7 +117,7 @@ def violations(modules: dict[str, str]) -> list[Violation]:
                         )
                     )
                 elif low == high == PER_PAPER:
-                    mine, theirs = paper(importer, stems), paper(imported, stems)
+                    mine, theirs = paper(importer), paper(imported)
                     if None not in (mine, theirs) and mine != theirs:
                         found.append(
                             Violation(
@@ -168,14 +153,16 @@ SYNTHETIC = {
     f"{PACKAGE}.plots": "",
     f"{PACKAGE}.plots.style": "",
     f"{PACKAGE}.plots.figures": "from . import style\n",
-    f"{PACKAGE}.plots.hsu_2014": "",
-    f"{PACKAGE}.plots.kazan_reiter_2024": "",
-    f"{PACKAGE}.forensics": "",
-    f"{PACKAGE}.forensics.hsu_2014": "",
-    f"{PACKAGE}.forensics.kazan_reiter_2024": "",
-    f"{PACKAGE}.forensics.kazan_reiter_derivations": "",
     f"{PACKAGE}.harness": "",
     f"{PACKAGE}.harness.parameters": "",
+    f"{PACKAGE}.papers": "",
+    f"{PACKAGE}.papers.hsu_2014": "",
+    f"{PACKAGE}.papers.hsu_2014.figures": "",
+    f"{PACKAGE}.papers.hsu_2014.forensics": "",
+    f"{PACKAGE}.papers.kazan_reiter_2024": "",
+    f"{PACKAGE}.papers.kazan_reiter_2024.figures": "",
+    f"{PACKAGE}.papers.kazan_reiter_2024.forensics": "",
+    f"{PACKAGE}.papers.kazan_reiter_2024.derivations": "",
 }
 
 
@@ -200,12 +187,12 @@ def _with(module: str, source: str) -> dict[str, str]:
             "1 (maths)",
         ),
         (f"{PACKAGE}.laplace", "from .plots.figures import show\n", "plots.figures", "1 (maths)"),
-        (f"{PACKAGE}.laplace", "from .forensics import hsu_2014\n", "forensics.hsu_2014", "1 ("),
+        (f"{PACKAGE}.laplace", "from .papers import hsu_2014\n", "papers.hsu_2014", "1 ("),
         # the figure kit importing a paper's figures or the harness
         (
             f"{PACKAGE}.plots.figures",
-            "from . import hsu_2014\n",
-            "plots.hsu_2014",
+            "from ..papers.hsu_2014 import figures\n",
+            "papers.hsu_2014.figures",
             "2 (figure kit)",
         ),
         (
@@ -214,12 +201,12 @@ def _with(module: str, source: str) -> dict[str, str]:
             "harness.parameters",
             "2 (figure kit)",
         ),
-        # a paper's module importing the harness
+        # the harness importing a paper's module (it loads their declarations by name only)
         (
-            f"{PACKAGE}.forensics.hsu_2014",
-            "from choosing_epsilon.harness.parameters import SPECS\n",
-            "harness.parameters",
-            "3 (per-paper)",
+            f"{PACKAGE}.harness.parameters",
+            "from choosing_epsilon.papers.hsu_2014 import forensics\n",
+            "papers.hsu_2014.forensics",
+            "3 (harness)",
         ),
     ],
 )
@@ -234,9 +221,18 @@ def test_an_upward_import_is_caught_and_named(module, source, imported, layers):
 @pytest.mark.parametrize(
     "module, source",
     [
-        (f"{PACKAGE}.plots.hsu_2014", "from ..forensics import kazan_reiter_2024\n"),
-        (f"{PACKAGE}.forensics.kazan_reiter_2024", "def f():\n    from . import hsu_2014\n"),
-        (f"{PACKAGE}.plots.kazan_reiter_2024", "import choosing_epsilon.forensics.hsu_2014\n"),
+        (
+            f"{PACKAGE}.papers.hsu_2014.figures",
+            "from ...papers.kazan_reiter_2024 import forensics\n",
+        ),
+        (
+            f"{PACKAGE}.papers.kazan_reiter_2024.forensics",
+            "def f():\n    from ..hsu_2014 import figures\n",
+        ),
+        (
+            f"{PACKAGE}.papers.kazan_reiter_2024.figures",
+            "import choosing_epsilon.papers.hsu_2014.forensics\n",
+        ),
     ],
 )
 def test_an_import_of_another_papers_module_is_caught(module, source):
@@ -249,17 +245,20 @@ def test_an_import_of_another_papers_module_is_caught(module, source):
     [
         # downward, and within one layer
         (f"{PACKAGE}.harness.parameters", "from .. import laplace\nfrom ..plots import figures\n"),
-        (f"{PACKAGE}.harness.parameters", "from ..forensics import hsu_2014\n"),
-        (f"{PACKAGE}.plots.hsu_2014", "from . import figures, style\nfrom .. import laplace\n"),
+        (
+            f"{PACKAGE}.papers.hsu_2014.figures",
+            "from ...plots import figures, style\nfrom ... import laplace\n",
+        ),
+        (
+            f"{PACKAGE}.papers.hsu_2014.forensics",
+            "from choosing_epsilon.harness import parameters\n",
+        ),
         (f"{PACKAGE}.plots.figures", "from . import style\nimport numpy\n"),
         (f"{PACKAGE}.laplace", "def f():\n    from . import laplace\n    import scipy.stats\n"),
-        # a paper's figures and forensics import each other, its derivations included
-        (f"{PACKAGE}.plots.hsu_2014", "from ..forensics import hsu_2014\n"),
-        (f"{PACKAGE}.forensics.hsu_2014", "from ..plots import hsu_2014\n"),
-        (
-            f"{PACKAGE}.plots.kazan_reiter_2024",
-            "from ..forensics import kazan_reiter_derivations, kazan_reiter_2024\n",
-        ),
+        # a paper's figures, forensics and derivations import each other
+        (f"{PACKAGE}.papers.hsu_2014.figures", "from . import forensics\n"),
+        (f"{PACKAGE}.papers.hsu_2014.forensics", "from .figures import x\n"),
+        (f"{PACKAGE}.papers.kazan_reiter_2024.figures", "from . import derivations, forensics\n"),
     ],
 )
 def test_a_downward_or_same_paper_import_passes(module, source):
@@ -267,27 +266,14 @@ def test_a_downward_or_same_paper_import_passes(module, source):
 
 
 def test_papers_of_per_paper_modules():
-    stems = {
-        "hsu_2014",
-        "kazan_reiter_2024",
-        "kazan_reiter_derivations",
-        "lee_clifton_2011",
-        "lee_clifton_replication",
-        "laplace_intro",
-        "synthesis",
-    }
-    assert paper(f"{PACKAGE}.plots.hsu_2014", stems) == "hsu"
-    assert paper(f"{PACKAGE}.forensics.kazan_reiter_derivations", stems) == "kazan_reiter"
-    assert paper(f"{PACKAGE}.forensics.lee_clifton_replication", stems) == "lee_clifton"
-    assert paper(f"{PACKAGE}.plots.laplace_intro", stems) == "laplace_intro"
-    assert paper(f"{PACKAGE}.plots.synthesis", stems) == "synthesis"
-    assert paper(f"{PACKAGE}.plots", stems) is None
+    assert paper(f"{PACKAGE}.papers.hsu_2014.figures") == "hsu_2014"
+    assert paper(f"{PACKAGE}.papers.kazan_reiter_2024.derivations") == "kazan_reiter_2024"
+    assert paper(f"{PACKAGE}.papers.synthesis") == "synthesis"
+    assert paper(f"{PACKAGE}.papers") is None
 
 
 def test_layers_by_file():
-    assert layer(PACKAGE) == layer(f"{PACKAGE}.synthesis") == MATHS
+    assert layer(PACKAGE) == layer(f"{PACKAGE}.risk") == MATHS
     assert layer(f"{PACKAGE}.plots.style") == layer(f"{PACKAGE}.plots.figures") == FIGURE_KIT
-    assert (
-        layer(f"{PACKAGE}.plots.benchmarks") == layer(f"{PACKAGE}.forensics.hsu_2014") == PER_PAPER
-    )
     assert layer(f"{PACKAGE}.harness.reproduce") == layer(f"{PACKAGE}.harness") == HARNESS
+    assert layer(f"{PACKAGE}.papers.hsu_2014.forensics") == layer(f"{PACKAGE}.papers") == PER_PAPER

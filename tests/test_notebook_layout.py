@@ -270,8 +270,9 @@ def test_names_say_what_they_hold_not_where_they_came_from(name):
 
 
 def test_package_modules_are_imported_by_their_own_name():
-    """One convention in every notebook: a module of the package under its own name, the
-    notebook's own per-paper modules as ``plots`` and ``forensics``."""
+    """One convention in every notebook: a module of the package under its own name, and of its
+    paper's own modules (``papers/<notebook>/``) the figures as ``plots`` (beside the figure kit's
+    ``figures``), the rest under their own names (``forensics``, ``derivations``, ...)."""
     wrong = set()
     for name in NAMES:
         for i, c in enumerate(notebook(name).cells):
@@ -288,11 +289,10 @@ def test_package_modules_are_imported_by_their_own_name():
                 ):
                     continue
                 for a in node.names:
-                    per_paper = node.module in {
-                        "choosing_epsilon.plots",
-                        "choosing_epsilon.forensics",
-                    } and a.name not in {"style", "figures"}
-                    expected = node.module.rsplit(".", 1)[-1] if per_paper else None
+                    paper_figures = node.module.startswith("choosing_epsilon.papers.") and (
+                        a.name == "figures"
+                    )
+                    expected = "plots" if paper_figures else None
                     if a.asname != expected:
                         wrong.add((name, i, f"{node.module}.{a.name} as {a.asname}"))
     assert wrong == set()

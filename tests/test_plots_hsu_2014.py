@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from choosing_epsilon import economics as econ
+from choosing_epsilon.papers.hsu_2014 import figures as plots
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import hsu_2014 as plots
 
 P = econ.expected_cost(1274, 0.05)
 P_AXIS = "true fraction of smokers (p)"

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from choosing_epsilon import risk_profiles
-from choosing_epsilon.forensics import kazan_reiter_2024 as forensics
+from choosing_epsilon.papers.kazan_reiter_2024 import figures as plots
+from choosing_epsilon.papers.kazan_reiter_2024 import forensics
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import kazan_reiter_2024 as plots
 
 AXES = ["prior of inclusion (p)", "prior of the value (q)"]
 

@@ -9,11 +9,11 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import risk
-from choosing_epsilon.forensics import kulynych_2024 as forensics
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA, FIGURES
+from choosing_epsilon.papers.kulynych_2024 import figures as plots
+from choosing_epsilon.papers.kulynych_2024 import forensics
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import kulynych_2024 as plots
 
 COMMITTED = FIGURES / "kulynych_2024"
 CAPTIONS = json.loads((COMMITTED / "captions.json").read_text(encoding="utf-8"))

@@ -12,8 +12,8 @@ import pytest
 from matplotlib import pyplot as plt
 
 from choosing_epsilon import laplace
+from choosing_epsilon.papers.laplace_intro import figures as plots
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import laplace_intro as plots
 
 
 def _releases(n, seed=1):

@@ -10,8 +10,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import lee_clifton_2011 as plots
 
 matplotlib.use("Agg")
 

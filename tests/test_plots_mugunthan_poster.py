@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from choosing_epsilon import confidence as cf
+from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import mugunthan_poster as poster_plots
 
 
 @pytest.fixture(autouse=True)

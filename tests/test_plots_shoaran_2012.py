@@ -8,8 +8,8 @@ import pytest
 
 from choosing_epsilon import laplace
 from choosing_epsilon import relative_error as rel
+from choosing_epsilon.papers.shoaran_2012 import figures as plot
 from choosing_epsilon.plots import figures, style
-from choosing_epsilon.plots import shoaran_2012 as plot
 
 
 def test_figure_1_draws_a_curve_per_epsilon_and_marks_the_two_values():

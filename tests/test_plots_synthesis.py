@@ -11,10 +11,10 @@ from matplotlib.patches import Rectangle
 from scipy import optimize
 
 from choosing_epsilon import registry, risk
-from choosing_epsilon import synthesis as synth
 from choosing_epsilon.harness.paths import DATA, FIGURES
+from choosing_epsilon.papers.synthesis import figures as plot
+from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import style
-from choosing_epsilon.plots import synthesis as plot
 from tests.test_synthesis import SURVEY, committed_results, default_table
 
 
@@ -222,7 +222,8 @@ def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
 
 
 def calibrated_at(**changes):
-    from choosing_epsilon.harness import parameters, synthesis_run
+    from choosing_epsilon.harness import parameters
+    from choosing_epsilon.papers.synthesis import run as synthesis_run
 
     return synthesis_run.noise_for_risk_table(
         SURVEY, parameters.committed_values("synthesis") | changes
@@ -294,7 +295,8 @@ def test_what_does_not_apply_is_marked_with_its_reason_in_every_panel():
     """Shoaran et al. at L = 0 and a TPR risk at its FPR do not apply: (a) and (c) say why on the
     method's row, (d) has a row for the risk saying why, the caption names both; nothing of it
     departs from the style, and nothing is dropped silently."""
-    from choosing_epsilon.harness import parameters, synthesis_run
+    from choosing_epsilon.harness import parameters
+    from choosing_epsilon.papers.synthesis import run as synthesis_run
 
     v = parameters.committed_values("synthesis") | {"mean_lower_bound": 0.0, "max_tpr": 0.01}
     survey, methods = synthesis_run.survey_and_methods(v)

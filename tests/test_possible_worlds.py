@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.forensics import lee_clifton_2011 as forensics
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
+from choosing_epsilon.papers.lee_clifton_2011 import forensics
 from choosing_epsilon.plots import figures
-from choosing_epsilon.plots import lee_clifton_2011 as plots
 from tests import bruteforce
 from tests.examples import examples
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
-from choosing_epsilon.plots import lee_clifton_2011 as plots
+from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
 from choosing_epsilon.possible_worlds import epsilon_for_risk
 from tests import bruteforce
 from tests.examples import examples

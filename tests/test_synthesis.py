@@ -17,9 +17,10 @@ from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
 from choosing_epsilon import relative_error as rel
-from choosing_epsilon import synthesis as synth
-from choosing_epsilon.harness import compare, outputs, parameters, reproduce, synthesis_run
+from choosing_epsilon.harness import compare, outputs, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.papers.synthesis import run as synthesis_run
+from choosing_epsilon.papers.synthesis import synthesis as synth
 
 
 def results(params, tmp_path):

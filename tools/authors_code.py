@@ -22,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from choosing_epsilon.forensics import kazan_reiter_2024 as kr
 from choosing_epsilon.harness import parameters
+from choosing_epsilon.papers.kazan_reiter_2024 import forensics as kr
 
 ROOT = Path(__file__).resolve().parents[1]
 OUTPUT = ROOT / "data" / "authors_code" / "kazan_reiter_find_eps.csv"

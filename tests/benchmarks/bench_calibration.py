@@ -14,10 +14,10 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import calibration as cal
-from choosing_epsilon.forensics import kulynych_2024 as forensics
-from choosing_epsilon.harness import precompute, reproduce
+from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES
-from choosing_epsilon.harness.precompute import STORE
+from choosing_epsilon.papers.kulynych_2024 import forensics, precompute
+from choosing_epsilon.papers.kulynych_2024.precompute import STORE
 
 pytestmark = pytest.mark.notebook  # the first measurement starts a kernel
 RESULTS: list[dict] = []

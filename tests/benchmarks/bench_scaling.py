@@ -28,8 +28,8 @@ import pytest
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
-from choosing_epsilon.plots import benchmarks as bench_plots
 from choosing_epsilon.plots import figures
+from tests.benchmarks import figure as bench_plots
 
 # several measurements start kernels (conftest refuses that in a test not marked notebook)
 pytestmark = pytest.mark.notebook

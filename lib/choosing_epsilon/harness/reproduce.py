@@ -43,7 +43,7 @@ import papermill
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 
-from . import claims, compare, inputs, outputs
+from . import claims, compare, outputs
 from . import parameters as params
 from .paths import FIGURES, NOTEBOOKS, README, ROOT
 
@@ -160,8 +160,8 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
         )
     if output_dir is not None:
         outputs.check_target(Path(os.path.abspath(output_dir)), name, changed)
-    if name in inputs.CHECKS:
-        inputs.CHECKS[name]({**params.committed_values(name), **given})
+    if name in params.SPECS:
+        params.check_inputs(name, {**params.committed_values(name), **given})
     return source
 
 

@@ -14,9 +14,11 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from .. import laplace, queries
-from .._validate import finite_array
-from ..possible_worlds import (
+from choosing_epsilon import laplace, queries
+from choosing_epsilon._validate import finite_array
+from choosing_epsilon.plots import style
+from choosing_epsilon.plots.figures import Caption, centred_text
+from choosing_epsilon.possible_worlds import (
     EpsilonForRisk,
     bounded_guarantee,
     epsilon_for_risk,
@@ -28,15 +30,13 @@ from ..possible_worlds import (
     simulate_adversary,
     worst_case_risk,
 )
-from ..sensitivity import (
+from choosing_epsilon.sensitivity import (
     Query,
     bounded_sensitivity,
     check_values,
     unbounded_sensitivity,
     world_answers,
 )
-from . import style
-from .figures import Caption, centred_text
 
 # a horizontal reference line (ρ, the prior): grey, and dashed unlike any curve of its panel
 REFERENCE_DASH = (0, (8, 2))

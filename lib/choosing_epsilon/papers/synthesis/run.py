@@ -1,20 +1,21 @@
 """The synthesis notebook's plumbing: its parameters read into the package's calls
 (``synthesis.methods_for``, ``synthesis.noise_for_risk_table``), the answer computed at once so
 that it can open the notebook, the table of methods at the declared defaults with some changed,
-and what results.json holds. The mathematics is ``choosing_epsilon.synthesis``."""
+and what results.json holds. The mathematics is ``choosing_epsilon.papers.synthesis.synthesis``."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .. import registry, risk, synthesis
-from ..synthesis import Column, Feasibility, Survey
-from . import parameters
-from .inputs import read_survey
-from .paths import DATA
+from choosing_epsilon import registry, risk
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.synthesis import synthesis as synthesis
+from choosing_epsilon.papers.synthesis.synthesis import Column, Feasibility, Survey
 
 __all__ = [
     "OLDER_REGISTRY",
@@ -134,3 +135,33 @@ def results(
         "not_applicable": synthesis.not_applicable(methods)
         | {f"calibration to {target}": why for target, why in (skipped or {}).items()},
     }
+
+
+def check_registry(values: Mapping[str, Any]) -> None:
+    """The registry of deployments: a folder of its YAML files, or a CSV file with its columns."""
+    path = Path(str(values["registry_path"]))
+    if path.is_dir():
+        registry.load_deployments(path)
+        return
+    if not path.is_file():
+        raise ValueError(f"registry_path: no such file or folder {str(path)!r}")
+    registry.load_registry(path)
+
+
+def read_survey(values: Mapping[str, Any]) -> Column:
+    """The private data at the synthesis's parameters ``values``, every input checked (the
+    runner's check before a kernel starts): the synthetic survey, or the column of ``data_path``
+    as distinct values and counts (``synthesis.column_from_file``), refused in one line if any
+    value lies outside the public range. The public lower bound of the mean is Shoaran et al.'s
+    alone: where it is not positive or lies above the range, their row says it does not apply."""
+    (lb, ub) = values["value_range"]
+    path, name = str(values.get("data_path", "")), str(values.get("column", "age"))
+    observed = values["observed_ages"]
+    if not path and not lb <= observed[0] <= observed[1] <= ub:
+        raise ValueError(
+            f"observed_ages must lie inside value_range {values['value_range']}, got {observed}"
+        )
+    if not path:
+        ages = synthesis.synthetic_ages(values["n_people"], observed, values["seed"])
+        return synthesis.survey_column(ages)
+    return synthesis.column_from_file(path, name, values["value_range"])

@@ -14,7 +14,7 @@ from matplotlib.axes import Axes
 from matplotlib.colors import LogNorm
 from matplotlib.figure import Figure
 
-from . import figures, style
+from choosing_epsilon.plots import figures, style
 
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}
 RISK_LABEL = "largest accepted ratio\nposterior / prior (r*)"

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures, style
+from choosing_epsilon.plots import figures, style
 
 # the k-th series of a panel: its colour and dash from the style's cycle, and their names in words
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}

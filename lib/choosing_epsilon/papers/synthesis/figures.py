@@ -19,10 +19,15 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from .. import registry, risk
-from ..synthesis import COLUMNS, epsilon_text, has_epsilon, inapplicable
-from . import style
-from .figures import Caption, centred_text
+from choosing_epsilon import registry, risk
+from choosing_epsilon.papers.synthesis.synthesis import (
+    COLUMNS,
+    epsilon_text,
+    has_epsilon,
+    inapplicable,
+)
+from choosing_epsilon.plots import style
+from choosing_epsilon.plots.figures import Caption, centred_text
 
 # the columns of the methods kept in the figure's data frame: all but the long "meaning"
 FRAME_COLUMNS = [c for c in COLUMNS if c != "meaning"]

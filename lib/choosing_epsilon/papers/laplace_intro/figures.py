@@ -13,8 +13,8 @@ from matplotlib import pyplot as plt
 from matplotlib.figure import Figure
 from scipy import stats
 
-from .. import laplace
-from . import figures, style
+from choosing_epsilon import laplace
+from choosing_epsilon.plots import figures, style
 
 MAX_ROWS = 10_000  # beyond this many rows, the data saved with a figure is thinned or binned
 RELEASES = style.PALETTE[0]  # the releases A(D) and what is computed from them

@@ -11,10 +11,10 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from .. import calibration as cal
-from ..forensics import kulynych_2024 as forensics
-from . import parameters
-from .paths import DATA
+from choosing_epsilon import calibration as cal
+from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.kulynych_2024 import forensics
 
 STORE = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
 
@@ -33,7 +33,9 @@ def committed_grid() -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | N
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.harness.precompute")
+    parser = argparse.ArgumentParser(
+        prog="python -m choosing_epsilon.papers.kulynych_2024.precompute"
+    )
     parser.add_argument("-j", "--jobs", type=int, default=2, help="processes (default 2)")
     args = parser.parse_args(argv)
     setting, wanted = committed_grid()

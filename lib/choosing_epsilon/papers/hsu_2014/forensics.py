@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..economics import (
+from choosing_epsilon.economics import (
     EXACT_EPSILON_MAX,
     EXACT_EPSILON_MIN,
     StudyDesign,

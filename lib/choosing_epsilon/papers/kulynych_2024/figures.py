@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures, style
+from choosing_epsilon.plots import figures, style
 
 _COLOUR_NAMES = {colour: name for name, colour in style.OKABE_ITO.items()}
 STANDARD = "standard: noise for the (ε, δ) that implies the risk"

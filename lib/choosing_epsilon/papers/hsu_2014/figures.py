@@ -22,10 +22,10 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..economics import StudyDesign, infeasible_budgets, lone_points
-from ..economics import dollars as econ_dollars
-from . import figures, style
-from .figures import centred_text
+from choosing_epsilon.economics import StudyDesign, infeasible_budgets, lone_points
+from choosing_epsilon.economics import dollars as econ_dollars
+from choosing_epsilon.plots import figures, style
+from choosing_epsilon.plots.figures import centred_text
 
 P_AXIS = "true fraction of smokers (p)"
 EXACT = style.OKABE_ITO["orange"]  # the exact failure probability, in every figure

@@ -4,7 +4,7 @@ and deployment on one risk scale, and the noise calibrated to a stated risk.
 
 What a reader's own script imports to choose ε for a column: ``column_from_file`` or
 ``survey_column``, then ``methods_for`` and ``feasibility``. Reading the notebook's parameters and
-writing its results is the harness's (``harness.synthesis_run``)."""
+writing its results is the harness's (``papers.synthesis.run``)."""
 
 from __future__ import annotations
 

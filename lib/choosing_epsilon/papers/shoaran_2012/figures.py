@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from . import figures, style
+from choosing_epsilon.plots import figures, style
 
 
 def _amount(value: float) -> str:

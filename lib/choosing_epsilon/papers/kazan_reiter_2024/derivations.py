@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from .. import risk_profiles as rp
+from choosing_epsilon import risk_profiles as rp
 
 p, q, r, a, b, x, eps = sp.symbols("p q r a b x epsilon", positive=True)
 # Eq. (12)'s square root for a general r*: D(c) with c = 1/r* − pq

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
-from .. import laplace
-from .._validate import finite_array, nonnegative, positive, real
-from ..possible_worlds import posterior
+from choosing_epsilon import laplace
+from choosing_epsilon._validate import finite_array, nonnegative, positive, real
+from choosing_epsilon.possible_worlds import posterior
 
 
 @dataclass(frozen=True)

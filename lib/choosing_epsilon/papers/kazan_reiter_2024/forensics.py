@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import geometric
-from .. import possible_worlds as pw
-from .. import risk_profiles as rp
-from .. import sensitivity as sens
+from choosing_epsilon import geometric
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import risk_profiles as rp
+from choosing_epsilon import sensitivity as sens
 
 # the derivations, read by the notebook as forensics.derivations
-from . import kazan_reiter_derivations as derivations  # noqa: F401
+from choosing_epsilon.papers.kazan_reiter_2024 import derivations  # noqa: F401
 
 Row = dict[str, Any]
 

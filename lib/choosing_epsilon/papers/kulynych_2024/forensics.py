@@ -22,9 +22,9 @@ import mpmath
 import numpy as np
 import pandas as pd
 
-from .. import calibration as cal
-from .. import risk
-from .._validate import closed_unit, open_unit
+from choosing_epsilon import calibration as cal
+from choosing_epsilon import risk
+from choosing_epsilon._validate import closed_unit, open_unit
 
 # how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes

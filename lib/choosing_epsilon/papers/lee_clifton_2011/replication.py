@@ -35,9 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import possible_worlds as pw
-from .. import queries
-from .._validate import finite_array, positive
+from choosing_epsilon import possible_worlds as pw
+from choosing_epsilon import queries
+from choosing_epsilon._validate import finite_array, positive
 
 SOURCE = (
     "OpenMined blog, “Choosing Epsilon for Differential Privacy”: notebook "

@@ -10,7 +10,7 @@ import math
 from scipy import integrate, optimize, stats
 from scipy.stats import rv_continuous
 
-from .._validate import open_unit, positive
+from choosing_epsilon._validate import open_unit, positive
 
 _TAIL_CUT = 1e-17  # tail mass left out of integrated_coverage's interval
 _LOG_EPSILON_LIMIT = 700.0  # |ln ε| beyond which e^{±ln ε} over- or underflows a double

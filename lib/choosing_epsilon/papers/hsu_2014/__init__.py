@@ -1,0 +1,1 @@
+"""The hsu_2014 notebook's own code."""

@@ -1,0 +1,1 @@
+"""The kazan_reiter_2024 notebook's own code."""

@@ -1,0 +1,1 @@
+"""The kulynych_2024 notebook's own code."""

@@ -1,0 +1,1 @@
+"""The laplace_intro notebook's own code."""

@@ -1,0 +1,103 @@
+"""The Laplace introduction:
+the notebook's parameters, declared once (``harness.parameters`` renders its ``parameters`` cell
+from them and checks a run's values before a kernel starts)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from choosing_epsilon.harness.parameters import (
+    N_TRIALS,
+    SEED,
+    Param,
+    finite_float,
+    is_increasing_pair,
+    output_dir,
+    positive_float,
+    with_default,
+)
+
+# the largest noise scale the Laplace introduction draws with (Δ/ε, and (ub − lb)/ε for input
+# perturbation): the fourth power of the scale, in the standard error of a sample variance, and
+# sums of 10⁷ such terms stay finite doubles (below about 1.8e308)
+MAX_NOISE_SCALE = 1e70
+
+
+DECLARED: dict[str, Param] = {
+    "f_D": finite_float(
+        paper=5,
+        comment="the true answer f(D) in the post's Laplace example",
+    ),
+    "sensitivity": positive_float(paper=7, comment="Δ(f) in that example"),
+    "epsilon": positive_float(
+        paper=0.5,
+        comment="the privacy level of the example and of the first scenario",
+    ),
+    "epsilon_high": positive_float(paper=10, comment='the second scenario: "no privacy at all"'),
+    "age_range": Param(
+        "list[float]",
+        "[lower, upper] with lower < upper",
+        is_increasing_pair,
+        paper=[0, 110],
+        comment="[lb, ub] of an age column, from domain knowledge",
+    ),
+    "netflix_ratings": Param(
+        "int",
+        "[1, 10**12]",
+        lambda v: 1 <= v <= 10**12,
+        paper=10_000_000,
+        comment="movie ratings in Netflix's 2006 release, as the post gives them",
+        source="10_000_000",
+    ),
+    "netflix_customers": Param(
+        "int",
+        "[1, 10**12]",
+        lambda v: 1 <= v <= 10**12,
+        paper=500_000,
+        comment="the customers who gave them, as the post gives them",
+        source="500_000",
+    ),
+    "netflix_ratings_each": Param(
+        "list[int]",
+        "[fewest, most] with 1 <= fewest <= most",
+        lambda v: len(v) == 2 and 1 <= v[0] <= v[1],
+        paper=[2, 8],
+        comment="the fewest and most ratings per customer, as the post gives them",
+    ),
+    "n_records": Param(
+        "int",
+        "[1, 10**9]",
+        lambda v: 1 <= v <= 10**9,
+        default=1000,
+        comment="records whose mean age is released (our choice; the post gives none)",
+    ),
+    "n_runs": with_default(
+        N_TRIALS, 1000, "repeated releases in the averaging attack (our choice)"
+    ),
+    "budget": positive_float(
+        default=2.0,
+        comment="privacy budget ε_t for the dataset (our choice)",
+    ),
+    "seed": with_default(SEED, 20230315, "seeds every random draw below"),
+    "output_dir": output_dir("laplace_intro"),
+}
+
+
+def joint(v: Mapping[str, Any]) -> None:
+    """The Laplace introduction's noise scales: finite fourth moments."""
+    (lb, ub) = v["age_range"]
+    scales = [
+        ("sensitivity", v["sensitivity"], "epsilon"),
+        ("age_range", ub - lb, "epsilon"),  # input perturbation: one value's scale (ub − lb)/ε
+        ("sensitivity", v["sensitivity"], "epsilon_high"),
+    ]
+    for spread_name, spread, name in scales:
+        scale = spread / v[name]
+        if not scale <= MAX_NOISE_SCALE:
+            raise ValueError(
+                f"parameters '{spread_name}' and '{name}' set the noise scale {scale:.3g}, "
+                f"which must be at most {MAX_NOISE_SCALE:g} (its fourth power a finite float): "
+                f"raise {name} to at least {spread / MAX_NOISE_SCALE:.3g}, got {name} = "
+                f"{v[name]!r}"
+            )

@@ -1,0 +1,1 @@
+"""The lee_clifton_2011 notebook's own code."""

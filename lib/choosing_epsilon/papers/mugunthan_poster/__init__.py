@@ -1,0 +1,1 @@
+"""The mugunthan_poster notebook's own code."""

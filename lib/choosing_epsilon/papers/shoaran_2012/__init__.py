@@ -1,0 +1,1 @@
+"""The shoaran_2012 notebook's own code."""

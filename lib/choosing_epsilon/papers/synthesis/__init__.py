@@ -1,0 +1,1 @@
+"""The synthesis notebook's own code."""

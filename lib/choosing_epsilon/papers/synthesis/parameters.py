@@ -1,0 +1,173 @@
+"""The synthesis:
+the notebook's parameters, declared once (``harness.parameters`` renders its ``parameters`` cell
+from them and checks a run's values before a kernel starts)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from choosing_epsilon.harness.parameters import (
+    SEED,
+    Param,
+    in_unit,
+    is_increasing_pair,
+    is_nonempty,
+    is_positive,
+    is_unit,
+    output_dir,
+    positive_float,
+    with_default,
+)
+from choosing_epsilon.queries import QUERIES
+
+DECLARED: dict[str, Param] = {
+    "data_path": Param(
+        "path",
+        "empty (the synthetic survey), a CSV file, a Parquet file or a glob of Parquet files",
+        lambda v: True,
+        default="",
+        comment="a CSV or Parquet file (or glob) holding the data; empty: the synthetic survey",
+    ),
+    "column": Param(
+        "name",
+        "a numeric column of data_path",
+        lambda v: len(str(v)) > 0,
+        default="age",
+        comment="the numeric column of data_path whose mean is released",
+    ),
+    "n_people": Param(
+        "int",
+        "[3, 10**7]",
+        lambda v: 3 <= v <= 10**7,
+        default=20000,
+        comment="participants in the synthetic survey",
+    ),
+    "value_range": Param(
+        "list[float]",
+        "[lower, upper] with lower < upper: the column's public range",
+        is_increasing_pair,
+        default=[0, 110],
+        comment="the column's public range, known before the data: it fixes Δ",
+    ),
+    "observed_ages": Param(
+        "list[float]",
+        "[youngest, oldest] inside value_range",
+        lambda v: len(v) == 2 and v[0] <= v[1],
+        default=[18, 90],
+        comment="the synthetic ages are whole years spread evenly over this range",
+    ),
+    "mean_lower_bound": Param(
+        "float",
+        "any finite number (Shoaran et al.'s method applies where max(lower end of value_range, "
+        "mean_lower_bound) is positive and at most the upper end)",
+        default=18.0,
+        comment="Shoaran et al.: public lower bound of the mean age (never from the data)",
+    ),
+    "rho": in_unit(
+        default=0.002,
+        comment="Lee & Clifton: largest acceptable posterior on who is absent (the prior is 1/n)",
+    ),
+    "lee_clifton_query": Param(
+        "str",
+        "one of " + ", ".join(QUERIES),
+        lambda v: v in QUERIES,
+        default="mean",
+        comment="... for the release of: mean, sum, variance, std, median, quantile",
+    ),
+    "lee_clifton_q": Param(
+        "float",
+        "(0, 1), read with lee_clifton_query quantile",
+        is_unit,
+        default=0.9,
+        comment='... the level of the quantile (read with lee_clifton_query "quantile" only)',
+    ),
+    "bad_event_cost": positive_float(
+        default=1274,
+        comment="Hsu et al.: the cost of the bad event, as in their study",
+    ),
+    "bad_event_probability": in_unit(default=0.05, comment="its probability without participating"),
+    "budget": positive_float(default=30000, comment="dollars to pay the participants"),
+    "error_years": positive_float(
+        default=5,
+        comment="Hsu et al.: the mean age must be within this many years ...",
+    ),
+    "failure_probability": in_unit(default=0.1, comment="... except with this probability"),
+    "relative_error": positive_float(
+        default=0.05,
+        comment="Shoaran et al.: relative-error target re",
+    ),
+    "pr": in_unit(default=0.1, comment="... met with probability 1 - pr"),
+    "c_years": positive_float(
+        default=1,
+        comment="poster: the noise stays within c years ...",
+    ),
+    "p": in_unit(default=0.95, comment="... with probability p"),
+    "prior": in_unit(
+        default=0.5,
+        comment="Bayesian reading: the adversary's prior that a given person took part",
+    ),
+    "posterior_threshold": in_unit(
+        default=0.75, comment="... and the posterior it must not exceed"
+    ),
+    "max_advantage": in_unit(
+        default=0.25,
+        comment="hypothesis testing: largest acceptable TPR - FPR of any membership test",
+    ),
+    "max_tpr": Param(
+        "float",
+        "(0, 1) (the calibration to a TPR applies above at_fpr)",
+        is_unit,
+        default=0.1,
+        comment="calibrating to risk: largest acceptable TPR of a membership test ...",
+    ),
+    "at_fpr": Param(
+        "float",
+        "(0, 1) (the calibration to a TPR applies below max_tpr)",
+        is_unit,
+        default=0.01,
+        comment="... whose false-positive rate is this (below max_tpr)",
+    ),
+    "gaussian_delta": in_unit(
+        default=1e-05,
+        comment="δ of the Gaussian mechanism's (ε, δ) on the standard route",
+    ),
+    "kr_r_tilde": Param(
+        "float",
+        "(0, inf) (Kazan & Reiter's Theorem 4 applies above 1)",
+        is_positive,
+        default=3.0,
+        comment="Kazan & Reiter: posterior-to-prior ratio allowed where the prior is not small",
+    ),
+    "registry_path": Param(
+        "path",
+        "a folder of the deployments registry's YAML files, or an older-format registry CSV",
+        is_nonempty,
+        default="../data/deployments_registry",
+        comment="deployments: the registry's YAML folder, or a CSV",
+    ),
+    "seed": with_default(SEED, 20261122, "seeds the synthetic ages and the sampling checks"),
+    "output_dir": output_dir("synthesis", "figures, tables and results.json"),
+}
+
+
+def joint(v: Mapping[str, Any]) -> None:
+    """The synthesis's parameters that constrain one another: the synthetic ages inside the
+    public range. A parameter only one method reads (the lower bound of the mean, r̃, the stated
+    TPR and its FPR) is refused only where it is no number of its kind; where it rules out its
+    method, that method says so in the run and every other one is computed."""
+    (lb, ub), observed = v["value_range"], v["observed_ages"]
+    if not v["data_path"] and not lb <= observed[0] <= observed[1] <= ub:
+        raise ValueError(
+            f"parameter 'observed_ages' must lie inside value_range {v['value_range']!r} (the "
+            f"synthetic ages are drawn from it), got {observed!r}"
+        )
+
+
+def check_inputs(values: Mapping[str, Any]) -> None:
+    """The synthesis's input files: its column (``run.read_survey``: the file, the column, its
+    values inside the public range) and the registry of deployments (``run.check_registry``)."""
+    from choosing_epsilon.papers.synthesis import run
+
+    run.read_survey(values)
+    run.check_registry(values)
