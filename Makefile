@@ -82,7 +82,7 @@ test-site: site  ## the built site in headless Chromium: every page loads, figur
 	$(BIN)/python -m pytest -n 0 -m site tests/test_site.py
 
 assignments: $(STAMP)  ## student and instructor copies of every notebook's exercises (nbgrader): assignments/
-	$(BIN)/python -m choosing_epsilon.harness.assignments write
+	$(BIN)/python tools/assignments.py write
 
 lint: $(STAMP)  ## ruff (lint and format) on lib/, tests/, tools/ and the notebooks; mypy on lib/
 	$(BIN)/ruff check .

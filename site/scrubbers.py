@@ -42,6 +42,7 @@ from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.hsu_2014 import figures as hsu_plots
 from choosing_epsilon.papers.lee_clifton_2011 import figures as lee_plots
 from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
+from choosing_epsilon.papers.mugunthan_poster import forensics as poster
 from choosing_epsilon.papers.synthesis import figures as synth_plots
 from choosing_epsilon.papers.synthesis import run as synthesis_run
 from choosing_epsilon.papers.synthesis import synthesis as synth
@@ -325,7 +326,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         )
 
     curves = np.array([epsilons(p) for p in fine])
-    threshold = cf.ratio_threshold()
+    threshold = poster.ratio_threshold()
     fig, (ax, ax_ratio) = _new_figure(10, 4.2, 2)
     names = (
         f"ε₁, Theorem 1 (within w q(D) = {w * answer:g})",
@@ -344,7 +345,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         xlim=(0.5, 1),
     )
     ax.legend(loc="upper left")
-    ratio = cf.ratio(fine)
+    ratio = poster.ratio(fine)
     ax_ratio.plot(fine, ratio, label="ε₂ / ε₃ (Laplace)")
     ax_ratio.axhline(1, color=style.REFERENCE, lw=0.8)
     ax_ratio.axvline(
@@ -364,7 +365,7 @@ def mugunthan_poster(count: int) -> ScrubAnimation:
         now = epsilons(p)
         for dot, e in zip(dots, now):
             dot.set_data([p], [e])
-        (r,) = cf.ratio(np.array([p]))
+        (r,) = poster.ratio(np.array([p]))
         ratio_dot.set_data([p], [r])
         for cursor in cursors:
             cursor.set_xdata([p, p])

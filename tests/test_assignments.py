@@ -10,6 +10,7 @@ hidden test in the student copy, and malformed input is refused in one line. Wit
 import copy
 import json
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -17,9 +18,11 @@ import pandas as pd
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from choosing_epsilon.harness import assignments as A
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import assignments as A
 
 FIXTURES = Path(__file__).parent / "fixtures" / "assignments"
 COURSE = FIXTURES / "course.json"
@@ -427,7 +430,7 @@ def test_teaching_lists_the_points_of_every_notebook():
     assert "no exercises yet" not in table
     assert table in text, (
         "TEACHING.md's table of points is out of date: replace it with the output of "
-        "`python -m choosing_epsilon.harness.assignments table`"
+        "`python tools/assignments.py table`"
     )
 
 

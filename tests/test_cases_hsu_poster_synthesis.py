@@ -184,10 +184,10 @@ def test_coverage_text_keeps_the_shortfall_when_coverage_rounds_to_one(p):
     eps = cf.theorem1_epsilon(1, 0.1, 100, p) / 10
     shortfall = math.exp(-eps * 10)  # Laplace: Pr(|noise| >= c) = e^{-c ε / Δ}
     assert cf.miss(eps, 10, 1) == pytest.approx(shortfall, rel=1e-12)
-    assert cf.coverage_text(eps, 10, 1) == (
+    assert poster.coverage_text(eps, 10, 1) == (
         f"1 - {shortfall:.3g}" if p > 0.99 else f"{1 - shortfall:.4f}"
     )
-    assert cf.coverage_text(1e4, 10, 1) == "1 - (less than 1e-300)"
+    assert poster.coverage_text(1e4, 10, 1) == "1 - (less than 1e-300)"
 
 
 # --- synthesis: registry --------------------------------------------------------------------------

@@ -47,7 +47,7 @@ def test_quadrature_matches_closed_form():
 
 
 def test_threshold_and_theorem3_failure():
-    threshold = cf.ratio_threshold()
+    threshold = poster.ratio_threshold()
     assert threshold == pytest.approx(
         1 - math.exp(-(1 + math.sqrt(1 + 2 * math.log(2)))), abs=1e-12
     )
@@ -70,7 +70,7 @@ def test_theorem1_value_is_a_lower_bound_that_chebyshev_certifies(p, w, q):
         (lambda: cf.theorem3_epsilon(1, -2, 0.9), "c must be > 0"),
         (lambda: cf.theorem1_epsilon(1, 1.5, 100, 0.9), r"w must lie in \(0, 1\)"),
         (lambda: cf.theorem1_epsilon(1, 0, 100, 0.9), r"w must lie in \(0, 1\)"),
-        (lambda: cf.ratio(np.array([0.5, 1.0])), r"p must lie in \(0, 1\)"),
+        (lambda: poster.ratio(np.array([0.5, 1.0])), r"p must lie in \(0, 1\)"),
     ],
 )
 def test_bad_input(call, message):
@@ -104,7 +104,7 @@ def hockey_stick_by_quadrature(sigma, epsilon, sensitivity):
 @pytest.mark.parametrize("epsilon", [0.01, 0.1, 0.5, 0.9, 0.999])
 def test_classical_sigma_is_conservative_below_one(epsilon, delta):
     classical, analytic = (
-        cf.gaussian_sigma_classical(2.0, epsilon, delta),
+        poster.gaussian_sigma_classical(2.0, epsilon, delta),
         risk.gaussian_noise_for_epsilon(epsilon, delta, 2.0),
     )
     assert analytic < classical
@@ -131,7 +131,7 @@ def test_privacy_profile_formula_against_quadrature(sigma, epsilon):
 def test_classical_sigma_fails_for_large_epsilon():
     # beyond its proven range ε < 1 the classical σ is eventually too small: at ε = 20 it is not
     # (ε, δ)-DP
-    sigma = cf.gaussian_sigma_classical(1.0, 20.0, 1e-5)
+    sigma = poster.gaussian_sigma_classical(1.0, 20.0, 1e-5)
     assert hockey_stick_by_quadrature(sigma, 20.0, 1.0) > 1e-5
     assert risk.gaussian_noise_for_epsilon(20.0, 1e-5, 1.0) > sigma
 
@@ -143,12 +143,12 @@ def test_gaussian_epsilon_is_zero_for_huge_noise():
 
 @pytest.mark.parametrize("p", [0.3, 0.9, 0.999])
 def test_sigma_forms_of_theorems_2_and_3(p):
-    s2 = cf.theorem2_sigma_gaussian(10.0, p)
+    s2 = poster.theorem2_sigma_gaussian(10.0, p)
     assert stats.norm.cdf(10.0, scale=s2) - stats.norm.cdf(-10.0, scale=s2) == pytest.approx(
         p, rel=1e-12
     )
     m = math.sqrt(2) * 1.5  # Laplace M for Δ = 1.5: σ3 = M / ε3
-    assert cf.theorem3_sigma(10.0, p) == pytest.approx(
+    assert poster.theorem3_sigma(10.0, p) == pytest.approx(
         m / cf.theorem3_epsilon(1.5, 10.0, p), rel=1e-12
     )
 
@@ -156,7 +156,7 @@ def test_sigma_forms_of_theorems_2_and_3(p):
 @given(p=probabilities, w=st.floats(0.01, 0.99), q=st.floats(1, 1e6), sens=st.floats(0.01, 10))
 def test_theorem1_epsilon_reveals_the_query_answer(p, w, q, sens):
     eps = cf.theorem1_epsilon(sens, w, q, p)
-    assert cf.theorem1_query_answer(eps, sens, w, p) == pytest.approx(q, rel=1e-12)
+    assert poster.theorem1_query_answer(eps, sens, w, p) == pytest.approx(q, rel=1e-12)
     assert cf.theorem1_epsilon(sens, w, q + sens, p) < eps  # a neighbouring count gets another ε
 
 
@@ -182,14 +182,14 @@ def same_frame(got, name):
 
 @pytest.mark.parametrize("epsilon", [0.01, 0.37, 1.0, 50.0])
 def test_laplace_sigma_times_epsilon_is_root_two_delta(epsilon):
-    assert cf.laplace_sigma_times_epsilon(2.5, epsilon) == pytest.approx(
+    assert poster.laplace_sigma_times_epsilon(2.5, epsilon) == pytest.approx(
         math.sqrt(2) * 2.5, rel=1e-14
     )
 
 
 def test_theorem_epsilons_name_each_formula_and_its_distance():
-    got = cf.theorem_epsilons(SENS, W, Q, C, P)
-    assert list(got) == list(cf.THEOREMS)
+    got = poster.theorem_epsilons(SENS, W, Q, C, P)
+    assert list(got) == list(poster.THEOREMS)
     assert got["Theorem 1 (Chebyshev)"] == (cf.theorem1_epsilon(SENS, W, Q, P), W * Q)
     assert got["Theorem 2 (exact)"] == (cf.theorem2_epsilon(SENS, C, P), C)
     assert got["Theorem 3 (McDiarmid)"] == (cf.theorem3_epsilon(SENS, C, P), C)
@@ -198,14 +198,14 @@ def test_theorem_epsilons_name_each_formula_and_its_distance():
 def test_simulated_coverage_draws_laplace_noise_from_the_generator():
     eps = cf.theorem2_epsilon(SENS, C, P)
     noise = stats.laplace(scale=SENS / eps).rvs(size=1000, random_state=np.random.default_rng(3))
-    got = cf.simulated_coverage(eps, C, SENS, 1000, np.random.default_rng(3))
+    got = poster.simulated_coverage(eps, C, SENS, 1000, np.random.default_rng(3))
     assert got == np.mean(np.abs(noise) < C)
     assert abs(got - P) < 5 * math.sqrt(P * (1 - P) / 1000)
 
 
 def test_coverage_by_theorem_matches_the_notebook():
     rng = np.random.default_rng(SEED)
-    table = cf.coverage_by_theorem(SENS, W, Q, C, P_GRID, N_TRIALS, rng)
+    table = poster.coverage_by_theorem(SENS, W, Q, C, P_GRID, N_TRIALS, rng)
     same_frame(table, "coverage_by_theorem")
     verdicts = table.groupby("theorem").verdict.agg(set)
     assert verdicts["Theorem 1 (Chebyshev)"] == {"conservative"}
@@ -216,85 +216,85 @@ def test_coverage_by_theorem_matches_the_notebook():
 def test_coverage_by_theorem_refuses_a_simulation_that_disagrees(monkeypatch):
     monkeypatch.setattr(cf, "simulated_coverage", lambda *args: 0.0)
     with pytest.raises(RuntimeError, match="more than 5 standard errors"):
-        cf.coverage_by_theorem(SENS, W, Q, C, [P], 100, np.random.default_rng(0))
+        poster.coverage_by_theorem(SENS, W, Q, C, [P], 100, np.random.default_rng(0))
 
 
 def test_coverage_curves_match_the_notebook():
     p = np.linspace(0.3, 0.999, 300)
-    curves = cf.coverage_curves(SENS, W, Q, C, p)
+    curves = poster.coverage_curves(SENS, W, Q, C, p)
     saved = committed("coverage_minus_p")
     assert list(curves) == list(saved.columns[1:])
     for label, values in curves.items():
         np.testing.assert_allclose(values, saved[label], rtol=1e-9)
     np.testing.assert_allclose(curves["Theorem 2"], p, atol=1e-12)  # Theorem 2 is exact
-    above = p > cf.ratio_threshold()
+    above = p > poster.ratio_threshold()
     shortfall = np.array(curves["Theorem 3"]) - p
     assert np.all(shortfall[above] < 0) and np.all(shortfall[~above] > 0)
 
 
 def test_gaussian_coverage_analytic_uses_the_analytic_sigma():
     sigma = risk.gaussian_noise_for_epsilon(0.5, DELTA, SENS)
-    assert cf.gaussian_coverage_analytic(0.5, 99.0, C, SENS, DELTA) == pytest.approx(
+    assert poster.gaussian_coverage_analytic(0.5, 99.0, C, SENS, DELTA) == pytest.approx(
         stats.norm.cdf(C, scale=sigma) - stats.norm.cdf(-C, scale=sigma), rel=1e-12
     )
     # ε = 0: the σ asked for is already (0, δ)-DP, and its own coverage is returned
-    assert cf.gaussian_coverage_analytic(0.0, 4.0, C, SENS, DELTA) == pytest.approx(
+    assert poster.gaussian_coverage_analytic(0.0, 4.0, C, SENS, DELTA) == pytest.approx(
         1 - 2 * stats.norm.sf(C / 4.0), rel=1e-15
     )
 
 
 def test_gaussian_theorems_table_matches_the_notebook():
-    table = cf.gaussian_theorems_table(SENS, C, P_GRID, DELTA)
+    table = poster.gaussian_theorems_table(SENS, C, P_GRID, DELTA)
     same_frame(table, "gaussian_theorems")
     np.testing.assert_allclose(table["coverage at ε2"], P_GRID, rtol=1e-9)  # Theorem 2 is exact
     assert table["ε2 classical valid (< 1)"].tolist() == [True] * 4 + [False] * 2
 
 
 def test_classical_vs_analytic_table_matches_the_notebook():
-    table = cf.classical_vs_analytic_table(SENS, [0.5, 1.0, 2.0, 5.0, 10.0, 20.0], DELTA)
+    table = poster.classical_vs_analytic_table(SENS, [0.5, 1.0, 2.0, 5.0, 10.0, 20.0], DELTA)
     same_frame(table, "gaussian_classical_vs_analytic")
     assert table["(ε, δ)-DP"].tolist() == [True] * 4 + [False] * 2
 
 
 def test_lemma1_table_matches_the_notebook():
-    table = cf.lemma1_table(SENS, [0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0], DELTA)
+    table = poster.lemma1_table(SENS, [0.01, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0], DELTA)
     same_frame(table, "lemma1_sigma_times_epsilon")
     assert table.columns[2] == "σε Gaussian, analytic (δ = 1e-05)"
 
 
 def test_slip_curves_match_the_notebook():
-    slips = cf.sigma_times_epsilon_curves(SENS, np.geomspace(0.01, 20, 60), DELTA)
-    tails = cf.theorem3_tail_curves(np.linspace(0.5, 4, 200))
+    slips = poster.sigma_times_epsilon_curves(SENS, np.geomspace(0.01, 20, 60), DELTA)
+    tails = poster.theorem3_tail_curves(np.linspace(0.5, 4, 200))
     same_frame(pd.concat([slips, tails], axis=1), "slips_lemma1_theorem3")
 
 
 def test_tail_crossing_is_the_ratio_threshold():
-    t_star, p_star = cf.theorem3_tail_crossing()
-    assert p_star == pytest.approx(cf.ratio_threshold(), abs=1e-12)
+    t_star, p_star = poster.theorem3_tail_crossing()
+    assert p_star == pytest.approx(poster.ratio_threshold(), abs=1e-12)
     assert math.exp(-math.sqrt(2) * t_star) == pytest.approx(2 * math.exp(-(t_star**2)), rel=1e-12)
-    tails = cf.theorem3_tail_curves([t_star - 0.1, t_star + 0.1])
+    tails = poster.theorem3_tail_curves([t_star - 0.1, t_star + 0.1])
     assert (tails.laplace > tails.theorem3_bound).tolist() == [False, True]
 
 
 def test_laplace_log10_tail_without_underflow():
-    got = cf.laplace_log10_tail([10.0, 1e4], 0.25, 1.0)
+    got = poster.laplace_log10_tail([10.0, 1e4], 0.25, 1.0)
     assert got[0] == pytest.approx(math.log10(math.exp(-2.5)), rel=1e-12)
     assert got[1] == pytest.approx(-2500 / math.log(10), rel=1e-12)  # e^-2500 underflows
     eps3 = cf.theorem3_epsilon(1, 10, 0.9)
     far = np.array([10.0, 100.0, 1000.0])
     np.testing.assert_allclose(  # scipy's log survival function where it does not underflow
-        cf.laplace_log10_tail(far, eps3, 1),
+        poster.laplace_log10_tail(far, eps3, 1),
         (math.log(2) + stats.laplace.logsf(far, scale=1 / eps3)) / math.log(10),
         rtol=1e-14,
     )
     with pytest.raises(ValueError, match="distances must be >= 0"):
-        cf.laplace_log10_tail([-1.0], 0.25, 1.0)
+        poster.laplace_log10_tail([-1.0], 0.25, 1.0)
 
 
 def test_a_positive_probability_of_missing_is_never_written_as_zero():
     """At p = 0.99 Theorem 1's failure probability at ε1 is about 7e-07: four decimals would print
     0.0000 under prose that says it is positive."""
-    assert cf.miss_text(0.0512345) == "0.0512"
-    assert cf.miss_text(7.2123e-07) == "7.21e-07"
-    assert cf.miss_text(4.9e-5) == "4.9e-05" and cf.miss_text(5e-5) == "0.0001"
-    assert cf.miss_text(0.0) == "0"
+    assert poster.miss_text(0.0512345) == "0.0512"
+    assert poster.miss_text(7.2123e-07) == "7.21e-07"
+    assert poster.miss_text(4.9e-5) == "4.9e-05" and poster.miss_text(5e-5) == "0.0001"
+    assert poster.miss_text(0.0) == "0"

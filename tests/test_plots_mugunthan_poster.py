@@ -8,8 +8,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from choosing_epsilon import confidence as cf
 from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
+from choosing_epsilon.papers.mugunthan_poster import forensics as poster
 from choosing_epsilon.plots import figures, style
 
 
@@ -25,21 +25,21 @@ def labelled_lines(ax):
 
 def test_ratio_figure_draws_fig1_with_its_threshold():
     p = np.linspace(0.001, 0.999, 99)
-    threshold = cf.ratio_threshold()
-    fig, frame = poster_plots.ratio_figure(p, cf.ratio(p), threshold)
+    threshold = poster.ratio_threshold()
+    fig, frame = poster_plots.ratio_figure(p, poster.ratio(p), threshold)
     (ax,) = fig.axes
     assert ax.get_xlabel() == "required confidence (p)"
     assert ax.get_ylabel() == "Theorem 2's privacy parameter\nover Theorem 3's (ε₂ / ε₃)"
     assert ax.get_xlim() == (0, 1)
     lines = labelled_lines(ax)
-    np.testing.assert_array_equal(lines["ε₂ / ε₃ (Laplace)"].get_ydata(), cf.ratio(p))
+    np.testing.assert_array_equal(lines["ε₂ / ε₃ (Laplace)"].get_ydata(), poster.ratio(p))
     assert lines[f"ratio = 1 at p = {threshold:.4f}"].get_xdata()[0] == threshold
     assert list(frame.columns) == ["p", "ratio_eps2_over_eps3"] and len(frame) == 99
 
 
 def test_coverage_minus_p_figure_draws_each_theorem_minus_p():
     p = np.linspace(0.3, 0.999, 30)
-    curves = cf.coverage_curves(1, 0.1, 100, 10, p)
+    curves = poster.coverage_curves(1, 0.1, 100, 10, p)
     fig, frame = poster_plots.coverage_minus_p_figure(p, curves, 0.92)
     (ax,) = fig.axes
     assert ax.get_ylabel() == "delivered minus required confidence (coverage − p)"
@@ -52,9 +52,9 @@ def test_coverage_minus_p_figure_draws_each_theorem_minus_p():
 
 
 def test_slips_figure_has_both_panels_on_log_axes():
-    slips = cf.sigma_times_epsilon_curves(1, np.geomspace(0.01, 20, 12), 1e-5)
-    tails = cf.theorem3_tail_curves(np.linspace(0.5, 4, 12))
-    t_star, p_star = cf.theorem3_tail_crossing()
+    slips = poster.sigma_times_epsilon_curves(1, np.geomspace(0.01, 20, 12), 1e-5)
+    tails = poster.theorem3_tail_curves(np.linspace(0.5, 4, 12))
+    t_star, p_star = poster.theorem3_tail_crossing()
     fig, frame = poster_plots.slips_figure(slips, tails, t_star, p_star, 1e-5)
     ax_a, ax_b = fig.axes
     assert (ax_a.get_xscale(), ax_b.get_yscale()) == ("log", "log")
@@ -73,14 +73,14 @@ def test_slips_figure_has_both_panels_on_log_axes():
 
 
 def ratio_case(p):
-    threshold = cf.ratio_threshold()
-    fig, frame = poster_plots.ratio_figure(p, cf.ratio(p), threshold)
+    threshold = poster.ratio_threshold()
+    fig, frame = poster_plots.ratio_figure(p, poster.ratio(p), threshold)
     return fig, poster_plots.ratio_caption(frame, threshold)
 
 
 def coverage_case(sensitivity, w, query_answer, c, p):
-    curves = cf.coverage_curves(sensitivity, w, query_answer, c, p)
-    threshold = cf.ratio_threshold()
+    curves = poster.coverage_curves(sensitivity, w, query_answer, c, p)
+    threshold = poster.ratio_threshold()
     fig, frame = poster_plots.coverage_minus_p_figure(p, curves, threshold)
     caption = poster_plots.coverage_minus_p_caption(
         frame, threshold, sensitivity, c, w * query_answer
@@ -89,9 +89,9 @@ def coverage_case(sensitivity, w, query_answer, c, p):
 
 
 def slips_case(sensitivity, delta, t):
-    slips = cf.sigma_times_epsilon_curves(sensitivity, np.geomspace(0.01, 20, 60), delta)
-    tails = cf.theorem3_tail_curves(t)
-    t_star, p_star = cf.theorem3_tail_crossing()
+    slips = poster.sigma_times_epsilon_curves(sensitivity, np.geomspace(0.01, 20, 60), delta)
+    tails = poster.theorem3_tail_curves(t)
+    t_star, p_star = poster.theorem3_tail_crossing()
     fig, _ = poster_plots.slips_figure(slips, tails, t_star, p_star, delta)
     return fig, poster_plots.slips_caption(slips, tails, t_star, p_star, delta)
 
@@ -144,7 +144,7 @@ def test_coverage_caption_names_the_run_s_parameters_and_what_each_theorem_deliv
         assert "Theorem 1's (Chebyshev, at its value) more than p" in caption.caption
     # Theorem 3 turns short at the grid point just above Fig. 1's threshold
     p = np.linspace(0.3, 0.999, 300)
-    first = p[p > cf.ratio_threshold()][0]
+    first = p[p > poster.ratio_threshold()][0]
     assert f"Theorem 3's more than p up to p ≈ {first:.3f} and less above it" in default.caption
 
 

@@ -102,7 +102,7 @@ def test_gaussian_noise_for_an_epsilon_delta_never_allows_more(epsilon, delta, s
     assert gaussian_delta(exact(sensitivity) / exact(sigma), epsilon) <= delta
 
 
-# --- the Laplace mechanism (calibration.routes) ------------------------------------------------------
+# --- the Laplace mechanism (calibration.routes) -----------------------------------------------
 
 
 @given(RISKS, st.floats(1e-3, 1e3))

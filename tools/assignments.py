@@ -1,8 +1,8 @@
 """Assignments from the notebooks' exercises: nbgrader instructor and student copies, and grading.
 
-    python -m choosing_epsilon.harness.assignments write [--out DIR]  # every notebook's exercises
-    python -m choosing_epsilon.harness.assignments grade PATH.ipynb    # one row per grader cell
-    python -m choosing_epsilon.harness.assignments table               # points per notebook
+    python tools/assignments.py write [--out DIR]  # every notebook's exercises
+    python tools/assignments.py grade PATH.ipynb    # one row per grader cell
+    python tools/assignments.py table               # points per notebook
 
 A notebook's ``## Exercises`` follow the conventions of CONTRIBUTING.md: a heading cell
 ``### Exercise k. Title``, optional inputs, a code cell tagged ``solution`` whose leading comment
@@ -42,8 +42,8 @@ import nbformat
 import pandas as pd
 from nbformat import NotebookNode
 
-from .paths import NOTEBOOKS, ROOT
-from .reproduce import notebook_names
+from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
+from choosing_epsilon.harness.reproduce import notebook_names
 
 SOLUTION, GRADER, PARAMETERS = "solution", "grader", "parameters"
 POINTS = re.compile(r"points-(\d+)")
@@ -461,7 +461,7 @@ def _index(summaries: list[Summary], skipped: list[str]) -> str:
     lines = [
         "# Assignments",
         "",
-        "Written by `make assignments` (`python -m choosing_epsilon.harness.assignments write`)",
+        "Written by `make assignments` (`python tools/assignments.py write`)",
         "from `notebooks/`; do not edit, rerun it. See TEACHING.md at the root of the repository.",
         "",
         "- `instructor/<notebook>/<notebook>.ipynb`: the notebook with its worked solutions and",
@@ -641,7 +641,7 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
 
 def main(argv: list[str] | None = None) -> int:
     """The command line: ``write``, ``grade`` or ``table``."""
-    parser = argparse.ArgumentParser(prog="python -m choosing_epsilon.harness.assignments")
+    parser = argparse.ArgumentParser(prog="python tools/assignments.py")
     sub = parser.add_subparsers(dest="command", required=True)
     w = sub.add_parser("write", help="instructor and student copies of every notebook's exercises")
     w.add_argument("--out", default=str(ROOT / "assignments"), help="default: assignments/")
