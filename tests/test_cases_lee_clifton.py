@@ -15,6 +15,7 @@ from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, PUBLISHED
 from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
+from choosing_epsilon.papers.lee_clifton_2011 import tabulate
 from tests import bruteforce
 from tests.notebook_text import outputs_text, strict_load
 
@@ -51,7 +52,7 @@ def test_median_exact_epsilon_is_infinite_where_brute_force_says_so(values, rho)
 
 def test_infinity_is_written_out_for_display_only():
     table = pd.DataFrame({"exact": [1.5, math.inf], "bound": [0.5, 0.25], "name": ["a", "b"]})
-    marked = plots.marked_infinity(table)
+    marked = tabulate.marked_infinity(table)
     assert marked.exact.tolist() == [1.5, "∞"]
     # untouched columns and the original
     assert marked.bound.dtype == float and table.exact.dtype == float
@@ -117,17 +118,19 @@ def test_claims_of_tables_2_and_3_are_not_applicable_at_other_epsilons(tmp_path)
 
 def test_shown_worlds_are_bounded_and_keep_the_true_world_and_both_extremes():
     answers = np.random.default_rng(0).normal(size=1000)
-    shown = plots.shown_worlds(answers)
-    assert len(shown) == plots.MAX_WORLDS_SHOWN and shown[0] == 0 and len(set(shown)) == len(shown)
+    shown = tabulate.shown_worlds(answers)
+    assert (
+        len(shown) == tabulate.MAX_WORLDS_SHOWN and shown[0] == 0 and len(set(shown)) == len(shown)
+    )
     others = np.delete(answers, 0)
     assert answers[shown].min() <= others.min() and answers[shown].max() >= others.max()
-    assert plots.shown_worlds(answers[:5]).tolist() == list(range(5))
+    assert tabulate.shown_worlds(answers[:5]).tolist() == list(range(5))
 
 
 def test_world_table_sums_up_the_worlds_not_shown():
     beta = pw.posterior(np.arange(50.0), 3.0, 1.0, 0.5)
-    shown = plots.shown_worlds(np.arange(50.0))
-    table = plots.world_table([f"w{k}" for k in shown], {"β": beta}, shown, rest="sum")
+    shown = tabulate.shown_worlds(np.arange(50.0))
+    table = tabulate.world_table([f"w{k}" for k in shown], {"β": beta}, shown, rest="sum")
     assert len(table) == len(shown) + 1 and table["β"].sum() == pytest.approx(1.0)
     assert table.world.iloc[-1] == f"the other {50 - len(shown)} worlds (sum)"
 
@@ -135,17 +138,18 @@ def test_world_table_sums_up_the_worlds_not_shown():
 def test_bounded_table_summarises_long_tables():
     long = pd.DataFrame(
         {
-            "name": [str(i) for i in range(plots.MAX_TABLE_ROWS + 1)],
-            "x": np.arange(plots.MAX_TABLE_ROWS + 1.0),
+            "name": [str(i) for i in range(tabulate.MAX_TABLE_ROWS + 1)],
+            "x": np.arange(tabulate.MAX_TABLE_ROWS + 1.0),
         }
     )
-    summary = plots.bounded_table(long)
+    summary = tabulate.bounded_table(long)
     assert (
-        len(summary) < 10 and summary.set_index("statistic").loc["max", "x"] == plots.MAX_TABLE_ROWS
+        len(summary) < 10
+        and summary.set_index("statistic").loc["max", "x"] == tabulate.MAX_TABLE_ROWS
     )
     assert (
-        plots.bounded_table(long.head(plots.MAX_TABLE_ROWS)) is not None
-        and len(plots.bounded_table(long.head(3))) == 3
+        tabulate.bounded_table(long.head(tabulate.MAX_TABLE_ROWS)) is not None
+        and len(tabulate.bounded_table(long.head(3))) == 3
     )
 
 
@@ -203,9 +207,9 @@ def check_bounded_outputs(out, path):
     for csv in out.glob("*.csv"):
         fixed_size = ("fig", "astronaut", "binary_search_steps", "claims")
         if not csv.stem.startswith(fixed_size):
-            assert len(pd.read_csv(csv)) <= max(plots.MAX_TABLE_ROWS, 2 * plots.MAX_WORLDS_SHOWN), (
-                csv.name
-            )
+            assert len(pd.read_csv(csv)) <= max(
+                tabulate.MAX_TABLE_ROWS, 2 * tabulate.MAX_WORLDS_SHOWN
+            ), csv.name
     results = strict_load((out / "results.json").read_text())
     frame = pd.read_csv(path)
     for attribute in ("absence_days", "school_year"):

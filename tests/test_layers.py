@@ -277,3 +277,53 @@ def test_layers_by_file():
     assert layer(f"{PACKAGE}.plots.style") == layer(f"{PACKAGE}.plots.figures") == FIGURE_KIT
     assert layer(f"{PACKAGE}.harness.reproduce") == layer(f"{PACKAGE}.harness") == HARNESS
     assert layer(f"{PACKAGE}.papers.hsu_2014.forensics") == layer(f"{PACKAGE}.papers") == PER_PAPER
+
+
+# --- figure modules draw, and nothing else -------------------------------------------------------
+
+
+def figure_problems(source: str) -> list[str]:
+    """What a figure module does beyond drawing: a Monte Carlo (a generator, randomness, a
+    simulation), a validation (a raise, the package's input checks), results assembly (writing
+    results)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Raise):
+            found.append(f"line {node.lineno}: raises (a validation belongs with the computation)")
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").endswith("_validate"):
+            found.append(f"line {node.lineno}: imports the input checks")
+        elif isinstance(node, ast.ImportFrom) and any(
+            a.name.startswith("simulate") for a in node.names
+        ):
+            found.append(f"line {node.lineno}: imports a simulation (a Monte Carlo)")
+        elif isinstance(node, ast.Name | ast.Attribute):
+            name = node.id if isinstance(node, ast.Name) else node.attr
+            if name in ("rng", "random", "default_rng") or name.startswith("simulate_"):
+                found.append(f"line {node.lineno}: {name} (a Monte Carlo)")
+            elif name in ("write_results", "results"):
+                found.append(f"line {node.lineno}: {name} (results assembly)")
+    return found
+
+
+def test_figure_modules_draw_and_nothing_else():
+    problems = {
+        name: figure_problems(path.read_text(encoding="utf-8"))
+        for name, path in module_names().items()
+        if name.endswith(".figures") and ".papers." in name
+    }
+    assert len(problems) == 8  # one for each notebook
+    assert {name: found for name, found in problems.items() if found} == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "def f(rng):\n    return rng.normal()\n",
+        "def f(x):\n    if x < 0:\n        raise ValueError('x')\n",
+        "from choosing_epsilon._validate import positive\n",
+        "from choosing_epsilon.possible_worlds import simulate_adversary\n",
+        "def f(out):\n    outputs.write_results({}, out)\n",
+    ],
+)
+def test_a_figure_module_that_computes_is_caught(source):
+    assert figure_problems(source)

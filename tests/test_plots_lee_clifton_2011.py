@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
+from choosing_epsilon.papers.lee_clifton_2011 import tabulate
 from choosing_epsilon.plots import figures, style
 
 matplotlib.use("Agg")
@@ -131,7 +132,7 @@ def test_monte_carlo_figure_shows_simulation_and_exact_curves():
     rng = np.random.default_rng(1)
     epsilons = [2, 0.5]
     simulated = pd.DataFrame(
-        [plots.adversary_summary(ANSWERS, 17 / 6, e, 500, rng) for e in epsilons]
+        [tabulate.adversary_summary(ANSWERS, 17 / 6, e, 500, rng) for e in epsilons]
     )
     fine = np.geomspace(0.25, 4, 20)
     exact = pd.DataFrame(
@@ -161,7 +162,7 @@ def test_monte_carlo_figure_shows_simulation_and_exact_curves():
 def test_astronaut_figure_marks_the_astronaut_on_log_axes():
     crowd = np.random.default_rng(2).uniform(100, 20000, size=200)
     edge = crowd.max()
-    sweep = plots.outlier_sweep(crowd, np.geomspace(1, 4e6, 12), 0.01)
+    sweep = tabulate.outlier_sweep(crowd, np.geomspace(1, 4e6, 12), 0.01)
     fig, data = plots.astronaut_figure(sweep, edge, 400000, 0.01, 200)
     assert data is sweep
     ax, ax_noise = fig.axes
@@ -202,7 +203,7 @@ def drawn(epsilon, rho, n_trials, alumni_rho, outlier_km):
     rng = np.random.default_rng(3)
     eps = [0.1, epsilon, 5]
     simulated = pd.DataFrame(
-        [plots.adversary_summary(ANSWERS, 17 / 6, e, n_trials, rng) for e in eps]
+        [tabulate.adversary_summary(ANSWERS, 17 / 6, e, n_trials, rng) for e in eps]
     )
     fine = np.geomspace(0.05, 10, 30)
     exact = pd.DataFrame(
@@ -217,7 +218,7 @@ def drawn(epsilon, rho, n_trials, alumni_rho, outlier_km):
     mc = (simulated, exact, 0.25, n_trials, "absence_days")
     crowd = np.random.default_rng(2).uniform(100, 20000, size=199)
     edge = crowd.max()
-    sweep = plots.outlier_sweep(crowd, np.geomspace(1, 4e6, 12), alumni_rho)
+    sweep = tabulate.outlier_sweep(crowd, np.geomspace(1, 4e6, 12), alumni_rho)
     astronaut = pw.epsilon_for_risk(np.append(crowd, outlier_km), alumni_rho, "mean").exact
     outlier = (sweep, edge, outlier_km, alumni_rho, 200)
     return {

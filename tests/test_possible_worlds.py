@@ -13,7 +13,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
-from choosing_epsilon.papers.lee_clifton_2011 import forensics
+from choosing_epsilon.papers.lee_clifton_2011 import forensics, tabulate
 from choosing_epsilon.plots import figures
 from tests import bruteforce
 from tests.examples import examples
@@ -303,22 +303,22 @@ def paper_fits():
 
 def test_worlds_are_labelled_by_their_values_or_by_who_is_absent():
     shown = np.arange(4)
-    assert plots.world_members(ABSENCE, NAMES, ORDER, shown) == [
+    assert tabulate.world_members(ABSENCE, NAMES, ORDER, shown) == [
         "{1, 2, 3}",
         "{1, 2, 10}",
         "{1, 3, 10}",
         "{2, 3, 10}",
     ]
-    assert plots.world_members(ABSENCE, NAMES, ORDER, np.array([0, 3]), limit=3) == [
+    assert tabulate.world_members(ABSENCE, NAMES, ORDER, np.array([0, 3]), limit=3) == [
         "X − Terry",
         "X − Chris",
     ]
     table = pd.DataFrame({"name": NAMES, "absence_days": ABSENCE, "school_year": YEAR})
-    listing = plots.world_listing(table, ["absence_days", "school_year"], ORDER, shown)
+    listing = tabulate.world_listing(table, ["absence_days", "school_year"], ORDER, shown)
     assert listing.world.tolist() == ["ω1", "ω2", "ω3", "ω4"]
     assert listing.absent.tolist() == ["Terry", "Pat", "Kelly", "Chris"]
     assert listing.school_year.tolist() == ["{1, 2, 3}", "{1, 2, 4}", "{1, 3, 4}", "{2, 3, 4}"]
-    large = plots.world_listing(table, ["absence_days"], ORDER, shown, limit=3)
+    large = tabulate.world_listing(table, ["absence_days"], ORDER, shown, limit=3)
     assert large["absence_days of the absent row"].tolist() == [10, 3, 2, 1]
 
 
@@ -337,9 +337,9 @@ def test_swapped_digits_find_the_printed_numerator():
 
 
 def test_posterior_tables_are_the_committed_tables_2_and_3(tmp_path):
-    labels = plots.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
-    worst = plots.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
-    at_response = plots.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
+    labels = tabulate.world_members(ABSENCE, NAMES, ORDER, np.arange(4))
+    worst = tabulate.posterior_table(labels, MEANS, 2.0, 17 / 6, EPSILONS, np.arange(4))
+    at_response = tabulate.posterior_table(labels, MEANS, 2.2013, 17 / 6, EPSILONS, np.arange(4))
     assert same_as_committed(worst, "table3_posterior_worst_case_response", tmp_path)
     assert same_as_committed(at_response, "table2_posterior_at_response", tmp_path)
 
@@ -464,7 +464,7 @@ def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
     # stream spawned from it before any draw
     rng = np.random.default_rng(20110901)
     alumni_rng, _ = rng.spawn(2)
-    rows = [plots.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
+    rows = [tabulate.adversary_summary(MEANS, 17 / 6, e, 20000, rng) for e in EPSILONS]
     assert same_as_committed(pd.DataFrame(rows), "monte_carlo_adversary", tmp_path)
     alumni = alumni_rng.uniform(100, 20000, size=100000)
     results = {
@@ -473,12 +473,12 @@ def test_simulated_adversary_and_alumni_are_the_committed_ones(tmp_path):
             np.append(alumni[:-1], 400000), 0.01
         ),
     }
-    comparison = plots.epsilon_comparison(results, unit="km")
+    comparison = tabulate.epsilon_comparison(results, unit="km")
     assert same_as_committed(comparison, "astronaut_alumni", tmp_path)
     crowd = alumni[:-1]
     excess = np.geomspace(1, 10 * 400000 - crowd.max(), 40)
     assert same_as_committed(
-        plots.outlier_sweep(crowd, excess, 0.01), "astronaut_outlier", tmp_path
+        tabulate.outlier_sweep(crowd, excess, 0.01), "astronaut_outlier", tmp_path
     )
 
 
@@ -490,12 +490,12 @@ def test_adversary_summary_refuses_a_simulation_that_contradicts_the_exact_value
         plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
     )
     with pytest.raises(RuntimeError, match=r"exceeds the Eq. \(3\) worst case"):
-        plots.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+        tabulate.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
     monkeypatch.setattr(
         plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
     )
     with pytest.raises(RuntimeError, match=r"more than 5 s\.e\. from the exact"):
-        plots.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
+        tabulate.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
 
 
 def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
@@ -505,15 +505,17 @@ def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
         a: {q: pw.epsilon_for_risk(v, 1 / 3, q) for q in ("mean", "median")}
         for a, v in data.items()
     }
-    rows = [plots.epsilon_row(a, r) for a, by in results.items() for r in by.values()]
+    rows = [tabulate.epsilon_row(a, r) for a, by in results.items() for r in by.values()]
     assert same_as_committed(pd.DataFrame(rows), "epsilon_by_attribute_and_query", tmp_path)
-    summary = {a: {q: plots.epsilon_summary(r) for q, r in by.items()} for a, by in results.items()}
+    summary = {
+        a: {q: tabulate.epsilon_summary(r) for q, r in by.items()} for a, by in results.items()
+    }
     committed = json.loads((PAPER / "results.json").read_text())["attributes"]
     for attribute, by_query in summary.items():
         for query, values in by_query.items():
             assert values == pytest.approx(committed[attribute][query], rel=1e-12)
     neighbours = [
-        plots.neighbour_row(a, v, q, 1 / 3) for a, v in data.items() for q in ("mean", "median")
+        tabulate.neighbour_row(a, v, q, 1 / 3) for a, v in data.items() for q in ("mean", "median")
     ]
     assert same_as_committed(pd.DataFrame(neighbours), "neighbour_definitions", tmp_path)
     assert pw.bounded_guarantee(4, 1 / 3) == pytest.approx(math.log(1.5))
@@ -522,7 +524,7 @@ def test_epsilon_rows_and_results_are_the_committed_ones(tmp_path):
 def test_epsilon_row_marks_an_infinite_exact_epsilon_and_refuses_one_below_the_bound():
     infinite = pw.epsilon_for_risk(ABSENCE, 0.5, "median")
     assert math.isinf(infinite.exact)
-    assert plots.epsilon_row("absence_days", infinite)["exact / Eq. (7)"] == math.inf
+    assert tabulate.epsilon_row("absence_days", infinite)["exact / Eq. (7)"] == math.inf
     broken = dataclasses.replace(infinite, exact=0.1, upper_bound=0.2)
     with pytest.raises(RuntimeError, match=r"lies below the Eq. \(7\) bound"):
-        plots.epsilon_row("absence_days", broken)
+        tabulate.epsilon_row("absence_days", broken)

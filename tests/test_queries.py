@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import queries
-from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
+from choosing_epsilon.papers.lee_clifton_2011 import tabulate
 from choosing_epsilon.possible_worlds import epsilon_for_risk
 from tests import bruteforce
 from tests.examples import examples
@@ -115,7 +115,7 @@ def test_bad_queries_and_unknowns_are_refused_by_name():
 def test_the_query_table_and_its_monte_carlo():
     x = [1.0, 2.0, 3.0, 10.0]
     cases = [("variance", None, 1), ("quantile", 0.9, 1), ("mean", None, 2)]
-    table = plots.query_table(x, 1 / 3, cases)
+    table = tabulate.query_table(x, 1 / 3, cases)
     for (query, q, k), exact in zip(cases, table["exact ε"]):
         assert exact == epsilon_for_risk(x, 1 / 3, query, unknown=k, q=q).exact
         seen = pw.simulated_worst_posterior(x, query, exact, 4000, np.random.default_rng(1), k, q)
@@ -125,11 +125,11 @@ def test_the_query_table_and_its_monte_carlo():
     # a column too rich for k = 2 says so instead of computing: 5,000 distinct values make
     # 12,502,500 classes, above MAX_CLASSES
     assert queries.count_classes(5000, 2) > queries.MAX_CLASSES
-    wide = plots.query_table(np.arange(5000.0), 0.5, [("mean", None, 2)])
+    wide = tabulate.query_table(np.arange(5000.0), 0.5, [("mean", None, 2)])
     assert math.isnan(wide["exact ε"][0]) and "not computed" in wide.note[0]
     assert math.isnan(pw.simulated_worst_posterior(np.arange(100.0), "mean", 1.0, 10, None))
     # three rows leave no world once two are missed and one more removed
-    small = plots.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
+    small = tabulate.query_table([1.0, 2.0, 5.0], 0.5, [("mean", None, 1), ("mean", None, 2)])
     assert math.isfinite(small["exact ε"][0]) and "not applicable" in small.note[1]
 
 
