@@ -260,6 +260,17 @@ def insert_scrubbers(nb: nbformat.NotebookNode, fragments: dict[str, str]) -> se
     return written
 
 
+# an exercise's hidden tests, the instructor's alone (nbgrader's markers): not on a reader's page
+HIDDEN_TESTS = re.compile(
+    r"^[ \t]*### BEGIN HIDDEN TESTS\n.*?^[ \t]*### END HIDDEN TESTS\n?", re.M | re.S
+)
+
+
+def without_hidden_tests(source: str) -> str:
+    """A grader cell as a reader may see it: its visible checks, the hidden tests cut out."""
+    return HIDDEN_TESTS.sub("", source).rstrip("\n")
+
+
 def fold_cells(nb: nbformat.NotebookNode) -> None:
     """Fold the machinery (the ledger's checks, the set-up cell, the guards: the cells Jupyter shows
     collapsed), the worked solutions and the graders' checks, each with a toggle that says what it
@@ -277,6 +288,7 @@ def fold_cells(nb: nbformat.NotebookNode) -> None:
         elif cell.cell_type == "code" and "solution" in tags:
             fold(cell, "hide-cell", "Show solution", "Hide solution")
         elif cell.cell_type == "code" and "grader" in tags:
+            cell.source = without_hidden_tests(cell.source)
             fold(cell, "hide-cell", "Show the grader's checks", "Hide the grader's checks")
         elif cell.cell_type == "markdown" and "solution" in tags:
             cell.source = (

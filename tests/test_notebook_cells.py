@@ -4,6 +4,7 @@ cell prepares what it records (a note's text, a value that is nan where a claim 
 and records it, but computes nothing the argument needs and shows the reader nothing new."""
 
 import ast
+import re
 
 import nbformat
 import pytest
@@ -171,3 +172,32 @@ def test_the_rounding_rule_catches_a_rounded_value():
     assert rounded_checks("for c in ids:\n    ledger.check(c, t.round(2)[c], uses=[])")
     slip = "s = math.floor(100 * x) / 100\nledger.check('a', x, uses=[], explanation='1', slip=s)"
     assert rounded_checks(slip) == []
+
+
+# --- folded cells print nothing a reader did not ask for -----------------------------------------
+
+# a status line ending in a bare truth value ("ledger at the paper's parameters: True"), or a dump
+# of results.json: plumbing, not a sentence for a reader
+PLUMBING = re.compile(r"(?m)^[^\n]*:\s*(True|False)\s*$|^\s*\{\s*$")
+FOLDED = ("claims", "setup", "checks", "answer")
+
+
+def folded_outputs(name):
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and set(cell.metadata.get("tags", [])) & set(FOLDED):
+            for output in cell.get("outputs", []):
+                if output.get("output_type") == "stream":
+                    yield i, output.get("text", "")
+
+
+@pytest.mark.parametrize("name", reproduce.notebook_names())
+def test_folded_cells_print_no_plumbing(name):
+    found = [(i, text[:80]) for i, text in folded_outputs(name) if PLUMBING.search(text)]
+    assert found == []
+
+
+def test_the_plumbing_rule_catches_a_status_line_and_a_dump():
+    assert PLUMBING.search("ledger at the paper's parameters: True\n")
+    assert PLUMBING.search('{\n  "epsilon": 1.0\n}\n')
+    assert not PLUMBING.search("density under ω1: 0.3062; the printed numerator is a swap\n")

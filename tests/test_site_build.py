@@ -157,3 +157,25 @@ def test_links_to_a_notebooks_own_sections_take_the_sites_anchors():
     assert build.heading_slug("Forensics:-how-Tables-2–3-were-matched") == (
         "forensics-how-tables-23-were-matched"
     )
+
+
+# --- the instructor's hidden tests stay off a reader's page ---------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb")))
+def test_no_hidden_test_reaches_a_page(name):
+    """Every grader cell of every notebook as the site writes it keeps its visible checks and
+    loses the block nbgrader hides from students (the committed notebook keeps it)."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    graders = [c for c in nb.cells if "grader" in c.metadata.get("tags", [])]
+    hidden = sum("### BEGIN HIDDEN TESTS" in c.source for c in graders)
+    build.fold_cells(nb)
+    assert not any("HIDDEN TESTS" in c.source for c in nb.cells)
+    assert all(c.source.strip() for c in graders)  # the visible checks remain
+    assert hidden > 0  # every notebook's exercises have hidden tests: the test sees some
+
+
+def test_the_hidden_block_is_cut_and_the_rest_kept():
+    source = "assert a\n### BEGIN HIDDEN TESTS\nassert b\n### END HIDDEN TESTS\nassert c\n"
+    assert build.without_hidden_tests(source) == "assert a\nassert c"
+    assert build.without_hidden_tests("assert a\n") == "assert a"

@@ -2,7 +2,8 @@
 
 Cells tagged `claims` (the ledger's checks), `setup` (the parameter check and the run's output
 folder), `checks` (guards that stop a run whose computation disagrees with itself) and `answer`
-(the synthesis's answer, computed at once so that it can open the notebook) get the
+(the synthesis's answer, computed at once so that it can open the notebook) and `grader` (an
+exercise's checks, the instructor's hidden tests among them) get the
 cell metadata `{"jupyter": {"source_hidden": true}}`, which JupyterLab and Notebook 7 honour: the
 cell shows as one folded line that a click opens. The site folds the same tags itself.
 
@@ -18,7 +19,7 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
-MACHINERY = ("claims", "setup", "checks", "answer")
+MACHINERY = ("claims", "setup", "checks", "answer", "grader")
 
 
 def open_machinery(notebook: nbformat.NotebookNode) -> list[int]:
