@@ -7,24 +7,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from choosing_epsilon.harness.parameters import (
-    N_TRIALS,
-    SEED,
-    Param,
-    in_unit,
-    is_distinct,
-    is_distinct_unit_list,
-    is_unit,
-    output_dir,
-    with_default,
-)
+from choosing_epsilon.harness import parameters as declare
 
-DECLARED: dict[str, Param] = {
-    "sample_rate": in_unit(paper=0.001, comment="DP-SGD's Poisson sampling rate p (Sec. 3.1)"),
-    "num_steps": Param(
+DECLARED: dict[str, declare.Param] = {
+    "sample_rate": declare.in_unit(
+        paper=0.001, comment="DP-SGD's Poisson sampling rate p (Sec. 3.1)"
+    ),
+    "num_steps": declare.Param(
         "int", "[1, 10**6]", lambda v: 1 <= v <= 10**6, paper=10000, comment="DP-SGD's steps T"
     ),
-    "delta": in_unit(
+    "delta": declare.in_unit(
         paper=1e-5,
         comment="δ* of standard calibration, and of the (ε, δ) read off each run (App. H.2)",
         source="1e-5",
@@ -34,19 +26,19 @@ DECLARED: dict[str, Param] = {
     # (5), and its Fig. 2a draws those with adv >= 0.01: these, as numpy computes them, 0.05 and
     # 0.15 once (its 0.049999999999999996 and 0.15000000000000002 are one unit in the last place
     # from them)
-    "advantage_targets": Param(
+    "advantage_targets": declare.Param(
         "list[float]",
         "a non-empty list of distinct values in (delta, 1)",
-        is_distinct_unit_list,
+        declare.is_distinct_unit_list,
         paper=[0.018803015465431967, 0.05, 0.1, 0.15, 0.2, 0.25],
         comment="Fig. 2a's η*: the authors' grid of the paper's time, as drawn (η* ≥ 0.01)",
     ),
     # the same script from riskcal d7fb0f0 (16 August 2024) on: np.logspace from 0.004 to 0.05 and
     # the same np.linspace, every point drawn
-    "later_advantage_targets": Param(
+    "later_advantage_targets": declare.Param(
         "list[float]",
         "a list of distinct values in (delta, 1), maybe empty",
-        lambda v: all(is_unit(x) for x in v) and is_distinct(v),
+        lambda v: all(declare.is_unit(x) for x in v) and declare.is_distinct(v),
         paper=[
             0.004000000000000001,
             0.007521206186172788,
@@ -61,40 +53,46 @@ DECLARED: dict[str, Param] = {
         comment="the authors' later grid (Fig. 2a's η* from 16 August 2024): a second reading",
     ),
     # each target a row or a column of the tables: listed once
-    "fpr_targets": Param(
+    "fpr_targets": declare.Param(
         "list[float]",
         "a non-empty list of distinct values in (0, 1)",
-        is_distinct_unit_list,
+        declare.is_distinct_unit_list,
         paper=[0.01, 0.05, 0.1],
         comment="Fig. 3's FPRs α*, also Fig. 1's",
     ),
-    "tpr_targets": Param(
+    "tpr_targets": declare.Param(
         "list[float]",
         "a non-empty list of distinct values in (0, 1), one above fpr_targets[0] + delta",
-        is_distinct_unit_list,
+        declare.is_distinct_unit_list,
         paper=[0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5],
         comment="Fig. 3's TPRs 1 − β*",
     ),
-    "gap_advantage": Param(
-        "float", "(delta, 1)", is_unit, paper=0.5, comment="Prop. 3.3's example: the advantage η*"
+    "gap_advantage": declare.Param(
+        "float",
+        "(delta, 1)",
+        declare.is_unit,
+        paper=0.5,
+        comment="Prop. 3.3's example: the advantage η*",
     ),
-    "gap_fpr": Param(
+    "gap_fpr": declare.Param(
         "float",
         "(0, (1 - gap_advantage)/2)",
-        is_unit,
+        declare.is_unit,
         paper=0.1,
         comment="and the FPR α it reads the gap at",
     ),
-    "workers": Param(
+    "workers": declare.Param(
         "int",
         "[1, 8]",
         lambda v: 1 <= v <= 8,
         default=1,
         comment="processes for the calibrations a run must compute (none at the defaults)",
     ),
-    "seed": with_default(SEED, 20240702, "seeds the Monte Carlo test of the Gaussian mechanism"),
-    "n_trials": with_default(N_TRIALS, 200000, "draws per hypothesis in that test"),
-    "output_dir": output_dir("kulynych_2024"),
+    "seed": declare.with_default(
+        declare.SEED, 20240702, "seeds the Monte Carlo test of the Gaussian mechanism"
+    ),
+    "n_trials": declare.with_default(declare.N_TRIALS, 200000, "draws per hypothesis in that test"),
+    "output_dir": declare.output_dir("kulynych_2024"),
 }
 
 

@@ -7,16 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from choosing_epsilon.harness.parameters import (
-    N_TRIALS,
-    SEED,
-    Param,
-    finite_float,
-    is_increasing_pair,
-    output_dir,
-    positive_float,
-    with_default,
-)
+from choosing_epsilon.harness import parameters as declare
 
 # the largest noise scale the Laplace introduction draws with (Δ/ε, and (ub − lb)/ε for input
 # perturbation): the fourth power of the scale, in the standard error of a sample variance, and
@@ -24,25 +15,27 @@ from choosing_epsilon.harness.parameters import (
 MAX_NOISE_SCALE = 1e70
 
 
-DECLARED: dict[str, Param] = {
-    "f_D": finite_float(
+DECLARED: dict[str, declare.Param] = {
+    "f_D": declare.finite_float(
         paper=5,
         comment="the true answer f(D) in the post's Laplace example",
     ),
-    "sensitivity": positive_float(paper=7, comment="Δ(f) in that example"),
-    "epsilon": positive_float(
+    "sensitivity": declare.positive_float(paper=7, comment="Δ(f) in that example"),
+    "epsilon": declare.positive_float(
         paper=0.5,
         comment="the privacy level of the example and of the first scenario",
     ),
-    "epsilon_high": positive_float(paper=10, comment='the second scenario: "no privacy at all"'),
-    "age_range": Param(
+    "epsilon_high": declare.positive_float(
+        paper=10, comment='the second scenario: "no privacy at all"'
+    ),
+    "age_range": declare.Param(
         "list[float]",
         "[lower, upper] with lower < upper",
-        is_increasing_pair,
+        declare.is_increasing_pair,
         paper=[0, 110],
         comment="[lb, ub] of an age column, from domain knowledge",
     ),
-    "netflix_ratings": Param(
+    "netflix_ratings": declare.Param(
         "int",
         "[1, 10**12]",
         lambda v: 1 <= v <= 10**12,
@@ -50,7 +43,7 @@ DECLARED: dict[str, Param] = {
         comment="movie ratings in Netflix's 2006 release, as the post gives them",
         source="10_000_000",
     ),
-    "netflix_customers": Param(
+    "netflix_customers": declare.Param(
         "int",
         "[1, 10**12]",
         lambda v: 1 <= v <= 10**12,
@@ -58,29 +51,29 @@ DECLARED: dict[str, Param] = {
         comment="the customers who gave them, as the post gives them",
         source="500_000",
     ),
-    "netflix_ratings_each": Param(
+    "netflix_ratings_each": declare.Param(
         "list[int]",
         "[fewest, most] with 1 <= fewest <= most",
         lambda v: len(v) == 2 and 1 <= v[0] <= v[1],
         paper=[2, 8],
         comment="the fewest and most ratings per customer, as the post gives them",
     ),
-    "n_records": Param(
+    "n_records": declare.Param(
         "int",
         "[1, 10**9]",
         lambda v: 1 <= v <= 10**9,
         default=1000,
         comment="records whose mean age is released (our choice; the post gives none)",
     ),
-    "n_runs": with_default(
-        N_TRIALS, 1000, "repeated releases in the averaging attack (our choice)"
+    "n_runs": declare.with_default(
+        declare.N_TRIALS, 1000, "repeated releases in the averaging attack (our choice)"
     ),
-    "budget": positive_float(
+    "budget": declare.positive_float(
         default=2.0,
         comment="privacy budget ε_t for the dataset (our choice)",
     ),
-    "seed": with_default(SEED, 20230315, "seeds every random draw below"),
-    "output_dir": output_dir("laplace_intro"),
+    "seed": declare.with_default(declare.SEED, 20230315, "seeds every random draw below"),
+    "output_dir": declare.output_dir("laplace_intro"),
 }
 
 

@@ -8,86 +8,74 @@ from collections.abc import Mapping
 from typing import Any
 
 from choosing_epsilon import possible_worlds
-from choosing_epsilon.harness.parameters import (
-    N_TRIALS,
-    SEED,
-    Param,
-    finite_float,
-    in_unit,
-    is_distinct,
-    is_nonempty,
-    output_dir,
-    positive_float,
-    positive_list,
-    with_default,
-)
+from choosing_epsilon.harness import parameters as declare
 
-DECLARED: dict[str, Param] = {
-    "data_path": Param(
+DECLARED: dict[str, declare.Param] = {
+    "data_path": declare.Param(
         "path",
         "a CSV file with a 'name' column",
-        is_nonempty,
+        declare.is_nonempty,
         paper="../data/students.csv",
         comment_above=(
             "the adversary's database X: a `name` column and numeric attributes (Table 1)"
         ),
     ),
-    "attributes": Param(
+    "attributes": declare.Param(
         "list[str]",
         "a non-empty list of distinct numeric column names",
-        lambda v: is_nonempty(v) and is_distinct(v),
+        lambda v: declare.is_nonempty(v) and declare.is_distinct(v),
         paper=["absence_days", "school_year"],
         comment_above="the first is the paper's main example, the second its comparison",
     ),
-    "absent": Param(
+    "absent": declare.Param(
         "name",
         "a value of the 'name' column",
         lambda v: len(str(v)) > 0,
         paper="Terry",
         comment="the individual missing from the released database X'",
     ),
-    "rho": in_unit(
+    "rho": declare.in_unit(
         paper=1 / 3,
         comment="the largest acceptable posterior belief (risk of disclosure)",
         source="1 / 3",
     ),
-    "epsilons": positive_list(
+    "epsilons": declare.positive_list(
         paper=[5, 2, 1, 0.5, 0.1, 0.01],
         comment="the columns of Tables 2 and 3",
     ),
-    "fig1_response": finite_float(
+    "fig1_response": declare.finite_float(
         paper=1,
         comment="Sec. 4.4 reads Fig. 1 at this response: ω1 is the likeliest world",
     ),
-    "response": finite_float(paper=2.2013, comment="the noisy response of Sec. 4.4"),
-    "example_epsilon": positive_float(
+    "response": declare.finite_float(paper=2.2013, comment="the noisy response of Sec. 4.4"),
+    "example_epsilon": declare.positive_float(
         paper=2,
         comment="the ε of Secs. 4.1 and 4.4, used for Figs. 1 and 3",
     ),
-    "example_noise": finite_float(paper=1.1677, comment="the Laplace draw of Sec. 4.1"),
-    "year_epsilon": positive_float(
+    "example_noise": declare.finite_float(paper=1.1677, comment="the Laplace draw of Sec. 4.1"),
+    "year_epsilon": declare.positive_float(
         paper=0.5,
         comment="the ε of Eqs. (10)-(12), for the second attribute",
     ),
-    "fig2_max_epsilon": positive_float(paper=5, comment="the right end of Fig. 2's ε axis"),
-    "outlier_km": positive_float(
+    "fig2_max_epsilon": declare.positive_float(paper=5, comment="the right end of Fig. 2's ε axis"),
+    "outlier_km": declare.positive_float(
         paper=400000,
         comment="Sec. 1: the astronaut alumni have travelled nearly 400,000 km",
     ),
-    "alumni_n": Param(
+    "alumni_n": declare.Param(
         "int",
         "[3, 10**7]",
         lambda v: 3 <= v <= 10**7,
         default=100000,
         comment="size of the synthetic alumni database (our choice; the paper gives none)",
     ),
-    "alumni_rho": in_unit(
+    "alumni_rho": declare.in_unit(
         default=0.01,
         comment="risk threshold for the alumni example (our choice)",
     ),
-    "seed": with_default(SEED, 20110901, "seeds every random draw below"),
-    "n_trials": with_default(N_TRIALS, 20000, "Monte Carlo responses per ε"),
-    "output_dir": output_dir("lee_clifton_2011"),
+    "seed": declare.with_default(declare.SEED, 20110901, "seeds every random draw below"),
+    "n_trials": declare.with_default(declare.N_TRIALS, 20000, "Monte Carlo responses per ε"),
+    "output_dir": declare.output_dir("lee_clifton_2011"),
 }
 
 

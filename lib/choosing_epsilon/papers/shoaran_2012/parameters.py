@@ -7,66 +7,55 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from choosing_epsilon.harness.parameters import (
-    N_TRIALS,
-    SEED,
-    Param,
-    in_unit,
-    is_positive_list,
-    is_unit_list,
-    output_dir,
-    positive_float,
-    positive_list,
-    with_default,
-)
+from choosing_epsilon.harness import parameters as declare
 
-DECLARED: dict[str, Param] = {
-    "epsilon": positive_float(paper=0.01, comment="the privacy degree of the examples"),
-    "pr": in_unit(
+DECLARED: dict[str, declare.Param] = {
+    "epsilon": declare.positive_float(paper=0.01, comment="the privacy degree of the examples"),
+    "pr": declare.in_unit(
         paper=0.1,
         comment="probability that the noise exceeds z (the examples' 10%)",
     ),
-    "re": positive_float(paper=0.1, comment="relative-error threshold (10%)"),
-    "sensitivity": positive_float(
+    "re": declare.positive_float(paper=0.1, comment="relative-error threshold (10%)"),
+    "sensitivity": declare.positive_float(
         paper=1,
         comment="Δ(q) of a count query: the single-query case and Fig. 1",
     ),
-    "query_answers": positive_list(
+    "query_answers": declare.positive_list(
         paper=[3000, 30000],
         comment="q_i(D) of Examples 2 and 3",
     ),
-    "query_index": positive_list(
+    "query_index": declare.positive_list(
         paper=[1, 10],
         comment="Γ, the DIFF query index of Example 3",
     ),
-    "query_sensitivities": positive_list(
+    "query_sensitivities": declare.positive_list(
         paper=[1, 1],
         comment="Δ(q_i), both counts",
     ),
-    "fig1_epsilons": Param(
+    "fig1_epsilons": declare.Param(
         "list[float]",
         "three values > 0",
-        lambda v: len(v) == 3 and is_positive_list(v),
+        lambda v: len(v) == 3 and declare.is_positive_list(v),
         default=[0.01, 0.02, 0.05],
         comment_above="Fig. 1 curves: the paper names 0.01 only; 0.02 and 0.05 share its scale",
     ),
-    "fig2_prs": Param(
+    "fig2_prs": declare.Param(
         "list[float]",
         "three values in (0, 1)",
-        lambda v: len(v) == 3 and is_unit_list(v),
+        lambda v: len(v) == 3 and declare.is_unit_list(v),
         default=[0.1, 0.3, 0.5],
         comment_above=(
             "Fig. 2 curves, unnamed in the paper: the examples' 10% and the 30% and 50% of the "
             "text on Fig. 1"
         ),
     ),
-    "fig2_reading_epsilon": positive_float(
+    "fig2_reading_epsilon": declare.positive_float(
         paper=0.1,
         comment="ε of Fig. 2's second reading (MTA against re)",
     ),
-    "seed": with_default(SEED, 20120827, "seeds every random draw below"),
-    "n_trials": with_default(N_TRIALS, 200000, "simulated releases per mechanism"),
-    "output_dir": output_dir("shoaran_2012"),
+    "seed": declare.with_default(declare.SEED, 20120827, "seeds every random draw below"),
+    "n_trials": declare.with_default(declare.N_TRIALS, 200000, "simulated releases per mechanism"),
+    "output_dir": declare.output_dir("shoaran_2012"),
 }
 
 

@@ -7,147 +7,140 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from choosing_epsilon.harness.parameters import (
-    SEED,
-    Param,
-    in_unit,
-    is_increasing_pair,
-    is_nonempty,
-    is_positive,
-    is_unit,
-    output_dir,
-    positive_float,
-    with_default,
-)
+from choosing_epsilon.harness import parameters as declare
 from choosing_epsilon.queries import QUERIES
 
-DECLARED: dict[str, Param] = {
-    "data_path": Param(
+DECLARED: dict[str, declare.Param] = {
+    "data_path": declare.Param(
         "path",
         "empty (the synthetic survey), a CSV file, a Parquet file or a glob of Parquet files",
         lambda v: True,
         default="",
         comment="a CSV or Parquet file (or glob) holding the data; empty: the synthetic survey",
     ),
-    "column": Param(
+    "column": declare.Param(
         "name",
         "a numeric column of data_path",
         lambda v: len(str(v)) > 0,
         default="age",
         comment="the numeric column of data_path whose mean is released",
     ),
-    "n_people": Param(
+    "n_people": declare.Param(
         "int",
         "[3, 10**7]",
         lambda v: 3 <= v <= 10**7,
         default=20000,
         comment="participants in the synthetic survey",
     ),
-    "value_range": Param(
+    "value_range": declare.Param(
         "list[float]",
         "[lower, upper] with lower < upper: the column's public range",
-        is_increasing_pair,
+        declare.is_increasing_pair,
         default=[0, 110],
         comment="the column's public range, known before the data: it fixes Δ",
     ),
-    "observed_ages": Param(
+    "observed_ages": declare.Param(
         "list[float]",
         "[youngest, oldest] inside value_range",
         lambda v: len(v) == 2 and v[0] <= v[1],
         default=[18, 90],
         comment="the synthetic ages are whole years spread evenly over this range",
     ),
-    "mean_lower_bound": Param(
+    "mean_lower_bound": declare.Param(
         "float",
         "any finite number (Shoaran et al.'s method applies where max(lower end of value_range, "
         "mean_lower_bound) is positive and at most the upper end)",
         default=18.0,
         comment="Shoaran et al.: public lower bound of the mean age (never from the data)",
     ),
-    "rho": in_unit(
+    "rho": declare.in_unit(
         default=0.002,
         comment="Lee & Clifton: largest acceptable posterior on who is absent (the prior is 1/n)",
     ),
-    "lee_clifton_query": Param(
+    "lee_clifton_query": declare.Param(
         "str",
         "one of " + ", ".join(QUERIES),
         lambda v: v in QUERIES,
         default="mean",
         comment="... for the release of: mean, sum, variance, std, median, quantile",
     ),
-    "lee_clifton_q": Param(
+    "lee_clifton_q": declare.Param(
         "float",
         "(0, 1), read with lee_clifton_query quantile",
-        is_unit,
+        declare.is_unit,
         default=0.9,
         comment='... the level of the quantile (read with lee_clifton_query "quantile" only)',
     ),
-    "bad_event_cost": positive_float(
+    "bad_event_cost": declare.positive_float(
         default=1274,
         comment="Hsu et al.: the cost of the bad event, as in their study",
     ),
-    "bad_event_probability": in_unit(default=0.05, comment="its probability without participating"),
-    "budget": positive_float(default=30000, comment="dollars to pay the participants"),
-    "error_years": positive_float(
+    "bad_event_probability": declare.in_unit(
+        default=0.05, comment="its probability without participating"
+    ),
+    "budget": declare.positive_float(default=30000, comment="dollars to pay the participants"),
+    "error_years": declare.positive_float(
         default=5,
         comment="Hsu et al.: the mean age must be within this many years ...",
     ),
-    "failure_probability": in_unit(default=0.1, comment="... except with this probability"),
-    "relative_error": positive_float(
+    "failure_probability": declare.in_unit(default=0.1, comment="... except with this probability"),
+    "relative_error": declare.positive_float(
         default=0.05,
         comment="Shoaran et al.: relative-error target re",
     ),
-    "pr": in_unit(default=0.1, comment="... met with probability 1 - pr"),
-    "c_years": positive_float(
+    "pr": declare.in_unit(default=0.1, comment="... met with probability 1 - pr"),
+    "c_years": declare.positive_float(
         default=1,
         comment="poster: the noise stays within c years ...",
     ),
-    "p": in_unit(default=0.95, comment="... with probability p"),
-    "prior": in_unit(
+    "p": declare.in_unit(default=0.95, comment="... with probability p"),
+    "prior": declare.in_unit(
         default=0.5,
         comment="Bayesian reading: the adversary's prior that a given person took part",
     ),
-    "posterior_threshold": in_unit(
+    "posterior_threshold": declare.in_unit(
         default=0.75, comment="... and the posterior it must not exceed"
     ),
-    "max_advantage": in_unit(
+    "max_advantage": declare.in_unit(
         default=0.25,
         comment="hypothesis testing: largest acceptable TPR - FPR of any membership test",
     ),
-    "max_tpr": Param(
+    "max_tpr": declare.Param(
         "float",
         "(0, 1) (the calibration to a TPR applies above at_fpr)",
-        is_unit,
+        declare.is_unit,
         default=0.1,
         comment="calibrating to risk: largest acceptable TPR of a membership test ...",
     ),
-    "at_fpr": Param(
+    "at_fpr": declare.Param(
         "float",
         "(0, 1) (the calibration to a TPR applies below max_tpr)",
-        is_unit,
+        declare.is_unit,
         default=0.01,
         comment="... whose false-positive rate is this (below max_tpr)",
     ),
-    "gaussian_delta": in_unit(
+    "gaussian_delta": declare.in_unit(
         default=1e-05,
         comment="δ of the Gaussian mechanism's (ε, δ) on the standard route",
     ),
-    "kr_r_tilde": Param(
+    "kr_r_tilde": declare.Param(
         "float",
         "(0, inf) (Kazan & Reiter's Theorem 4 applies above 1)",
-        is_positive,
+        declare.is_positive,
         default=3.0,
         comment="Kazan & Reiter: posterior-to-prior ratio allowed where the prior is not small",
     ),
-    "registry_path": Param(
+    "registry_path": declare.Param(
         "path",
         "a folder of the deployments registry's YAML files, or an older-format registry CSV",
-        is_nonempty,
+        declare.is_nonempty,
         default="../data/deployments_registry",
         comment="deployments: the registry's YAML folder, or a CSV",
     ),
-    "seed": with_default(SEED, 20261122, "seeds the synthetic ages and the sampling checks"),
-    "output_dir": output_dir("synthesis", "figures, tables and results.json"),
+    "seed": declare.with_default(
+        declare.SEED, 20261122, "seeds the synthetic ages and the sampling checks"
+    ),
+    "output_dir": declare.output_dir("synthesis", "figures, tables and results.json"),
 }
 
 
