@@ -36,7 +36,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import integrate, optimize, special, stats
 
 from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
 
@@ -525,22 +525,33 @@ def summary(g: Guarantee) -> dict[str, float]:
 
 # --- a stated risk, and the ε or the noise that keeps to it -------------------------------------
 
-KINDS = ("advantage", "tpr")
+KINDS = ("advantage", "tpr", "singling_out")
 MECHANISMS = {"Gaussian": "gdp", "Laplace": "laplace"}  # a mechanism's name and its model
 
 
 @dataclass(frozen=True)
 class RiskTarget:
-    """The attack risk a reader accepts: ``kind`` 'advantage' (``value`` = η) or 'tpr'
-    (``value`` = t at false-positive rate ``fpr``)."""
+    """The attack risk a reader accepts: ``kind`` 'advantage' (``value`` = η), 'tpr' (``value`` =
+    t at false-positive rate ``fpr``) or 'singling_out' (``value`` = the chance γ of picking one
+    of ``candidates`` = k people out, read at the baseline ``fpr`` = 1/k: its bound is the TPR
+    there, so every reading and inverse of a TPR serves it)."""
 
     kind: str
     value: float
     fpr: float = math.nan
+    candidates: int = 0
 
     def __post_init__(self) -> None:
         if self.kind == "advantage":
             open_unit("max_advantage", self.value)
+        elif self.kind == "singling_out":
+            n, g = _candidates(self.candidates), open_unit("max_success", self.value)
+            if not g > 1 / n:
+                raise ValueError(
+                    f"max_success must exceed the chance of a blind guess among {n}, 1/{n} = "
+                    f"{1 / n:.6g} (no noise is needed to allow it), got {g!r}"
+                )
+            object.__setattr__(self, "fpr", 1 / n)
         elif self.kind == "tpr":
             a, t = open_unit("fpr", self.fpr), open_unit("max_tpr", self.value)
             if not t > a:
@@ -555,6 +566,8 @@ class RiskTarget:
         """The risk in a line: "advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"."""
         if self.kind == "advantage":
             return f"advantage ≤ {self.value:g}"
+        if self.kind == "singling_out":
+            return f"success ≤ {self.value:g} singling out one of {self.candidates}"
         return f"TPR ≤ {self.value:g} at FPR {self.fpr:g}"
 
 
@@ -566,6 +579,12 @@ def at_most_advantage(max_advantage: float) -> RiskTarget:
 def at_most_tpr(max_tpr: float, fpr: float) -> RiskTarget:
     """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``"."""
     return RiskTarget("tpr", max_tpr, fpr)
+
+
+def at_most_singling_out(max_success: float, k: int) -> RiskTarget:
+    """The risk "no attacker picks the right one of ``k`` candidates with a chance above
+    ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``)."""
+    return RiskTarget("singling_out", max_success, candidates=k)
 
 
 def reading(g: Guarantee, target: RiskTarget) -> float:
@@ -759,3 +778,154 @@ def safe_side(
             x = x + step if toward > 0 else x - step
             step *= 2
     raise ValueError(f"no value near {value!r} meets the target {target!r}")
+
+
+# --- singling out one of k people: re-identification read off the same curve --------------------
+
+# the models whose worst case among k candidates is known exactly
+EXACT_SINGLING_OUT = ("pure", "approximate")
+
+
+@dataclass(frozen=True)
+class SinglingOut:
+    """The chance that an attacker picks out, among ``k`` equally likely candidates that are
+    pairwise neighbours, the one whose record the release holds (re-identification; attribute
+    inference and reconstruction among k values read the same way).
+
+    ``bound`` is 1 − f(1/k) = ``tpr_bound(g, 1/k)``: no attacker does better against any
+    mechanism with the guarantee (Hayes, Mahloujifar & Balle 2023; Kulynych et al. 2025, for a
+    baseline κ in general: ``tpr_bound(g, κ)``). ``attained`` is what ``attained_by``, a mechanism
+    with the guarantee, achieves: the exact worst case where ``exact``, else a lower bound on it.
+    ``balle`` is Balle, Cherubin & Hayes (2022)'s older bound where they give one (NaN else)."""
+
+    k: int
+    bound: float
+    attained: float
+    exact: bool
+    attained_by: str
+    balle: float
+
+
+def singling_out(g: Guarantee, k: int) -> SinglingOut:
+    """``SinglingOut`` for ``g`` among ``k`` ≥ 2 candidates. Pure ε: the worst case is exactly
+    e^ε/(e^ε + k − 1), k-ary randomized response's (sum the DP constraints q_ii ≤ e^ε q_ij over
+    the other candidates j); (ε, δ): exactly (e^ε + (k − 1)δ)/(e^ε + k − 1), the same sum with δ,
+    attained by k-ary randomized response that reports the truth with that probability. μ-GDP
+    and ρ-zCDP (μ = √(2ρ)): the Gaussian mechanism on a regular simplex of pairwise distance μ
+    attains ``simplex_gaussian_success``; the exact worst case is open. The Laplace mechanism:
+    Laplace noise on the vertices of an L1 simplex of pairwise distance Δ attains
+    ``simplex_laplace_success`` (each pair's curve lies at or above the Laplace shift's)."""
+    n = _candidates(k)
+    bound = tpr_bound(g, 1 / n)
+    if g.model in EXACT_SINGLING_OUT:
+        e, d = g.epsilon, g.delta
+        attained = 1.0 if e >= 700 else (math.exp(e) + (n - 1) * d) / (math.exp(e) + n - 1)
+        by = "k-ary randomized response (the exact worst case)"
+        return SinglingOut(n, bound, attained, True, by, _balle(g, 1 / n))
+    if g.model == "laplace":
+        by = "Laplace noise on an L1 simplex of pairwise distance Δ"
+        return SinglingOut(n, bound, simplex_laplace_success(g.mu, n), False, by, _balle(g, 1 / n))
+    mu = g.mu if g.model == "gdp" else gaussian_mu_for_rho(g.rho)
+    by = "the Gaussian mechanism on a regular simplex of pairwise distance μ"
+    return SinglingOut(n, bound, simplex_gaussian_success(mu, n), False, by, _balle(g, 1 / n))
+
+
+def simplex_gaussian_success(mu: float, k: int) -> float:
+    """The chance the best guess is right when Gaussian noise of scale 1 hides which of k points,
+    pairwise μ apart (a regular simplex, as k orthogonal points μ/√2 from the origin), was
+    released: ∫ φ(y − μ/√2) Φ(y)^(k−1) dy (the largest coordinate wins), by quadrature."""
+    m, n = nonnegative("mu", mu), _candidates(k)
+    shift = m / math.sqrt(2)
+
+    def density(y: float) -> float:
+        return math.exp(stats.norm.logpdf(y - shift) + (n - 1) * special.log_ndtr(y))
+
+    # the integrand's mass lies within a few units of its peak, between the shift and the point
+    # where Φ(y)^(k−1) rises (about Φ⁻¹(1/k))
+    points = sorted({shift, float(stats.norm.isf(1 / n))})
+    low, high = min(points) - 12, max(points) + 12
+    value, _ = integrate.quad(
+        density, low, high, points=points, epsabs=1e-14, epsrel=1e-12, limit=400
+    )
+    return min(max(float(value), 1 / n), 1.0)
+
+
+def simplex_laplace_success(mu: float, k: int) -> float:
+    """The chance the best guess is right when independent Laplace noise of scale b hides which of
+    k points, pairwise Δ apart in L1 (Δ/2 on their own axis, μ = Δ/b), was released, ties guessed
+    at random. With t = μ/2 the score of each axis is its value clipped to [0, t]: the true one
+    sits at t with probability ½ and at 0 with ½e^−t, the others at 0 with ½ and at t with
+    p = ½e^−t, so the chance is ∫_0^t ½e^(s−t) (1 − ½e^−s)^(k−1) ds + ½ E[1/(1 + Bin(k−1, p))]
+    + ½e^−t (½)^(k−1)/k."""
+    m, n = nonnegative("mu", mu), _candidates(k)
+    t = m / 2
+    if t == 0:
+        return 1 / n
+    p = 0.5 * math.exp(-t)
+    inside, _ = integrate.quad(
+        lambda s: 0.5 * math.exp(s - t) * (1 - 0.5 * math.exp(-s)) ** (n - 1),
+        0.0,
+        t,
+        epsabs=1e-14,
+        epsrel=1e-12,
+        limit=400,
+    )
+    ties = -math.expm1(n * math.log1p(-p)) / (n * p)  # E[1/(1 + M)], M ~ Bin(k − 1, p)
+    return float(inside + 0.5 * ties + p * 0.5 ** (n - 1) / n)
+
+
+def _balle(g: Guarantee, baseline: float) -> float:
+    """Balle, Cherubin & Hayes (2022)'s bounds on success from a baseline κ: e^ε κ for ε-DP (the
+    Laplace mechanism at ε = μ), exp(−(√log(1/κ) − √ρ)²) for ρ-zCDP (μ-GDP at ρ = μ²/2) while
+    ρ < log(1/κ), 1 beyond; none for (ε, δ)."""
+    if g.model in ("pure", "laplace"):
+        e = g.epsilon if g.model == "pure" else g.mu
+        return 1.0 if e >= 700 else min(1.0, math.exp(e) * baseline)
+    if g.model in ("zcdp", "gdp"):
+        rho = g.rho if g.model == "zcdp" else g.mu**2 / 2
+        log_inverse = math.log(1 / baseline)
+        return (
+            1.0
+            if rho >= log_inverse
+            else math.exp(-((math.sqrt(log_inverse) - math.sqrt(rho)) ** 2))
+        )
+    return math.nan
+
+
+def _candidates(k: int) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise ValueError(f"k must be an integer >= 2 (candidates to single one out of), got {k!r}")
+    return int(k)
+
+
+def attained_success(mechanism: str, mu: float, k: int) -> float:
+    """What ``mechanism`` ('Gaussian' or 'Laplace') at shift μ = Δ/noise attains singling out one
+    of ``k`` (``simplex_gaussian_success``, ``simplex_laplace_success``): a lower bound on the
+    worst case of its guarantee."""
+    if _model(mechanism) == "gdp":
+        return simplex_gaussian_success(mu, k)
+    return simplex_laplace_success(mu, k)
+
+
+def noise_for_attained_singling_out(
+    mechanism: str, target: RiskTarget, sensitivity: float = 1.0
+) -> float:
+    """The least noise at which ``mechanism`` on its simplex of k candidates (``attained_success``)
+    picks the right one with a chance of at most the target: less than ``noise_for`` asks, as the
+    bound covers every mechanism with the guarantee and this is one of them. Found by brentq in
+    log μ and moved up until the success, by quadrature (to about 1e-12), is at most the target."""
+    if target.kind != "singling_out":
+        raise ValueError(f"target must be a 'singling_out' risk, got {target.kind!r}")
+    width, n = positive("sensitivity", sensitivity), target.candidates
+
+    def gap(log_mu: float) -> float:
+        return attained_success(mechanism, math.exp(log_mu), n) - target.value
+
+    top = math.log(mu_for(mechanism, target))  # the bound's shift: the attained value is below
+    while gap(top) < 0:
+        top += 1.0
+        if top > math.log(1e4):
+            raise ValueError(f"no shift up to 1e4 lets {mechanism} reach {target.describe()}")
+    log_mu = optimize.brentq(gap, -30.0, top, xtol=1e-14, rtol=1e-13)
+    reading_at = (lambda noise: attained_success(mechanism, width / noise, n),)
+    return safe_side(width / math.exp(log_mu), target.value, reading_at)
