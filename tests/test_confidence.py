@@ -214,7 +214,7 @@ def test_coverage_by_theorem_matches_the_notebook():
 
 
 def test_coverage_by_theorem_refuses_a_simulation_that_disagrees(monkeypatch):
-    monkeypatch.setattr(cf, "simulated_coverage", lambda *args: 0.0)
+    monkeypatch.setattr(poster, "simulated_coverage", lambda *args: 0.0)
     with pytest.raises(RuntimeError, match="more than 5 standard errors"):
         poster.coverage_by_theorem(SENS, W, Q, C, [P], 100, np.random.default_rng(0))
 

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness.paths import FIGURES
-from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
 from choosing_epsilon.papers.lee_clifton_2011 import forensics, tabulate
 from choosing_epsilon.plots import figures
 from tests import bruteforce
@@ -487,12 +486,12 @@ def test_adversary_summary_refuses_a_simulation_that_contradicts_the_exact_value
         return {"guess_correct": 1.0, "guess_correct_se": 0.0, "mean_true_posterior": 0.5}
 
     monkeypatch.setattr(
-        plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
+        tabulate, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.99}
     )
     with pytest.raises(RuntimeError, match=r"exceeds the Eq. \(3\) worst case"):
         tabulate.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
     monkeypatch.setattr(
-        plots, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
+        tabulate, "simulate_adversary", lambda *a, **k: lucky() | {"max_posterior_seen": 0.5}
     )
     with pytest.raises(RuntimeError, match=r"more than 5 s\.e\. from the exact"):
         tabulate.adversary_summary(MEANS, 17 / 6, 2, 100, np.random.default_rng(0))
