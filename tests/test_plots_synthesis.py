@@ -40,7 +40,7 @@ def test_two_panels_on_one_epsilon_axis_and_the_risk_scale_below(scale):
     fig, frame = plot.methods_and_deployments(
         methods, scale, interval, SURVEY.mechanism, SURVEY.lee_mechanism, None, calibrated_at()
     )
-    ax, ax_b, ax_r, _ax_d = fig.axes
+    ax, ax_b, ax_r, _ax_d, _ax_e = fig.axes
     assert style.problems(fig) == []
     assert ax.get_title("left") == f"(a) one mechanism, every input public\n{SURVEY.mechanism}"
     assert " ".join(ax_b.get_title("left").split()).endswith(SURVEY.lee_mechanism)
@@ -116,7 +116,9 @@ def test_the_committed_risk_scale_has_the_issues_columns_and_every_row(deploymen
     committed = pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
     assert list(committed.columns) == [
         "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
-        "tpr_at_fpr_1pct", "accuracy_at_half", "reading",
+        "tpr_at_fpr_1pct", "accuracy_at_half", "reading", "single_out_10_bound",
+        "single_out_10_attained", "single_out_1000_bound", "single_out_1000_attained",
+        "singling_out_reading",
     ]  # fmt: skip
     assert (committed.kind == "deployment").sum() == len(deployments)
     # every placed row names its model's exact reading; an unplaced one says why
@@ -157,7 +159,7 @@ def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments
     methods.loc[methods.method == "Hsu et al., accuracy at N", "epsilon"] = math.nan
     scale = synth.risk_scale(methods, deployments)
     fig, frame = draw(methods, scale, None)
-    ax, ax_b, ax_r = fig.axes
+    ax, ax_b, ax_r, _ax_e = fig.axes
     assert not any(p.get_label().startswith("feasible") for p in ax.patches)
     assert ax.get_title("left").startswith(
         "(a) one mechanism, every input public: no ε is feasible"
@@ -210,7 +212,7 @@ def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
     fig, _frame = draw(default_table(), scale, committed_results()["feasible_interval"])
     ax_r = fig.axes[2]
     assert style.problems(fig) == []
-    assert fig.get_size_inches()[1] < 14
+    assert fig.get_size_inches()[1] < 17  # (a) to (c) within 14 in, and (e)'s fixed 3.5 in
     placed = scale[(scale.kind == "deployment") & scale.advantage.notna()]
     marked = sum(len(line.get_xdata()) for line in ax_r.get_lines())
     assert marked == len(placed) and "too many to name" in ax_r.get_title("left")
@@ -261,7 +263,8 @@ def test_panel_d_marks_both_routes_and_their_ratio(scale, changes):
     assert words == [plot.ratio_text(r) for r in calibrated.noise_ratio]
     assert list(frame[frame.panel == "(d)"].noise_ratio) == list(calibrated.noise_ratio)
     words = plot.caption(20000, committed_results()["feasible_interval"], scale, calibrated)
-    assert words.problems() == [] and "(d) gives the Gaussian and Laplace" in words.caption
+    assert words.problems() == []
+    assert "(d) gives the noise meeting each stated risk" in words.caption
     assert len(words.caption) <= 400
 
 
@@ -273,7 +276,7 @@ def test_panel_d_says_where_the_standard_route_has_no_noise():
     assert strict.noise_standard.iloc[0] == math.inf
     words = plot.caption(20000, None, default_scale(), strict).caption
     finite = strict.noise_ratio[np.isfinite(strict.noise_ratio)]
-    assert words.endswith(f"needing {finite.min():.3g} to {finite.max():.3g} times as much.")
+    assert f"needing {finite.min():.3g} to {finite.max():.3g} times as much; (e)" in words
 
 
 def default_scale():
@@ -308,7 +311,7 @@ def test_what_does_not_apply_is_marked_with_its_reason_in_every_panel():
         methods, scale, window.interval, survey.mechanism, survey.lee_mechanism, None,
         calibrated, survey.unit, skipped,
     )  # fmt: skip
-    ax, _ax_b, ax_r, ax_d = fig.axes
+    ax, _ax_b, ax_r, ax_d, _ax_e = fig.axes
     assert style.problems(fig) == []
     why = "a relative error needs a mean bounded away from 0, and L = 0"
     assert [t.get_text() for t in ax.texts] == [f"not applicable: {why}"]

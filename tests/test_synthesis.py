@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import queries
+from choosing_epsilon import queries, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import compare, outputs, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
@@ -300,7 +300,8 @@ def test_a_readers_script_gets_the_table_without_the_harness():
     survey, table = synth.methods_for(column, **inputs)
     pd.testing.assert_frame_equal(table, synthesis_run.methods_at())
     assert survey == synthesis_run.survey_and_methods(v)[0]
-    targets = synth.risk_targets(v["max_advantage"], v["max_tpr"], v["at_fpr"])
+    stated = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
+    targets = synth.risk_targets(*(v[name] for name in stated))
     pd.testing.assert_frame_equal(
         synth.noise_for_risk_table(survey, targets, v["gaussian_delta"]),
         synthesis_run.noise_for_risk_table(survey, v),
@@ -550,7 +551,8 @@ def test_the_committed_calibration_is_the_package_functions():
         assert np.allclose(committed[column], table[column], rtol=1e-9), column
     stored = pd.DataFrame(committed_results()["noise_for_risk"])
     assert np.allclose(stored.noise_ratio, table.noise_ratio, rtol=1e-12)
-    assert list(stored.target) == ["advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"] * 2
+    stated = ["advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01", "success ≤ 0.2 singling out one of 10"]
+    assert list(stored.target) == stated * 2
 
 
 def test_the_standard_laplace_route_is_the_hypothesis_testing_row():
@@ -569,9 +571,9 @@ def test_the_answer_and_the_lines_say_both_routes():
     assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in short
     assert "and the same Laplace noise." in short  # TPR 0.1 at FPR 0.01: the Laplace tail
     lines = synth.calibration_lines(table, SURVEY)
-    assert len(lines) == 5 and lines[3].endswith("meets the worst case of its ε at this risk")
+    assert len(lines) == 7 and lines[4].endswith("meets the worst case of its ε at this risk")
     # and how far below the stated risk each attack-aware noise keeps it: never above
-    assert lines[4].startswith("each attack-aware noise allows at most the stated risk")
+    assert lines[6].startswith("each attack-aware noise allows at most the stated risk")
     assert (table.risk_aware <= table.risk).all()
     assert "which allows an advantage of 0.05781 where 0.25 was accepted" in lines[0]
     # a risk no (ε, δ) meets: said in words, and no finite noise
@@ -708,7 +710,7 @@ def test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to(max_tpr, at_f
     assert short.endswith(
         f"for TPR ≤ {max_tpr:g} at FPR {at_fpr:g}, nothing: it does not apply ({why})."
     )
-    v = defaults(max_tpr=max_tpr, at_fpr=at_fpr)
+    v = defaults(max_tpr=max_tpr, at_fpr=at_fpr, max_singling_out=math.nan)
     assert synthesis_run.inapplicable_risks(v) == skipped
     assert short in synthesis_run.the_answer(v)
     assert synth.inapplicable_risks(0.1, 0.01) == {}  # the defaults' risk applies
@@ -732,3 +734,53 @@ def test_results_name_what_does_not_apply(tmp_path):
     assert SHOARAN not in found["recommendations"]
     json.loads(outputs.write_results(found, tmp_path), parse_constant=pytest.fail)
     assert committed_results()["not_applicable"] == {}
+
+
+# --- singling out one of k on the scale and in the calibration (issue 48) -----------------------
+
+
+def test_the_scale_reads_singling_out_for_every_row_with_a_guarantee():
+    """Every row of the committed scale that has a guarantee has all four singling-out numbers,
+    each the risk module's reading of that guarantee (bound ≥ attained ≥ 1/k), and a reading
+    that says which is exact; a row without one has none, and says why."""
+    scale = pd.read_csv(COMMITTED / "risk_scale.csv", keep_default_na=False, na_values=[""])
+    placed = scale[scale.advantage.notna()]
+    assert len(placed) > 30 and placed[synth.SINGLING_OUT_COLUMNS].notna().all().all()
+    assert scale[scale.advantage.isna()][synth.SINGLING_OUT_COLUMNS].isna().all().all()
+    for row in placed.itertuples():
+        model = row.model if row.kind == "deployment" else "pure"
+        g = risk.guarantee(model, row.epsilon, row.delta, row.rho, row.mu)
+        for k in synth.SINGLING_OUT_AMONG:
+            found = risk.singling_out(g, k)
+            bound, attained = (
+                getattr(row, f"single_out_{k}_bound"),
+                getattr(row, f"single_out_{k}_attained"),
+            )
+            assert bound == pytest.approx(found.bound, rel=1e-9, abs=1e-12)
+            assert attained == pytest.approx(found.attained, rel=1e-9, abs=1e-12)
+            assert 1 / k - 1e-12 <= attained <= bound + 1e-12
+        exact = "exactly the worst case" in row.singling_out_reading
+        assert exact == (model in risk.EXACT_SINGLING_OUT)
+
+
+def test_a_stated_chance_to_single_out_is_calibrated_and_read_back():
+    targets = synth.risk_targets(0.25, 0.1, 0.01, 0.2, 10)
+    assert [t.kind for t in targets] == ["advantage", "tpr", "singling_out"]
+    calibrated = synth.noise_for_risk_table(SURVEY, targets, 1e-5)
+    rows = calibrated[calibrated.kind == "singling_out"]
+    assert len(rows) == 2 and (rows.risk_aware <= 0.2).all()
+    for row in rows.itertuples():
+        g = risk.Guarantee(risk.MECHANISMS[row.mechanism], mu=SURVEY.delta / row.noise_aware)
+        assert risk.singling_out(g, 10).bound == pytest.approx(0.2, abs=1e-12)
+    lines = synth.calibration_lines(calibrated, SURVEY)
+    said = [line for line in lines if "singling out one of 10" in line]
+    assert len(said) == 2 and all("a simplex, attains 0.1" in line for line in said)
+
+
+@pytest.mark.parametrize("chance, k", [(0.1, 10), (0.05, 10), (0.5, 2)])
+def test_a_chance_no_better_than_a_blind_guess_is_not_calibrated(chance, k):
+    targets = synth.risk_targets(0.25, 0.1, 0.01, chance, k)
+    assert [t.kind for t in targets] == ["advantage", "tpr"]
+    skipped = synth.inapplicable_risks(0.1, 0.01, chance, k)
+    assert list(skipped) == [f"success ≤ {chance:g} singling out one of {k}"]
+    assert "a blind guess" in skipped[f"success ≤ {chance:g} singling out one of {k}"]

@@ -1,8 +1,9 @@
 """Figure of the synthesis: every method's ε for the survey mean on one log axis, (a) one
 mechanism from public inputs and (b) Lee & Clifton's data-reading bound, (c) one risk scale
 for every answer and every published deployment, whatever its privacy model: what an attacker
-testing one person's presence can do (risk), and (d) the noise the mean needs for the risk
-the reader states, by the attack-aware and the standard route (calibration)."""
+testing one person's presence can do (risk), (d) the noise the mean needs for the risk
+the reader states, by the attack-aware and the standard route (calibration), and (e) the chance
+to single out one person among 10 or 1,000, bound and attained."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ ROW_HEIGHT = 0.24  # inches per row of a panel
 # the two stay apart where they coincide (both near 0 or 1): centres 0.1 in apart, markers 0.08
 SPLIT = 0.21
 MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
+SINGLING_OUT_ROWS = 14  # the height of the singling-out panel, in rows
 AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
@@ -200,6 +202,32 @@ def _scale_panel(axis: Axes, scale: pd.DataFrame) -> None:
     axis.set(ylabel="answer or deployment", ylim=(len(rows) - 0.4, -0.6))
 
 
+def _singling_out_panel(axis: Axes, scale: pd.DataFrame) -> None:
+    """Every row with a place on the scale at its largest advantage (x) and its chance to single
+    out one of 10 (circles) and of 1,000 (squares) people (y, log scale): the bound 1 − f(1/k)
+    filled, what a named mechanism with the guarantee attains hollow, joined by a grey line; the
+    worst case lies on that line. Dotted: a blind guess, 1/k."""
+    rows = placed(scale)
+    advantage = rows.advantage.to_numpy(float)
+    for k, marker, colour in ((10, "o", ADVANTAGE_COLOUR), (1000, "s", TPR_COLOUR)):
+        bound = rows[f"single_out_{k}_bound"].to_numpy(float)
+        attained = rows[f"single_out_{k}_attained"].to_numpy(float)
+        axis.vlines(advantage, attained, bound, color=style.REFERENCE, lw=0.6, alpha=0.6)
+        axis.plot(advantage, bound, marker, ms=5, ls="none", color=colour,
+                  label=f"one of {k:,}: bound 1 − f(1/{k:,})")  # fmt: skip
+        axis.plot(advantage, attained, marker, ms=5, ls="none", color=colour, mfc="none",
+                  label=f"one of {k:,}: attained by a mechanism")  # fmt: skip
+        axis.axhline(1 / k, color=style.REFERENCE, lw=1, ls=":")
+        # below the line, where no marker is ever drawn (no guarantee lets a guess do worse)
+        style.note(axis, 0.25, 1 / k, f"blind guess, 1/{k:,}", va="top",
+                   transform=axis.get_yaxis_transform())  # fmt: skip
+    # in the margin at the left, which this panel (no row names) leaves free: never over a marker
+    axis.legend(loc="upper right", bbox_to_anchor=(-0.14, 1.0), title="single out one among k")
+    axis.set(xlim=(-0.01, 1.01), yscale="log", ylim=(5e-4, 1.5))
+    axis.set(xlabel="largest membership advantage (TPR − FPR)", ylabel="chance (log scale)")
+    axis.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+
+
 def calibration_label(row: Any) -> str:
     """A row of panel (d): the mechanism, its noise's symbol and the stated risk, "Gaussian σ,
     advantage ≤ 0.25" (with the δ of its standard route)."""
@@ -295,6 +323,7 @@ def methods_and_deployments(
     ]
     if calibrated is not None:
         rows.append(len(calibrated) + len(skipped or {}) + 1)  # and a band for the legend
+    rows.append(SINGLING_OUT_ROWS)
     count = len(rows)
     lines = 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
@@ -378,6 +407,17 @@ def methods_and_deployments(
                 "route\nright: how many times the attack-aware noise the standard route needs"
             ),
         )
+    ax_e = fig.add_subplot(grid[count - 1])
+    _singling_out_panel(ax_e, scale)
+    style.panel_title(
+        ax_e,
+        count - 1,
+        _wrapped(
+            "singling out one person among k equally likely candidates, for each row of (c)\n"
+            "filled: the bound, which no mechanism with the guarantee exceeds; hollow: what one "
+            "attains"
+        ),
+    )
     fig.suptitle(
         "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
         y=1 - 0.2 / height,
@@ -440,13 +480,13 @@ def caption(
                 f"method's answer and {len(on_scale)} of {len(deployed)} published deployments "
                 f"as the largest advantage of an attacker testing one person's presence "
                 f"({spread} for the deployments) and its true-positive rate at 1% false "
-                "positives, both exact, in each deployment's privacy unit."
+                "positives, both exact; (d) the chance to single out one of 10 or 1,000."
             )
-        return (  # four panels in one sentence of at most 400 characters
+        return (  # five panels in one sentence of at most 400 characters
             f"For the mean of {n_people:,} survey values, {said}; (c) reads each answer and "
-            f"{len(on_scale)} of {len(deployed)} published deployments as an attacker's exact "
-            "advantage and TPR at 1% false positives; (d) gives the Gaussian and Laplace noise "
-            f"meeting each stated risk, the standard route through ε needing {cost}."
+            f"{len(on_scale)} of {len(deployed)} deployments as an exact advantage and TPR at 1% "
+            "false positives; (d) gives the noise meeting each stated risk, the standard route "
+            f"through ε needing {cost}; (e) the chance to single out one of 10 or 1,000."
         )
 
     text = sentence(verdict)
@@ -457,7 +497,7 @@ def caption(
         if len(text) > CAPTION_CHARACTERS:
             text = sentence(f"{verdict} ({len(names)} {does} not apply: see the figure)")
     alt = (
-        f"{'Three' if calibrated is None else 'Four'} panels. Panels (a) and (b) share a "
+        f"{'Four' if calibrated is None else 'Five'} panels. Panels (a) and (b) share a "
         "logarithmic ε axis. Panel (a) marks each "
         "method's bound on ε for the survey's mechanism, left-pointing for upper and "
         "right-pointing for lower "
@@ -468,11 +508,10 @@ def caption(
         )
         + "panel (b) marks Lee and Clifton's two hollow upper bounds on a hatched ground; panel "
         + (
-            "(c) lists the methods' answers and then the deployments, from the smallest "
-            "advantage to the largest, on an axis from 0 to 1: a filled circle at the largest "
-            "advantage (hollow for local deployments) just above each row's line, a hollow "
-            "diamond at the true-positive rate at 1% false positives just below it, and at the "
-            "right how often a guess at even prior odds is right, in 100."
+            "(c) lists the answers, then the deployments by advantage, on an axis from 0 to 1: "
+            "a filled circle at the largest advantage (hollow if local), a hollow diamond at the "
+            "true-positive rate at 1% false positives, and at the right how often a guess at "
+            "even odds is right, in 100."
             if len(on_scale) <= MAX_NAMED
             else f"(c) marks the {len(on_scale)} deployments' advantage on one row per privacy "
             "model."
@@ -480,11 +519,15 @@ def caption(
     )
     if calibrated is not None:
         alt += (
-            f" Panel (d) has {len(calibrated)} rows, Gaussian and Laplace for each stated risk, "
-            "on a logarithmic axis of noise: a filled black circle at the attack-aware noise, a "
-            "hollow purple square at the standard route's, joined by a grey line, and at the "
-            "right the ratio of the two."
+            f" Panel (d) has {len(calibrated)} rows, Gaussian and Laplace per stated risk, on a "
+            "log axis of noise: a black dot at the attack-aware noise, a hollow purple square at "
+            "the standard route's, and at the right their ratio."
         )
+    last = "(d)" if calibrated is None else "(e)"
+    alt += (
+        f" Panel {last} plots each row's chance to single out one of 10 (circles) or 1,000 "
+        "(squares), log axis, against its advantage: filled the bound, hollow what is attained."
+    )
     if left_out:
         alt += " A row without a marker says in words why."
     return Caption(caption=text, alt=alt)

@@ -119,6 +119,20 @@ DECLARED: dict[str, declare.Param] = {
         default=0.01,
         comment="... whose false-positive rate is this (below max_tpr)",
     ),
+    "max_singling_out": declare.Param(
+        "float",
+        "(0, 1) (the calibration to it applies above 1/singling_out_among)",
+        declare.is_unit,
+        default=0.2,
+        comment="re-identification: largest acceptable chance to single out one person ...",
+    ),
+    "singling_out_among": declare.Param(
+        "int",
+        "[2, 10**9]",
+        lambda v: 2 <= v <= 10**9,
+        default=10,
+        comment="... among this many equally likely candidates",
+    ),
     "gaussian_delta": declare.in_unit(
         default=1e-05,
         comment="δ of the Gaussian mechanism's (ε, δ) on the standard route",

@@ -65,15 +65,21 @@ def deployments(v: Mapping[str, Any]) -> pd.DataFrame:
     return registry.read_any(v["registry_path"], OLDER_REGISTRY)
 
 
+def _stated(v: Mapping[str, Any]) -> tuple[Any, ...]:
+    """The risks the reader states, in ``synthesis.risk_targets``'s order."""
+    names = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
+    return tuple(v[name] for name in names)
+
+
 def risk_targets(v: Mapping[str, Any]) -> list[risk.RiskTarget]:
     """The attack risks the reader accepts at the parameters ``v`` (``synthesis.risk_targets``)."""
-    return synthesis.risk_targets(v["max_advantage"], v["max_tpr"], v["at_fpr"])
+    return synthesis.risk_targets(*_stated(v))
 
 
 def inapplicable_risks(v: Mapping[str, Any]) -> dict[str, str]:
     """The stated risks at the parameters ``v`` that no calibration applies to, each with the
     reason (``synthesis.inapplicable_risks``)."""
-    return synthesis.inapplicable_risks(v["max_tpr"], v["at_fpr"])
+    return synthesis.inapplicable_risks(*_stated(v)[1:])
 
 
 def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:

@@ -767,9 +767,15 @@ def methods_for(
 
 # --- one risk scale for every ε ----------------------------------------------------------------
 
+# the numbers of candidates the scale reads singling out among: one of 10, one of 1,000 people
+SINGLING_OUT_AMONG = (10, 1000)
+SINGLING_OUT_COLUMNS = [
+    f"single_out_{k}_{side}" for k in SINGLING_OUT_AMONG for side in ("bound", "attained")
+]
+MEMBERSHIP_COLUMNS = ["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"]
 RISK_COLUMNS = [
-    "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
-    "tpr_at_fpr_1pct", "accuracy_at_half", "reading",
+    "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", *MEMBERSHIP_COLUMNS,
+    "reading", *SINGLING_OUT_COLUMNS, "singling_out_reading",
 ]  # fmt: skip
 
 
@@ -789,21 +795,39 @@ def unplaced_methods(methods: pd.DataFrame) -> dict[str, str]:
 
 
 def _on_the_scale(g: Any) -> dict[str, Any]:
-    """The scale's three numbers for guarantee ``g`` (risk.Guarantee)."""
+    """The scale's numbers for guarantee ``g`` (risk.Guarantee): membership (advantage, TPR at
+    FPR 1%, accuracy at prior ½) and singling out one of k (``risk.singling_out``: the bound
+    1 − f(1/k), which no mechanism with ``g`` exceeds, and what a named mechanism with ``g``
+    attains, which the worst case is at least), each with the reading that says what it is."""
 
     advantage = risk.advantage(g)
+    found = {k: risk.singling_out(g, k) for k in SINGLING_OUT_AMONG}
+    exact = "exactly the worst case" if found[10].exact else "a lower bound on the worst case"
     return {
         "advantage": advantage,
         "tpr_at_fpr_1pct": risk.tpr_bound(g, 0.01),
         "accuracy_at_half": (1 + advantage) / 2,
         "reading": risk.READINGS[g.model],
+        **{f"single_out_{k}_bound": found[k].bound for k in SINGLING_OUT_AMONG},
+        **{f"single_out_{k}_attained": found[k].attained for k in SINGLING_OUT_AMONG},
+        "singling_out_reading": (
+            f"bound: 1 − f(1/k), no mechanism with the guarantee does better; attained: "
+            f"{found[10].attained_by}, {exact}"
+        ),
     }
+
+
+def _off_the_scale(why: str) -> dict[str, Any]:
+    """A row with no guarantee to read: every number of the scale empty, and why."""
+    empty = dict.fromkeys([*MEMBERSHIP_COLUMNS, *SINGLING_OUT_COLUMNS], math.nan)
+    return empty | {"reading": f"not placed: {why}", "singling_out_reading": f"not placed: {why}"}
 
 
 def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame:
     """Every method's answer (a pure ε: each method here sets the ε of a Laplace release) and
     every deployment (its guarantee as the registry states it: ρ-zCDP, μ-GDP, (ε, δ) or pure ε)
-    on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½. A
+    on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½, and
+    the chance to single out one of 10 and of 1,000 people, bound and attained. A
     method with no ε to read (``unplaced_methods``) and a deployment that states no number have
     their rows with the scale's columns empty, and the reading says why."""
 
@@ -818,8 +842,7 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
         if placed:
             rows.append(row | _on_the_scale(risk.pure(float(epsilon))))
             continue
-        row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
-        rows.append(row | {"reading": f"not placed: {unplaced[method]}"})
+        rows.append(row | _off_the_scale(unplaced[method]))
     for d in deployments.itertuples():
         row = {"row": d.label, "kind": "deployment", "model": d.scale_model, "local": d.local}
         row |= {"epsilon": d.epsilon, "delta": d.delta, "rho": d.rho, "mu": d.mu}
@@ -828,8 +851,7 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
             g = risk.guarantee(str(d.scale_model), *numbers)
             row |= _on_the_scale(g)
         else:
-            row |= dict.fromkeys(["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"], math.nan)
-            row["reading"] = "not placed: the record states no guarantee"
+            row |= _off_the_scale("the record states no guarantee")
         rows.append(row)
     return pd.DataFrame(rows, columns=RISK_COLUMNS)
 
@@ -1011,27 +1033,48 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
 # --- calibrating to a stated risk instead of to ε ------------------------------------------------
 
 
-def risk_targets(max_advantage: float, max_tpr: float, at_fpr: float) -> list[risk.RiskTarget]:
-    """The attack risks the reader accepts: the largest advantage ``max_advantage``, and the
-    largest TPR ``max_tpr`` at the false-positive rate ``at_fpr`` where it applies
-    (``inapplicable_risks``)."""
+def risk_targets(
+    max_advantage: float,
+    max_tpr: float,
+    at_fpr: float,
+    max_singling_out: float = math.nan,
+    singling_out_among: int = 10,
+) -> list[risk.RiskTarget]:
+    """The attack risks the reader accepts: the largest advantage ``max_advantage``, the largest
+    TPR ``max_tpr`` at the false-positive rate ``at_fpr``, and the largest chance
+    ``max_singling_out`` of picking the right one of ``singling_out_among`` people, each where it
+    applies (``inapplicable_risks``; NaN states no chance to single out)."""
     targets = [risk.at_most_advantage(max_advantage)]
-    if not inapplicable_risks(max_tpr, at_fpr):
+    skipped = inapplicable_risks(max_tpr, at_fpr, max_singling_out, singling_out_among)
+    if not any(key.startswith("TPR") for key in skipped):
         targets.append(risk.at_most_tpr(max_tpr, at_fpr))
+    if not math.isnan(max_singling_out) and not any(key.startswith("success") for key in skipped):
+        targets.append(risk.at_most_singling_out(max_singling_out, singling_out_among))
     return targets
 
 
-def inapplicable_risks(max_tpr: float, at_fpr: float) -> dict[str, str]:
+def inapplicable_risks(
+    max_tpr: float,
+    at_fpr: float,
+    max_singling_out: float = math.nan,
+    singling_out_among: int = 10,
+) -> dict[str, str]:
     """The stated risks no calibration can apply to, each with the reason: a TPR of at most
-    ``at_fpr`` at that FPR, which a test accusing at random reaches whatever the noise."""
-    if max_tpr > at_fpr:
-        return {}
-    return {
-        f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}": (
+    ``at_fpr`` at that FPR, which a test accusing at random reaches whatever the noise, and a
+    chance to single out one of k of at most 1/k, which a blind guess reaches."""
+    found = {}
+    if max_tpr <= at_fpr:
+        found[f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}"] = (
             f"a test accusing at random reaches TPR = FPR = {at_fpr:g} whatever the noise: "
             "max_tpr must exceed at_fpr"
         )
-    }
+    k = singling_out_among
+    if max_singling_out <= 1 / k:
+        found[f"success ≤ {max_singling_out:g} singling out one of {k}"] = (
+            f"a blind guess among {k} is right with chance 1/{k} = {1 / k:.4g} whatever the "
+            "noise: max_singling_out must exceed it"
+        )
+    return found
 
 
 def noise_for_risk_table(
@@ -1063,7 +1106,9 @@ def calibration_lines(
             f"(reported as ε = {row.epsilon_aware:.4g}{at_delta}); "
         )
         if math.isnan(float(row.epsilon_standard)):  # type: ignore[arg-type]
-            bound = "advantage δ" if row.kind == "advantage" else "TPR FPR + δ"
+            bound = {"advantage": "advantage δ", "tpr": "TPR FPR + δ"}.get(
+                str(row.kind), "a chance 1/k + δ"
+            )
             tail = (
                 f"standard route: no ε{at_delta} meets it ((0, δ)-DP already allows {bound}), "
                 "so no finite noise"
@@ -1075,15 +1120,23 @@ def calibration_lines(
                 "worst case of its ε at this risk"
             )
         else:
-            measure = (
-                f"an advantage of {row.risk_standard:.4g}"
-                if row.kind == "advantage"
-                else f"a TPR of {row.risk_standard:.4g} at FPR {row.fpr:g}"
-            )
+            measure = {
+                "advantage": f"an advantage of {row.risk_standard:.4g}",
+                "tpr": f"a TPR of {row.risk_standard:.4g} at FPR {row.fpr:g}",
+                "singling_out": f"a chance of {row.risk_standard:.4g} to single one out",
+            }[str(row.kind)]
             tail = (
                 f"standard route ε = {row.epsilon_standard:.4g}{at_delta}, {symbol} = "
                 f"{row.noise_standard:.4g}, {row.noise_ratio:.4g} times the noise, which allows "
                 f"{measure} where {row.risk:g} was accepted"
+            )
+        if row.kind == "singling_out":  # the bound covers every mechanism; this is one of them
+            numbers = [float(v) for v in (row.fpr, row.sensitivity, row.noise_aware)]  # type: ignore[arg-type]
+            k, mu = round(1 / numbers[0]), numbers[1] / numbers[2]
+            attained = risk.attained_success(str(row.mechanism), mu, k)
+            tail += (
+                f" (the same noise on a release whose {k} candidates lie pairwise Δ apart, a "
+                f"simplex, attains {attained:.4g})"
             )
         lines.append(head + tail)
     if len(calibrated):
