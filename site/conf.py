@@ -21,7 +21,10 @@ author = "the choosing-epsilon contributors"
 copyright = "the choosing-epsilon contributors"  # no year: two builds give the same pages
 html_title = project
 
-extensions = ["myst_nb", "folding"]  # folding: site/folding.py
+# folding: site/folding.py; autodoc renders the API reference, docs/api.md, from the package's
+# docstrings, and napoleon reads numpydoc sections (Parameters, Examples) where a docstring has
+# them: both come with Sphinx
+extensions = ["myst_nb", "folding", "sphinx.ext.autodoc", "sphinx.ext.napoleon"]
 exclude_patterns = ["downloads/**", "_fragments/**", "**.ipynb_checkpoints"]
 
 # The committed outputs are the pages: a notebook is never re-executed to build the site.
@@ -34,6 +37,15 @@ myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_dmath_allow_digits = False
 myst_dmath_allow_space = False
 myst_heading_anchors = 3
+
+# The API reference: each module's members in the order of its source (which groups them by
+# topic), defaults as written (math.nan, not nan), and the page's outline by module, not by each
+# of its functions.
+autodoc_member_order = "bysource"
+autodoc_preserve_defaults = True
+add_module_names = False
+toc_object_entries = False
+napoleon_google_docstring = False  # numpydoc sections only: "Args:" in prose stays prose
 
 # MathJax from the npm package mathjax 3.2.2 (registry.npmjs.org, Apache-2.0), pinned with its
 # integrity hash in site/package-lock.json and copied by build.py into _static/mathjax/: the

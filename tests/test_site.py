@@ -1,7 +1,8 @@
 """The built site (site/_build/html, ``make site``) in headless Chromium: every page loads with no
 error and no request to another host, its figures show, its math is typeset, each notebook's
-claims table has one row per row of its claims.csv, and each ε scrubber follows its figure and
-moves.
+claims table has one row per row of its claims.csv, each ε scrubber follows its figure and
+moves, and the API reference shows every function of ``risk`` with its docstring and example,
+reached from the Python guide's link.
 
 ``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
 driven by Playwright; with no browser on the machine the tests are skipped, and none is ever
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import inspect
 import json
 import os
 import re
@@ -26,9 +28,12 @@ import nbformat
 import pandas as pd
 import pytest
 
+from choosing_epsilon import risk
 from choosing_epsilon.harness.claims import COUNTED_SOURCES
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from tests.site_modules import site_module
+from tests.test_risk_examples import PUBLIC as RISK_FUNCTIONS
+from tests.test_risk_examples import examples
 
 pytestmark = pytest.mark.site
 
@@ -444,6 +449,81 @@ def test_docs_pages_are_linked_from_the_home_page(visits):
     )
     for name in DOC_PAGES:
         assert f"{name}.html" in links, f"the home page does not link {name}"
+
+
+# --- the API reference (docs/api.md: the package's docstrings, by Sphinx's autodoc) ------------
+
+API_PAGE = "docs/api"
+# each function the page documents: its name, the text of its docstring's first paragraph, and the
+# text of its example(s)
+API_ENTRIES = """() => [...document.querySelectorAll('dl.py.function')].map(d => {
+  const dt = d.querySelector(':scope > dt'), dd = d.querySelector(':scope > dd');
+  const first = dd.querySelector(':scope > p');
+  return [dt.id, first ? first.innerText : '',
+    [...dd.querySelectorAll(':scope > div.doctest')].map(e => e.innerText)];
+})"""
+
+
+def plain(text: str) -> str:
+    """Text as a reader sees it, for comparing a docstring with its page: inline-literal marks
+    dropped, quotes straight (the site curls them), whitespace as single spaces."""
+    text = text.replace("``", "").translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def test_the_api_page_shows_every_function_of_risk_with_its_docstring_and_example(visits):
+    """Each public function of ``risk`` is on the API page under its module, in the order of the
+    source, with the first paragraph of its docstring and its example as the doctests run it."""
+    entries = visits(API_PAGE).page.evaluate(API_ENTRIES)
+    shown = {ident: (text, shown) for ident, text, shown in entries}
+    prefix = f"{risk.__name__}."
+    assert [i.removeprefix(prefix) for i, _, _ in entries if i.startswith(prefix)] == RISK_FUNCTIONS
+    for name in RISK_FUNCTIONS:
+        text, blocks = shown[prefix + name]
+        docstring = inspect.getdoc(getattr(risk, name)) or ""
+        assert plain(text) == plain(docstring.split("\n\n")[0]), f"{name}: its docstring"
+        wanted = [example for test in examples(name) for example in test.examples]
+        assert len(blocks) == 1, f"{name}: {len(blocks)} example blocks"
+        for example in wanted:
+            assert f">>> {example.source.strip()}" in blocks[0], f"{name}: its example"
+            assert example.want.strip() in blocks[0], f"{name}: its example's output"
+
+
+def test_the_api_page_documents_the_other_modules_too(visits):
+    """Every module of the package but the papers' has its section, with functions listed."""
+    entries = visits(API_PAGE).page.evaluate(API_ENTRIES)
+    modules = {ident.rsplit(".", 1)[0] for ident, _, _ in entries}
+    expected = {"calibration", "economics", "possible_worlds", "plots.style", "harness.reproduce"}
+    assert {f"choosing_epsilon.{m}" for m in expected} <= modules
+    assert not any(".papers" in m for m in modules)
+
+
+def test_no_docstring_on_the_api_page_is_misread_as_a_type(visits):
+    """napoleon reads a property's "Summary: more" as a type and its description: the package's
+    docstrings are written so that no such field appears."""
+    fields = visits(API_PAGE).page.evaluate(
+        "() => [...document.querySelectorAll('article dl.field-list > dt')].map(d => d.innerText)"
+    )
+    assert fields == []
+
+
+def test_the_python_guide_links_to_the_api_page(browser, server):
+    """A reader on docs/python.html follows its link to the API reference and lands on it."""
+    page = browser.new_page()
+    try:
+        page.goto(f"{server}docs/python.html", wait_until="load")
+        link = page.locator("article a", has_text="API reference")
+        assert link.count() >= 1, "docs/python.html has no link to the API reference"
+        with page.expect_navigation(wait_until="load") as navigation:
+            link.first.click()
+        response = navigation.value
+        assert response is not None and response.ok, f"{page.url}: the link leads nowhere"
+        assert urlsplit(page.url).path.endswith("/docs/api.html"), page.url
+        title = page.locator("article h1").first.inner_text()
+        assert title.strip().rstrip("#").strip() == "API reference"
+        assert page.locator(f"dt[id='{risk.__name__}.epsilon_for']").count() == 1
+    finally:
+        page.close()
 
 
 def test_a_collapsed_section_opens_on_a_click(browser, tmp_path_factory):

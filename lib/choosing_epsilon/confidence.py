@@ -7,7 +7,7 @@ p. For noise of standard deviation σ = M/ε (Laplace: σ = √2 Δ/ε, so M = �
 - Theorem 1 (Chebyshev), with c = w q(D): the poster states ε ≤ M / (w q(D) √(1-p)). Chebyshev's
   inequality gives the requirement the other way round: ε ≥ that value suffices.
 - Theorem 2 (exact): solve p = ∫_{-c}^{c} f(x) dx; for Laplace noise ε = -Δ ln(1-p) / c.
-- Theorem 3 (McDiarmid): ε = (|M|/c) √(ln 2 - ln(1-p)); for Laplace (Δ/c) √(2 (ln 2 - ln(1-p))).
+- Theorem 3 (McDiarmid): ε = (``|M|``/c) √(ln 2 - ln(1-p)); for Laplace (Δ/c) √(2 (ln 2 - ln(1-p))).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float
 def coverage(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
-    """Pr(|X| < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form, or
-    a frozen distribution such as ``stats.t(3)``)."""
+    """Pr(``|X|`` < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form,
+    or a frozen distribution such as ``stats.t(3)``)."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = nonnegative("c", c)
     # not a frozen family(scale=...): building one costs milliseconds
@@ -51,8 +51,8 @@ def coverage(
 def miss(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
-    """Pr(|X| ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision when
-    tiny."""
+    """Pr(``|X|`` ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision
+    when tiny."""
     scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
     c = nonnegative("c", c)
     return float(family.cdf(-c / scale) + family.sf(c / scale))
@@ -98,6 +98,6 @@ def theorem2_epsilon(
 
 
 def theorem3_epsilon(sensitivity: float, c: float, p: float, m: float | None = None) -> float:
-    """Theorem 3: ε = (|M|/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given."""
+    """Theorem 3: ε = (``|M|``/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given."""
     m_value = _laplace_m(sensitivity) if m is None else abs(positive("m", m))
     return m_value / positive("c", c) * math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))

@@ -75,8 +75,8 @@ def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
 
 
 def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool = False) -> float:
-    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(|estimate - fraction| > error) (the
-    full paper's form, as quoted in the module docstring)."""
+    """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(``|estimate - fraction|`` > error)
+    (the full paper's form, as quoted in the module docstring)."""
     c_s, c_n = bound_constants(error, slide_constants)
     n = _count("n", n)
     return 2 * math.exp(-c_s * n) + math.exp(-c_n * n * positive("epsilon", epsilon))
@@ -244,7 +244,7 @@ def cost_floor(
 def true_failure_probability(
     epsilon: float, n: int, error: float, fraction: float = 0.5, negligible: float = 1e-300
 ) -> float:
-    """Exact Pr(|X/N + Lap(1/(εN)) - p| > T) for X ~ Binomial(N, p): what A(ε, N) bounds.
+    """Exact Pr(``|X/N + Lap(1/(εN)) - p|`` > T) for X ~ Binomial(N, p): what A(ε, N) bounds.
 
     Counts whose binomial tail holds less than ``negligible`` in all are left out of the sum, so the
     value may fall short of the exact one by at most that much.
@@ -264,7 +264,7 @@ def true_failure_probability(
 def failure_probability_every_count(
     epsilon: float, n: int, error: float, fractions: float | Sequence[float] | np.ndarray
 ) -> np.ndarray:
-    """Pr(|X/N + Lap(1/(εN)) - p| > T) at each p of ``fractions``, summed over every count
+    """Pr(``|X/N + Lap(1/(εN)) - p|`` > T) at each p of ``fractions``, summed over every count
     0..N: a plain reference for ``true_failure_probability`` (no counts left out, no cache)."""
     n = int(_count("n", n))
     t, lam = open_unit("error", error), 1 / (positive("epsilon", epsilon) * n)
@@ -300,7 +300,7 @@ def worst_case_fraction(
     """The true fraction p in [0, 1/2] at which the exact failure probability is largest, and that
     largest value.
 
-    Pr(|X/N + Lap(1/(εN)) - p| > error) is the same at p and 1 - p (reflect X to N - X and the
+    Pr(``|X/N + Lap(1/(εN)) - p|`` > error) is the same at p and 1 - p (reflect X to N - X and the
     noise to its negative), so [0, 1/2] suffices. A grid of ``points`` fractions (at least 4N + 1
     when the noise scale 1/(εN) is under four lattice steps 1/N, where the binomial's lattice
     makes the curve jagged; at most 20 ``points``) finds the best cell, and a bounded scalar search
@@ -352,12 +352,12 @@ def smallest_true_n(
     normal-approximation guess.
 
     The guess is the larger of the sizes at which the sampling error alone (normal approximation,
-    Pr(|X/N - p| > T) = α) and the Laplace noise alone (e^{-εNT} = α) would fail with probability
-    α; steps of a factor 1.5 from it bracket the answer, brentq on the failure probability narrows
-    the bracket to one participant, and each evaluation leaves out binomial mass below α·10⁻¹², so
-    the cost of a search hardly grows with N. The binomial's discreteness makes the failure
-    probability not exactly monotone in N, so a slightly smaller N can occasionally qualify too;
-    the answer is exact to within a few participants.
+    Pr(``|X/N - p|`` > T) = α) and the Laplace noise alone (e^{-εNT} = α) would fail with
+    probability α; steps of a factor 1.5 from it bracket the answer, brentq on the failure
+    probability narrows the bracket to one participant, and each evaluation leaves out binomial mass
+    below α·10⁻¹², so the cost of a search hardly grows with N. The binomial's discreteness makes
+    the failure probability not exactly monotone in N, so a slightly smaller N can occasionally
+    qualify too; the answer is exact to within a few participants.
     """
     alpha = open_unit("failure_probability", failure_probability)
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
@@ -600,7 +600,7 @@ def study_size_scan(
 
 
 def symmetry_gap(epsilon: float, n: int, error: float, fractions: Sequence[float]) -> float:
-    """max |f(p) - f(1 - p)| over ``fractions`` for the exact failure probability f: zero up to
+    """max ``|f(p) - f(1 - p)|`` over ``fractions`` for the exact failure probability f: zero up to
     rounding, since reflecting X to N - X and the noise to its negative swaps p and 1 - p."""
     return max(
         abs(

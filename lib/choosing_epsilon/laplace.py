@@ -53,7 +53,7 @@ def release(
 
 
 def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float:
-    """The magnitude z with Pr(|η| ≥ z) = pr, i.e. z = -(Δ/ε) ln pr."""
+    """The magnitude z with Pr(``|η|`` ≥ z) = pr, i.e. z = -(Δ/ε) ln pr."""
     p = open_unit("pr", pr)
     return float(stats.laplace.isf(p / 2, scale=scale(sensitivity, epsilon)))
 
@@ -61,7 +61,7 @@ def noise_at_probability(pr: float, sensitivity: float, epsilon: float) -> float
 def log_density(
     y: float | np.ndarray, center: float | np.ndarray, sensitivity: float, epsilon: float
 ) -> np.ndarray:
-    """ln of the Lap(Δ/ε) density of response y around ``center``: -|y - c|/λ - ln 2λ, finite
+    """ln of the Lap(Δ/ε) density of response y around ``center``: ``-|y - c|/λ - ln 2λ``, finite
     at any distance."""
     lam = scale(sensitivity, epsilon)
     return -np.abs(np.asarray(y, dtype=float) - np.asarray(center, dtype=float)) / lam - np.log(
@@ -94,7 +94,7 @@ def tail_ratio(
 def log_density_ratio(
     outputs: np.ndarray, center_a: float, center_b: float, sensitivity: float, epsilon: float
 ) -> np.ndarray:
-    """Privacy loss ln(p_a(y)/p_b(y)) at each output y; ε-DP bounds it by ε when |a - b| ≤ Δ."""
+    """Privacy loss ln(p_a(y)/p_b(y)) at each output y; ε-DP bounds it by ε when ``|a - b|`` ≤ Δ."""
     y = finite_array("outputs", np.atleast_1d(outputs))
     a, b, lam = real("center_a", center_a), real("center_b", center_b), scale(sensitivity, epsilon)
     # the normalisers ln 2λ cancel: subtracting two log-densities would lose a loss far below
@@ -132,7 +132,7 @@ def check_privacy_loss(
     epsilon: float,
 ) -> None:
     """Raise if any privacy loss ln(p_a(y)/p_b(y)) leaves [-ε, ε] by more than the round-off of
-    its terms |y - c|/λ + ln 2λ."""
+    its terms ``|y - c|/λ + ln 2λ``."""
     lam = scale(sensitivity, epsilon)
     y = np.asarray(outputs, dtype=float)
     terms = (

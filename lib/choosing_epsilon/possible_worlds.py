@@ -4,7 +4,7 @@ The adversary knows every row of X (n rows) and that exactly one is absent from 
 database X'. Its possible worlds are the n subsets of size n-1, with a uniform prior 1/n. It sees
 one response γ = f(X') + Lap(Δf/ε) and forms the posterior of Definition 3. The risk of
 disclosure (Definition 5) is the largest posterior; its worst case over responses is Eq. (3) at
-γ = f(ω_i), since |γ - f(ω_k)| - |γ - f(ω_i)| >= -|f(ω_i) - f(ω_k)| for every γ.
+γ = f(ω_i), since ``|γ - f(ω_k)| - |γ - f(ω_i)| >= -|f(ω_i) - f(ω_k)|`` for every γ.
 """
 
 from __future__ import annotations

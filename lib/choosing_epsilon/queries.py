@@ -1,12 +1,12 @@
 """The statistics a release publishes, over Lee & Clifton's possible worlds (Secs. 4.1-4.3).
 
-The adversary knows the n rows of X and that ``unknown`` = k of them are absent from the released
-database: the possible worlds are the C(n, k) subsets of n - k rows, a priori equally likely. A
-world is fixed by the multiset of values it misses, so the worlds fall into classes, one per such
-multiset, each of prod_i C(c_i, m_i) worlds (m_i copies missed of a value that c_i rows hold): K
-classes for K distinct values when k = 1, at most C(K + k - 1, k) in general, whatever n is. For
-each class this module gives the worlds' answer f(ω) and local sensitivity
-LS(ω) = max over t in ω of |f(ω) - f(ω - t)|; the paper's (unbounded) Δf is their maximum. Queries:
+The adversary knows the n rows of X and that ``unknown`` = k of them are absent from the
+released database: the possible worlds are the C(n, k) subsets of n - k rows, a priori equally
+likely. A world is fixed by the multiset of values it misses, so the worlds fall into classes, one
+per such multiset, each of prod_i C(c_i, m_i) worlds (m_i copies missed of a value that c_i rows
+hold): K classes for K distinct values when k = 1, at most C(K + k - 1, k) in general, whatever n
+is. For each class this module gives the worlds' answer f(ω) and local sensitivity LS(ω) = max over
+t in ω of ``|f(ω) - f(ω - t)|``; the paper's (unbounded) Δf is their maximum. Queries:
 
 - ``sum``; a count of the rows that meet a condition is the sum of their 0/1 indicator column;
 - ``mean``;
@@ -360,7 +360,7 @@ def public_sensitivity(
 ) -> float:
     """Δf from the public range alone: the largest change of ``query`` when one of ``size`` values
     in [lower, upper] is removed, over every column the range allows (the paper's Δf without the
-    data). With w = upper - lower and m = ``size``: the mean w/m, the sum max(|lower|, |upper|),
+    data). With w = upper - lower and m = ``size``: the mean w/m, the sum ``max(|lower|, |upper|)``,
     the variance (m - 1) w²/m² and the standard deviation w √(m - 1)/m (population divisors),
     the median w/2 (each attained by some column); a quantile w (a bound, not always attained),
     but w/2 at q = 1/2, where it is the median."""

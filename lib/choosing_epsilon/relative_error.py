@@ -1,6 +1,6 @@
 """Shoaran, Thomo & Weber (2012): relative error, the minimum true answer, and the DIFF mechanism.
 
-A release q(D) + Lap(λ) has relative error |noise| / q(D). The noise exceeds z with probability
+A release q(D) + Lap(λ) has relative error ``|noise| / q(D)``. The noise exceeds z with probability
 pr = e^{-z/λ} (Eq. 3), so with probability 1 - pr the relative error stays below re whenever
 q(D) ≥ MTA = -λ ln(pr) / re (Eq. 6). For m queries the standard mechanism gives every query the
 scale Σ Δ(q_i)/ε; DIFF instead gives query i the scale λ_i = α γ_i for a query index γ (Eq. 7), with
@@ -22,7 +22,7 @@ Floats = Sequence[float] | np.ndarray  # one value per query: a list, or an arra
 
 
 def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -> np.ndarray:
-    """Eq. (2)/(5): RE = |noise| / q(D), for positive true answers."""
+    """Eq. (2)/(5): RE = ``|noise| / q(D)``, for positive true answers."""
     answers = np.asarray(true_answer, dtype=float)
     if np.any(~np.isfinite(answers)) or np.any(answers <= 0):
         raise ValueError(f"true_answer must be > 0 (allowed range (0, inf)), got {true_answer!r}")
@@ -223,7 +223,7 @@ def roundoff_bound(
     width: float,
 ) -> float:
     """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query
-    term |y - q|/λ_i."""
+    term ``|y - q|/λ_i``."""
     deltas = positive_array("sensitivities", sensitivities)
     scales = diff_scales(deltas, index, epsilon)
     # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval

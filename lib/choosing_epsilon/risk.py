@@ -87,33 +87,52 @@ class Guarantee:
 
 
 def pure(epsilon: float) -> Guarantee:
-    """ε-differential privacy (ε ≥ 0)."""
+    """ε-differential privacy (ε ≥ 0).
+
+    >>> pure(1.0)
+    Guarantee(model='pure', epsilon=1.0, delta=0.0, rho=nan, mu=nan)
+    """
     return Guarantee("pure", epsilon=nonnegative("epsilon", epsilon), delta=0.0)
 
 
 def approximate(epsilon: float, delta: float) -> Guarantee:
-    """(ε, δ)-differential privacy (ε ≥ 0, 0 ≤ δ < 1)."""
-    eps = nonnegative("epsilon", epsilon)
-    d = closed_unit("delta", delta)
+    """(ε, δ)-differential privacy (ε ≥ 0, 0 ≤ δ < 1).
+
+    >>> approximate(2.19, 1e-5).describe()
+    '(ε, δ) = (2.19, 1e-05)'
+    """
+    eps, d = nonnegative("epsilon", epsilon), closed_unit("delta", delta)
     if d == 1:
         raise ValueError(f"delta must lie in [0, 1) (δ = 1 promises nothing), got {delta!r}")
     return Guarantee("approximate", epsilon=eps, delta=d)
 
 
 def zcdp(rho: float) -> Guarantee:
-    """ρ-zero-concentrated differential privacy (Bun & Steinke 2016, Def. 1.1; ρ > 0)."""
+    """ρ-zero-concentrated differential privacy (Bun & Steinke 2016, Def. 1.1; ρ > 0).
+
+    >>> zcdp(0.5).describe()
+    'ρ = 0.5 (zCDP)'
+    """
     return Guarantee("zcdp", rho=positive("rho", rho))
 
 
 def gdp(mu: float) -> Guarantee:
     """μ-Gaussian differential privacy (Dong, Roth & Su 2019, Def. 2.6; μ ≥ 0): the Gaussian
-    mechanism with noise σ on a release of sensitivity Δ has μ = Δ/σ (their Thm. 2.7)."""
+    mechanism with noise σ on a release of sensitivity Δ has μ = Δ/σ (their Thm. 2.7).
+
+    >>> gdp(1.0).describe()
+    'μ = 1 (Gaussian DP)'
+    """
     return Guarantee("gdp", mu=nonnegative("mu", mu))
 
 
 def laplace(mu: float) -> Guarantee:
     """The Laplace mechanism with noise b on a release of sensitivity Δ, shift μ = Δ/b (μ ≥ 0):
-    ε-DP at ε = μ, but its own curve allows less than ε-DP's at most rates."""
+    ε-DP at ε = μ, but its own curve allows less than ε-DP's at most rates.
+
+    >>> laplace(0.5).describe()
+    'Laplace noise, Δ/b = 0.5'
+    """
     return Guarantee("laplace", mu=nonnegative("mu", mu))
 
 
@@ -124,7 +143,11 @@ def guarantee(
     rho: float = math.nan,
     mu: float = math.nan,
 ) -> Guarantee:
-    """The guarantee of ``model`` from the parameters it uses (the others are ignored)."""
+    """The guarantee of ``model`` from the parameters it uses (the others are ignored).
+
+    >>> guarantee("approximate", epsilon=1.0, delta=1e-6).describe()
+    '(ε, δ) = (1, 1e-06)'
+    """
     if model == "pure":
         return pure(epsilon)
     if model == "approximate":
@@ -152,7 +175,11 @@ def _log_delta_at_order(order: float, rho: float, epsilon: float) -> float:
 
 def zcdp_delta(rho: float, epsilon: float) -> float:
     """The δ at which ρ-zCDP gives (ε, δ)-DP (Canonne, Kamath & Steinke 2020, Prop. 12 with
-    Rényi divergence aρ at order a): inf over a > 1 of e^((a−1)(aρ−ε)) (1 − 1/a)^(a−1) / a."""
+    Rényi divergence aρ at order a): inf over a > 1 of e^((a−1)(aρ−ε)) (1 − 1/a)^(a−1) / a.
+
+    >>> round(zcdp_delta(0.5, 3.0), 6)
+    0.005143
+    """
     r, eps = positive("rho", rho), nonnegative("epsilon", epsilon)
     # the quadratic (a−1)(aρ−ε) is least at a = (ε + ρ)/(2ρ): search well beyond it
     top = 4 * (eps + r) / (2 * r) + 4
@@ -168,7 +195,11 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
 def zcdp_epsilon(rho: float, delta: float) -> float:
     """The smallest ε at which ρ-zCDP gives (ε, δ)-DP by ``zcdp_delta`` (Canonne, Kamath &
     Steinke 2020, Prop. 12): the root of zcdp_delta(ρ, ε) = δ, at most Bun & Steinke's
-    ρ + 2 √(ρ ln(1/δ)) (2016, Prop. 1.3)."""
+    ρ + 2 √(ρ ln(1/δ)) (2016, Prop. 1.3).
+
+    >>> round(zcdp_epsilon(0.5, 1e-5), 4)
+    4.7284
+    """
     r, d = positive("rho", rho), open_unit("delta", delta)
     if zcdp_delta(r, 0.0) <= d:
         return 0.0
@@ -182,7 +213,11 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
 
 def gdp_delta(mu: float, epsilon: float) -> float:
     """The δ at which μ-GDP gives (ε, δ)-DP, exactly (Dong, Roth & Su 2019, Cor. 2.13):
-    Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2)."""
+    Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
+
+    >>> round(gdp_delta(1.0, 1.0), 4)
+    0.1269
+    """
     m, eps = positive("mu", mu), nonnegative("epsilon", epsilon)
     first = stats.norm.logcdf(-eps / m + m / 2)
     if first == -math.inf:
@@ -193,7 +228,11 @@ def gdp_delta(mu: float, epsilon: float) -> float:
 
 
 def gdp_epsilon(mu: float, delta: float) -> float:
-    """The smallest ε at which μ-GDP gives (ε, δ)-DP (Dong, Roth & Su 2019, Cor. 2.13)."""
+    """The smallest ε at which μ-GDP gives (ε, δ)-DP (Dong, Roth & Su 2019, Cor. 2.13).
+
+    >>> round(gdp_epsilon(1.0, 1e-5), 4)
+    4.3772
+    """
     m, d = positive("mu", mu), open_unit("delta", delta)
     if gdp_delta(m, 0.0) <= d:
         return 0.0
@@ -203,7 +242,11 @@ def gdp_epsilon(mu: float, delta: float) -> float:
 
 def gaussian_mu_for_rho(rho: float) -> float:
     """The μ of the Gaussian mechanism whose zCDP parameter is ρ: μ = √(2ρ) (Bun & Steinke 2016,
-    Prop. 1.6, ρ = Δ²/(2σ²), and Dong, Roth & Su 2019, Thm. 2.7, μ = Δ/σ)."""
+    Prop. 1.6, ρ = Δ²/(2σ²), and Dong, Roth & Su 2019, Thm. 2.7, μ = Δ/σ).
+
+    >>> gaussian_mu_for_rho(0.5)
+    1.0
+    """
     return math.sqrt(2 * positive("rho", rho))
 
 
@@ -222,7 +265,11 @@ def _approximate_tpr(epsilon: float, delta: float, fpr: float) -> float:
 def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
     """ρ-zCDP read through its whole family of (ε(δ), δ) guarantees (Canonne, Kamath & Steinke
     2020, Prop. 12): the least of their bounds at ``fpr``. A valid bound, but above the exact
-    ``tpr_bound(zcdp(ρ), fpr)`` at every α in (0, 1): shown beside it, never used for the scale."""
+    ``tpr_bound(zcdp(ρ), fpr)`` at every α in (0, 1): shown beside it, never used for the scale.
+
+    >>> round(zcdp_tpr_via_approximate(0.5, 0.01), 4), round(tpr_bound(zcdp(0.5), 0.01), 4)
+    (0.1261, 0.1246)
+    """
     r, alpha = positive("rho", rho), closed_unit("fpr", fpr)
     epsilons, deltas = _zcdp_family(r)
     with np.errstate(over="ignore"):
@@ -247,7 +294,11 @@ def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
 
 def zcdp_advantage_via_approximate(rho: float) -> float:
     """The largest advantage that ρ-zCDP's (ε(δ), δ) family allows (``zcdp_tpr_via_approximate``
-    where its symmetric curve crosses α = 1 − T(α)): above the exact ``advantage(zcdp(ρ))``."""
+    where its symmetric curve crosses α = 1 − T(α)): above the exact ``advantage(zcdp(ρ))``.
+
+    >>> round(zcdp_advantage_via_approximate(0.5), 4), round(advantage(zcdp(0.5)), 4)
+    (0.5439, 0.4791)
+    """
     r = positive("rho", rho)
 
     def crossing(alpha: float) -> float:
@@ -315,8 +366,11 @@ def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
     Q = Bernoulli(α) (Bun & Steinke 2016, Def. 1.1, applied to the test's outcome). With
     K(b) = log E_Q[(P/Q)^b], D_a(P‖Q)/a = K(a)/(a(a − 1)) and D_a(Q‖P)/a = K(1 − a)/(a(a − 1)),
     so it is the largest K(b)/(b(b − 1)) over b outside [0, 1]; its limits at b → 1 and b → 0 are
-    the two Kullback-Leibler divergences. ∞ where one outcome is certain under one hypothesis
-    only."""
+    the two Kullback-Leibler divergences. ∞ where one outcome is certain under one hypothesis only.
+
+    >>> round(bernoulli_zcdp_rho(0.01, 0.1), 4)
+    0.3991
+    """
     alpha, t = closed_unit("fpr", fpr), closed_unit("tpr", tpr)
     if t == alpha:
         return 0.0
@@ -419,7 +473,11 @@ def tpr_bound(g: Guarantee, fpr: float) -> float:
     """The largest true-positive rate of a membership test with false-positive rate ``fpr``
     under ``g``, exactly: (ε, δ) by Kairouz, Oh & Viswanath's Thm. 2.1, μ-GDP by Φ(Φ⁻¹(α) + μ)
     (Dong, Roth & Su, Eq. (2.4)), ρ-zCDP by the Rényi bounds on the test's two outcomes
-    (``bernoulli_zcdp_rho``), the Laplace mechanism by its threshold test."""
+    (``bernoulli_zcdp_rho``), the Laplace mechanism by its threshold test.
+
+    >>> round(tpr_bound(gdp(1.0), 0.01), 4)
+    0.0924
+    """
     alpha = closed_unit("fpr", fpr)
     if g.model in ("pure", "approximate"):
         return _approximate_tpr(g.epsilon, g.delta, alpha)
@@ -436,7 +494,11 @@ def tradeoff(g: Guarantee, fprs: float | Sequence[float] | np.ndarray) -> float 
     """The trade-off curve of ``g``: the least false-negative rate 1 − T(α) at each false-positive
     rate α of ``fprs`` (Dong, Roth & Su 2019, Def. 2.1); a float for one α. In closed form for
     every model but ρ-zCDP: (ε, δ) max{0, 1 − δ − e^ε α, e^−ε (1 − δ − α)} (Kulynych et al.,
-    Eq. 5), μ-GDP Φ(Φ⁻¹(1 − α) − μ) (their Eq. 49)."""
+    Eq. 5), μ-GDP Φ(Φ⁻¹(1 − α) − μ) (their Eq. 49).
+
+    >>> tradeoff(pure(1.0), [0.0, 0.1, 0.5]).round(4).tolist()
+    [1.0, 0.7282, 0.1839]
+    """
     a = unit_rates("fprs", fprs)
     if g.model in ("pure", "approximate"):
         with np.errstate(over="ignore"):
@@ -458,7 +520,11 @@ def advantage(g: Guarantee) -> float:
     tanh(ε/2) = (e^ε − 1)/(e^ε + 1); (ε, δ), (e^ε − 1 + 2δ)/(e^ε + 1) (Kairouz, Oh & Viswanath's
     curve at its crossing of α = 1 − T(α); Kulynych et al., Eq. 8); μ-GDP, 2Φ(μ/2) − 1 written
     erf(μ/(2√2)) to keep its digits near 0 (Dong, Roth & Su, Cor. 2.13 at ε = 0); the Laplace
-    mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``_zcdp_advantage``."""
+    mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``_zcdp_advantage``.
+
+    >>> round(advantage(pure(1.0)), 4)
+    0.4621
+    """
     if g.model == "pure":
         return math.tanh(g.epsilon / 2)
     if g.model == "approximate":
@@ -475,15 +541,22 @@ def advantage(g: Guarantee) -> float:
 
 def accuracy_at_half(g: Guarantee) -> float:
     """The best accuracy of a guess "in" or "out" when either is equally likely beforehand:
-    (1 + advantage)/2 (pure ε: e^ε/(1 + e^ε), the truth rate of randomized response)."""
+    (1 + advantage)/2 (pure ε: e^ε/(1 + e^ε), the truth rate of randomized response).
+
+    >>> round(accuracy_at_half(pure(1.0)), 4)
+    0.7311
+    """
     return (1 + advantage(g)) / 2
 
 
 def posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float:
     """The posterior that the person is in the data after a test at false-positive rate ``fpr``
-    says "in": p T(α) / (p T(α) + (1 − p) α), from prior p."""
-    p = open_unit("prior", prior)
-    alpha = positive("fpr", fpr)
+    says "in": p T(α) / (p T(α) + (1 − p) α), from prior p.
+
+    >>> round(posterior_after_positive(gdp(1.0), 0.5, 0.01), 4)
+    0.9023
+    """
+    p, alpha = open_unit("prior", prior), positive("fpr", fpr)
     if alpha > 1:
         raise ValueError(f"fpr must lie in (0, 1], got {fpr!r}")
     tpr = tpr_bound(g, alpha)
@@ -494,7 +567,11 @@ def largest_posterior(g: Guarantee, prior: float) -> float:
     """The largest posterior a positive test can leave from prior p: p e^ε/(1 − p + p e^ε) under
     pure ε and for the Laplace mechanism at ε = μ (Bayes' rule with the likelihood ratio at most
     e^ε, which the Laplace tails attain); 1 for every other model, whose bound T(α)/α grows
-    without limit as α → 0 (certainty on an event of small probability)."""
+    without limit as α → 0 (certainty on an event of small probability).
+
+    >>> round(largest_posterior(pure(1.0), 0.1), 4)
+    0.232
+    """
     p = open_unit("prior", prior)
     if g.model not in ("pure", "laplace"):
         return 1.0
@@ -504,7 +581,11 @@ def largest_posterior(g: Guarantee, prior: float) -> float:
 
 
 def in_100(probability: float) -> str:
-    """A probability as readers read it best (Nanayakkara et al. 2023): "73 in 100"."""
+    """A probability as readers read it best (Nanayakkara et al. 2023): "73 in 100".
+
+    >>> in_100(accuracy_at_half(pure(1.0)))
+    '73 in 100'
+    """
     q = closed_unit("probability", probability)
     count = round(100 * q)
     if count == 100:
@@ -513,7 +594,11 @@ def in_100(probability: float) -> str:
 
 
 def summary(g: Guarantee) -> dict[str, float]:
-    """The scale's numbers for ``g``: advantage, TPR at FPR 1% and 0.1%, accuracy at prior ½."""
+    """The scale's numbers for ``g``: advantage, TPR at FPR 1% and 0.1%, accuracy at prior ½.
+
+    >>> [round(v, 4) for v in summary(gdp(1.0)).values()]
+    [0.3829, 0.0924, 0.0183, 0.6915]
+    """
     adv = advantage(g)
     return {
         "advantage": adv,
@@ -572,34 +657,52 @@ class RiskTarget:
 
 
 def at_most_advantage(max_advantage: float) -> RiskTarget:
-    """The risk "no test gains more than ``max_advantage`` = TPR − FPR"."""
+    """The risk "no test gains more than ``max_advantage`` = TPR − FPR".
+
+    >>> at_most_advantage(0.25).describe()
+    'advantage ≤ 0.25'
+    """
     return RiskTarget("advantage", max_advantage)
 
 
 def at_most_tpr(max_tpr: float, fpr: float) -> RiskTarget:
-    """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``"."""
+    """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``".
+
+    >>> at_most_tpr(0.1, 0.01).describe()
+    'TPR ≤ 0.1 at FPR 0.01'
+    """
     return RiskTarget("tpr", max_tpr, fpr)
 
 
 def at_most_singling_out(max_success: float, k: int) -> RiskTarget:
     """The risk "no attacker picks the right one of ``k`` candidates with a chance above
-    ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``)."""
+    ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``).
+
+    >>> at_most_singling_out(0.5, 10).describe()
+    'success ≤ 0.5 singling out one of 10'
+    """
     return RiskTarget("singling_out", max_success, candidates=k)
 
 
 def reading(g: Guarantee, target: RiskTarget) -> float:
-    """The risk ``target`` measures, read off ``g``: its advantage, or its TPR at the target's
-    FPR."""
+    """The risk ``target`` measures, read off ``g``: its advantage, or its TPR at the target's FPR.
+
+    >>> round(reading(gdp(1.0), at_most_tpr(0.1, 0.01)), 4)
+    0.0924
+    """
     return advantage(g) if target.kind == "advantage" else tpr_bound(g, target.fpr)
 
 
 def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
-    """The largest ε at which (ε, δ)-DP allows at most ``target``: log((1 + η − 2δ)/(1 − η)) for
-    an advantage η (Kulynych et al., Eq. 25), and for a TPR t at FPR α the largest ε whose
-    Eq. (5) curve keeps it, max{log((t − δ)/α), log((1 − δ − α)/(1 − t))} (their Algorithm 5);
-    NaN where no ε ≥ 0 does, since (0, δ)-DP already allows advantage δ and TPR α + δ. The ε is
-    moved down by units in the last place until its risk, read exactly and as printed, is at
-    most the target."""
+    """The largest ε at which (ε, δ)-DP allows at most ``target``: log((1 + η − 2δ)/(1 − η)) for an
+    advantage η (Kulynych et al., Eq. 25), and for a TPR t at FPR α the largest ε whose Eq. (5)
+    curve keeps it, max{log((t − δ)/α), log((1 − δ − α)/(1 − t))} (their Algorithm 5); NaN where no
+    ε ≥ 0 does, since (0, δ)-DP already allows advantage δ and TPR α + δ. The ε is moved down by
+    units in the last place until its risk, read exactly and as printed, is at most the target.
+
+    >>> round(epsilon_for(at_most_advantage(0.25)), 4)
+    0.5108
+    """
     d = closed_unit("delta", delta)
     if d >= 1:
         raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
@@ -622,7 +725,11 @@ def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
 
 def epsilon_for_posterior(prior: float, threshold: float) -> float:
     """The largest ε whose largest posterior from ``prior`` stays ≤ ``threshold``:
-    ln(t (1 − p) / (p (1 − t)))."""
+    ln(t (1 − p) / (p (1 − t))).
+
+    >>> round(epsilon_for_posterior(0.5, 0.75), 4)
+    1.0986
+    """
     p, t = open_unit("prior", prior), open_unit("threshold", threshold)
     if not t > p:
         raise ValueError(
@@ -636,7 +743,11 @@ def mu_for(mechanism: str, target: RiskTarget) -> float:
     """The largest shift μ = Δ/noise at which ``mechanism`` ('Gaussian' or 'Laplace') allows
     exactly ``target`` on its own curve: for the Gaussian 2√2 erf⁻¹(η) and Φ⁻¹(1 − α) + Φ⁻¹(t)
     (Kulynych et al., Corollaries G.2 and G.3), for the Laplace −2 log(1 − η) and
-    F⁻¹(1 − α) + F⁻¹(t), F the standard Laplace distribution function."""
+    F⁻¹(1 − α) + F⁻¹(t), F the standard Laplace distribution function.
+
+    >>> round(mu_for("Gaussian", at_most_advantage(0.25)), 4)
+    0.6373
+    """
     model = _model(mechanism)
     if target.kind == "advantage":
         eta = target.value
@@ -650,7 +761,11 @@ def mu_for(mechanism: str, target: RiskTarget) -> float:
 def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> float:
     """The least noise (σ or b) of ``mechanism`` on a release of sensitivity Δ that allows at
     most ``target`` on the mechanism's own curve (the attack-aware calibration, Kulynych et al.,
-    Eqs. 13 and 18): Δ/``mu_for``, moved up to the safe side."""
+    Eqs. 13 and 18): Δ/``mu_for``, moved up to the safe side.
+
+    >>> round(noise_for("Gaussian", at_most_advantage(0.25)), 4)
+    1.5692
+    """
     model, width = _model(mechanism), positive("sensitivity", sensitivity)
     readings = (
         lambda n: exact_reading(Guarantee(model, mu=as_exact(width) / as_exact(n)), target),
@@ -661,8 +776,12 @@ def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> f
 
 def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     """The largest μ at which μ-GDP (the Gaussian mechanism with σ = Δ/μ) is (ε, δ)-DP: the root
-    of ``gdp_delta``(μ, ε) = δ (Balle & Wang 2018's analytic Gaussian mechanism), found in log μ
-    from μ = 1e-300 (δ(0) ≈ μφ(0), so a δ of 1e-12 at ε = 0 needs μ near 2.5e-12)."""
+    of ``gdp_delta(μ, ε)`` = δ (Balle & Wang 2018's analytic Gaussian mechanism), found in log μ
+    from μ = 1e-300 (δ(0) ≈ μφ(0), so a δ of 1e-12 at ε = 0 needs μ near 2.5e-12).
+
+    >>> round(gdp_mu_for_epsilon_delta(1.0, 1e-5), 4)
+    0.2681
+    """
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
     log_mu = optimize.brentq(
         lambda t: gdp_delta(math.exp(t), e) - d, -690.0, math.log(1e3), xtol=1e-15
@@ -674,7 +793,11 @@ def gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float 
     """The least Gaussian noise σ that is (ε, δ)-DP on a release of sensitivity Δ (the standard
     calibration; Balle & Wang 2018's analytic Gaussian mechanism): Δ/μ with μ from
     ``gdp_mu_for_epsilon_delta``, moved up until δ(ε), read exactly and as printed, is at most δ.
-    (The Laplace mechanism's is its scale Δ/ε, ``laplace.scale``.)"""
+    (The Laplace mechanism's is its scale Δ/ε, ``laplace.scale``.)
+
+    >>> round(gaussian_noise_for_epsilon(1.0, 1e-5), 4)
+    3.7306
+    """
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
     width = positive("sensitivity", sensitivity)
     readings = (
@@ -697,13 +820,21 @@ EXACT_DIGITS = 40
 
 
 def as_exact(x: Any) -> Any:
-    """A float as the mpmath number of the same value (exact); an mpmath number as it is."""
+    """A float as the mpmath number of the same value (exact); an mpmath number as it is.
+
+    >>> print(mpmath.nstr(as_exact(0.1), 20))
+    0.10000000000000000555
+    """
     return x if isinstance(x, mpmath.mpf) else mpmath.mpf(float(x))
 
 
 def exact_normal_quantile(p: float) -> Any:
     """Φ⁻¹(p) at ``EXACT_DIGITS`` digits: Newton's method on log Φ from scipy's float answer (the
-    lower tail taken for p ≤ ½, its mirror above)."""
+    lower tail taken for p ≤ ½, its mirror above).
+
+    >>> print(mpmath.nstr(exact_normal_quantile(0.975), 20))
+    1.9599639845400538556
+    """
     with mpmath.workdps(EXACT_DIGITS):
         q = as_exact(p)
         lower = q <= mpmath.mpf(1) / 2
@@ -715,7 +846,11 @@ def exact_normal_quantile(p: float) -> Any:
 
 def exact_advantage(g: Guarantee) -> Any:
     """``advantage`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP; ``g`` may
-    carry mpmath parameters (a shift Δ/noise taken exactly)."""
+    carry mpmath parameters (a shift Δ/noise taken exactly).
+
+    >>> print(mpmath.nstr(exact_advantage(pure(1.0)), 20))
+    0.4621171572600097585
+    """
     with mpmath.workdps(EXACT_DIGITS):
         if g.model in ("pure", "approximate"):
             e, d = as_exact(g.epsilon), as_exact(g.delta)
@@ -728,7 +863,11 @@ def exact_advantage(g: Guarantee) -> Any:
 
 
 def exact_tpr_bound(g: Guarantee, fpr: float) -> Any:
-    """``tpr_bound`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP."""
+    """``tpr_bound`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP.
+
+    >>> print(mpmath.nstr(exact_tpr_bound(gdp(1.0), 0.01), 20))
+    0.092362248073693937146
+    """
     with mpmath.workdps(EXACT_DIGITS):
         a = as_exact(fpr)
         if g.model in ("pure", "approximate"):
@@ -743,14 +882,22 @@ def exact_tpr_bound(g: Guarantee, fpr: float) -> Any:
 
 
 def exact_reading(g: Guarantee, target: RiskTarget) -> Any:
-    """``reading`` at ``EXACT_DIGITS`` digits."""
+    """``reading`` at ``EXACT_DIGITS`` digits.
+
+    >>> print(mpmath.nstr(exact_reading(gdp(1.0), at_most_advantage(0.25)), 20))
+    0.38292492254802620728
+    """
     if target.kind == "advantage":
         return exact_advantage(g)
     return exact_tpr_bound(g, target.fpr)
 
 
 def exact_gdp_delta(mu: Any, epsilon: float) -> Any:
-    """``gdp_delta`` at ``EXACT_DIGITS`` digits."""
+    """``gdp_delta`` at ``EXACT_DIGITS`` digits.
+
+    >>> print(mpmath.nstr(exact_gdp_delta(1.0, 1.0), 20))
+    0.1269367375066439458
+    """
     with mpmath.workdps(EXACT_DIGITS):
         m, e = as_exact(mu), as_exact(epsilon)
         return mpmath.ncdf(m / 2 - e / m) - mpmath.exp(e) * mpmath.ncdf(-m / 2 - e / m)
@@ -764,10 +911,13 @@ def safe_side(
 ) -> float:
     """The float nearest ``value``, moved toward ``toward`` (+∞: more noise; −∞: a smaller ε), at
     which every one of ``readings`` gives a risk of at most ``target``: steps of one unit in the
-    last place, doubling, so a closed form's rounding never allows a hair more than the target.
-    The readings are the exact one, which bounds the true risk, and the float one the package
-    prints, so that neither shows the target exceeded. ``value`` itself when it already meets
-    them."""
+    last place, doubling, so a closed form's rounding never allows a hair more than the target. The
+    readings are the exact one, which bounds the true risk, and the float one the package prints, so
+    that neither shows the target exceeded. ``value`` itself when it already meets them.
+
+    >>> safe_side(1 / 3, 3.0, [lambda n: 1 / as_exact(n)]) == math.nextafter(1 / 3, 1)
+    True
+    """
     x = float(value)
     step = math.ulp(x) if x != 0 else sys.float_info.min
     with mpmath.workdps(EXACT_DIGITS):
@@ -814,7 +964,11 @@ def singling_out(g: Guarantee, k: int) -> SinglingOut:
     and ρ-zCDP (μ = √(2ρ)): the Gaussian mechanism on a regular simplex of pairwise distance μ
     attains ``simplex_gaussian_success``; the exact worst case is open. The Laplace mechanism:
     Laplace noise on the vertices of an L1 simplex of pairwise distance Δ attains
-    ``simplex_laplace_success`` (each pair's curve lies at or above the Laplace shift's)."""
+    ``simplex_laplace_success`` (each pair's curve lies at or above the Laplace shift's).
+
+    >>> round(singling_out(pure(3.0), 10).attained, 4)
+    0.6906
+    """
     n = _candidates(k)
     bound = tpr_bound(g, 1 / n)
     if g.model in EXACT_SINGLING_OUT:
@@ -833,7 +987,11 @@ def singling_out(g: Guarantee, k: int) -> SinglingOut:
 def simplex_gaussian_success(mu: float, k: int) -> float:
     """The chance the best guess is right when Gaussian noise of scale 1 hides which of k points,
     pairwise μ apart (a regular simplex, as k orthogonal points μ/√2 from the origin), was
-    released: ∫ φ(y − μ/√2) Φ(y)^(k−1) dy (the largest coordinate wins), by quadrature."""
+    released: ∫ φ(y − μ/√2) Φ(y)^(k−1) dy (the largest coordinate wins), by quadrature.
+
+    >>> round(simplex_gaussian_success(1.0, 10), 4)
+    0.2533
+    """
     m, n = nonnegative("mu", mu), _candidates(k)
     shift = m / math.sqrt(2)
 
@@ -851,12 +1009,15 @@ def simplex_gaussian_success(mu: float, k: int) -> float:
 
 
 def simplex_laplace_success(mu: float, k: int) -> float:
-    """The chance the best guess is right when independent Laplace noise of scale b hides which of
-    k points, pairwise Δ apart in L1 (Δ/2 on their own axis, μ = Δ/b), was released, ties guessed
-    at random. With t = μ/2 the score of each axis is its value clipped to [0, t]: the true one
-    sits at t with probability ½ and at 0 with ½e^−t, the others at 0 with ½ and at t with
-    p = ½e^−t, so the chance is ∫_0^t ½e^(s−t) (1 − ½e^−s)^(k−1) ds + ½ E[1/(1 + Bin(k−1, p))]
-    + ½e^−t (½)^(k−1)/k."""
+    """The chance the best guess is right when independent Laplace noise of scale b hides which of k
+    points, pairwise Δ apart in L1 (Δ/2 on their own axis, μ = Δ/b), was released, ties guessed at
+    random. With t = μ/2 the score of each axis is its value clipped to [0, t]: the true one sits at
+    t with probability ½ and at 0 with ½e^−t, the others at 0 with ½ and at t with p = ½e^−t, so the
+    chance is ∫_0^t ½e^(s−t) (1 − ½e^−s)^(k−1) ds + ½ E[1/(1 + Bin(k−1, p))] + ½e^−t (½)^(k−1)/k.
+
+    >>> round(simplex_laplace_success(1.0, 10), 4)
+    0.1637
+    """
     m, n = nonnegative("mu", mu), _candidates(k)
     t = m / 2
     if t == 0:
@@ -901,7 +1062,11 @@ def _candidates(k: int) -> int:
 def attained_success(mechanism: str, mu: float, k: int) -> float:
     """What ``mechanism`` ('Gaussian' or 'Laplace') at shift μ = Δ/noise attains singling out one
     of ``k`` (``simplex_gaussian_success``, ``simplex_laplace_success``): a lower bound on the
-    worst case of its guarantee."""
+    worst case of its guarantee.
+
+    >>> round(attained_success("Gaussian", 2.0, 10), 4)
+    0.4792
+    """
     if _model(mechanism) == "gdp":
         return simplex_gaussian_success(mu, k)
     return simplex_laplace_success(mu, k)
@@ -913,7 +1078,11 @@ def noise_for_attained_singling_out(
     """The least noise at which ``mechanism`` on its simplex of k candidates (``attained_success``)
     picks the right one with a chance of at most the target: less than ``noise_for`` asks, as the
     bound covers every mechanism with the guarantee and this is one of them. Found by brentq in
-    log μ and moved up until the success, by quadrature (to about 1e-12), is at most the target."""
+    log μ and moved up until the success, by quadrature (to about 1e-12), is at most the target.
+
+    >>> round(noise_for_attained_singling_out("Gaussian", at_most_singling_out(0.25, 10)), 4)
+    1.0172
+    """
     if target.kind != "singling_out":
         raise ValueError(f"target must be a 'singling_out' risk, got {target.kind!r}")
     width, n = positive("sensitivity", sensitivity), target.candidates

@@ -4,12 +4,12 @@ The worlds of a database X of n rows are the n subsets of size n-1 (one row abse
 Two neighbour definitions are offered:
 
 - unbounded (add/remove one row), the paper's: the local sensitivity of a world Y is
-  max over t in Y of |f(Y) - f(Y - t)| (Eq. 15 for the median); Δf is its maximum over worlds.
+  max over t in Y of ``|f(Y) - f(Y - t)|`` (Eq. 15 for the median); Δf is its maximum over worlds.
 - bounded (replace one row by a value of the universe, here the values of X): the local
-  sensitivity of Y is max over t in Y and u in X of |f(Y) - f(Y - t + u)|.
+  sensitivity of Y is max over t in Y and u in X of ``|f(Y) - f(Y - t + u)|``.
 
 The unbounded forms are computed from one sort without enumerating neighbours: removing one
-element from a sorted list can move its mean by |t - mean|/(m-1) and its median to one of at
+element from a sorted list can move its mean by ``|t - mean|/(m-1)`` and its median to one of at
 most three values (the three cases of Eq. 15).
 """
 
@@ -172,17 +172,17 @@ def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
 
 
 def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
-    """LS_f(ω_j) = max over t in ω_j of |f(ω_j) - f(ω_j - t)| for each world (Eq. 15; Table 4)."""
+    """LS_f(ω_j) = max over t in ω_j of ``|f(ω_j) - f(ω_j - t)|`` per world (Eq. 15; Table 4)."""
     return _per_world(values, query, sorted_local_sensitivities)
 
 
 def unbounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """Δf = max over worlds Y and t in Y of |f(Y) - f(Y - t)|: the paper's (Sec. 4.1, Eq. 15)."""
+    """max over worlds Y and t in Y of ``|f(Y) - f(Y - t)|``: the paper's Δf (Sec. 4.1, Eq. 15)."""
     return float(np.max(world_local_sensitivities(values, query)))
 
 
 def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """max over worlds Y, t in Y and u in X of |f(Y) - f(Y - t + u)|: replace-one sensitivity."""
+    """Replace-one sensitivity: max over worlds Y, t in Y, u in X of ``|f(Y) - f(Y - t + u)|``."""
     x = check_values(values)
     check_query(query)
     n = x.size

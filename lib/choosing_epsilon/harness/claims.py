@@ -19,9 +19,9 @@ wording: a statement with no one number to reproduce, shown wrong by a computati
 A notebook checks each row once, with the value its computation gives, never one rounded first
 (a rounding can carry a value into the tolerance that the computation misses). The status is
 
-- ``reproduced``: |reproduced - published| <= tolerance, and the tolerance resolves the published
-  value (``resolves``): less than half its size, so that 0, half and twice the value would all
-  fail; a published 0 is resolved only as an exact zero, a tolerance of at most
+- ``reproduced``: ``|reproduced - published| <= tolerance``, and the tolerance resolves the
+  published value (``resolves``): less than half its size, so that 0, half and twice the value
+  would all fail; a published 0 is resolved only as an exact zero, a tolerance of at most
   ``EXACT_TOLERANCE`` (floating point's), for with any larger one every value as small passes;
 - ``fitted``: the same, but only after fitting a value the source does not print (``fitted`` says
   which; the residual is recorded);
@@ -134,7 +134,7 @@ def read_published(path: str | Path) -> pd.DataFrame:
 def resolves(published: float, tolerance: float) -> bool:
     """Whether a check within ``tolerance`` of ``published`` tells the value from a plainly wrong
     one: for a nonzero value, 0, half and twice the value all lie outside the tolerance
-    (tolerance < |published| / ``RESOLUTION``); a published 0 only when it is exact (tolerance at
+    (``tolerance < |published| / RESOLUTION``); a published 0 only when it is exact (tolerance at
     most ``EXACT_TOLERANCE``), since with a larger tolerance every value as small passes."""
     if published == 0:
         return tolerance <= EXACT_TOLERANCE

@@ -159,7 +159,7 @@ def differences(
     source: str | Path, target: str | Path, ignore: frozenset[str] = frozenset()
 ) -> list[str]:
     """File names (relative) that differ in content between two directories, or exist in one
-    only; ``ignore``d names skipped."""
+    only; the names in ``ignore`` skipped."""
     source, target = Path(source), Path(target)
     names = {p.relative_to(source).as_posix() for p in source.rglob("*") if p.is_file()}
     names |= {p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()}

@@ -31,7 +31,7 @@ class Interrupted(SystemExit):
 
     @property
     def name(self) -> str:
-        """The signal's name: SIGINT or SIGTERM."""
+        """The signal's name (SIGINT or SIGTERM)."""
         return signal.Signals(self.signum).name
 
 

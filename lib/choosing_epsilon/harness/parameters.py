@@ -51,7 +51,7 @@ class Param:
 
     @property
     def committed(self) -> object:
-        """The value of the committed run: the paper's, or the notebook's own choice."""
+        """The value of the committed run (the paper's, or the notebook's own choice)."""
         value = self.paper if self.default is None else self.default
         return as_path(value, NOTEBOOKS) if self.kind == "path" and value is not None else value
 

@@ -1,7 +1,7 @@
 """The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
 
-    python -m choosing_epsilon.harness.reproduce           # every notebook, in place, paper values
-    python -m choosing_epsilon.harness.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho
+- ``python -m choosing_epsilon.harness.reproduce``: every notebook, in place, at the paper's values;
+- ``python -m choosing_epsilon.harness.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho``.
 
 A default run executes each notebook into a temporary file and, if the run succeeds, replaces the
 committed notebook and its figures/ only where their content changed beyond the tolerances of
