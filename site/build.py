@@ -1,9 +1,10 @@
 """Build the static site (``make site``): one page per notebook, from its committed outputs, a
 home page and a teachers' page, in site/_build/html/.
 
-The notebooks are copied into site/_build/src/ and only the copies are changed: claims cells
-fold their code, solution and grader cells fold whole, a link bar (the notebook and its CSVs)
-follows the title, each of the notebook's ε scrubbers (site/scrubbers.py) follows the cell that
+The notebooks are copied into site/_build/src/ and only the copies are changed: the answer comes
+before any code (under the header, what the opening's code shows, then a link bar of the notebook
+and its CSVs, then the parameters, imports and set-up in one fold), claims cells fold their code,
+solution and grader cells fold whole, each of the notebook's ε scrubbers (site/scrubbers.py) follows the cell that
 shows its figure, a section JupyterLab shows collapsed is folded under its heading
 (site/folding.py), and the table of every claim with its verdict ends the page. The pages of
 docs/ are copied too, their links made to work on the site. Sphinx (myst-nb,
@@ -220,11 +221,11 @@ def write_notebook(name: str, fragments: dict[str, str]) -> set[Path]:
     for csv in csvs:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
+    arrange_opening(nb, download_bar(name, csvs))
     folding.mark_collapsed_sections(nb.cells)
     give_images_their_alt_text(nb)
     link_repository_files(nb)
     link_sections(nb)
-    nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     written |= insert_scrubbers(nb, fragments)
     claims_path = FIGURES / name / "claims.csv"
     if claims_path.exists():
@@ -258,6 +259,60 @@ def insert_scrubbers(nb: nbformat.NotebookNode, fragments: dict[str, str]) -> se
     for index in sorted(after, reverse=True):
         nb.cells[index + 1 : index + 1] = after[index]
     return written
+
+
+# The opening of a page: the header, then what the opening's code shows (the synthesis's answer),
+# then the downloads, then the opening's code in one fold.
+SETUP_FOLD = "Show the parameters, imports and set-up code"
+HEADING_LINE = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+
+
+def opening_end(cells: list[nbformat.NotebookNode]) -> int:
+    """The index past a notebook's opening: its header (cell 0) and the cells after it up to and
+    including the last code cell before the first heading (the parameters, the imports, the
+    set-up, and the text that introduces them); the text after that code stays in view."""
+    first_heading = next(
+        (
+            i
+            for i, cell in enumerate(cells[1:], 1)
+            if cell.cell_type == "markdown" and HEADING_LINE.search(cell.source)
+        ),
+        len(cells),
+    )
+    code = [i for i in range(1, first_heading) if cells[i].cell_type == "code"]
+    return code[-1] + 1 if code else 1
+
+
+def arrange_opening(nb: nbformat.NotebookNode, downloads: str) -> None:
+    """Put the answer before any code: under the header, the outputs of the opening's cells (each
+    a copy of its cell, its code removed), then the downloads, then the opening's code and text in
+    one closed fold (``SETUP_FOLD``), each code cell shown whole in it, with no fold of its own;
+    the rest of the notebook follows. JupyterLab is unchanged: there the parameters cell stays in
+    view, as papermill needs it."""
+    end = opening_end(nb.cells)
+    shown, folded = [], []
+    for cell in nb.cells[1:end]:
+        if cell.cell_type == "code":
+            tags = cell.metadata.get("tags", [])
+            cell.metadata["tags"] = [t for t in tags if t not in ("hide-input", "hide-cell")]
+            if cell.get("outputs"):
+                output = nbformat.from_dict(json.loads(json.dumps(cell)))
+                output.id = f"{cell.id}-output"
+                output.metadata["tags"] = [*output.metadata["tags"], "remove-input"]
+                # its Markdown (a table) read as MyST reads the page, not as bare CommonMark
+                output.metadata.setdefault("mystnb", {})["markdown_format"] = "myst"
+                shown.append(output)
+                cell.outputs = []
+        folded.append(cell)
+    fold = []
+    if folded:
+        opening = f'<details class="setup-code">\n<summary>{SETUP_FOLD}</summary>\n'
+        fold = [
+            markdown_cell("site-setup-open", opening),
+            *folded,
+            markdown_cell("site-setup-close", "</details>"),
+        ]
+    nb.cells[1:end] = [*shown, markdown_cell("site-downloads", downloads), *fold]
 
 
 # an exercise's hidden tests, the instructor's alone (nbgrader's markers): not on a reader's page

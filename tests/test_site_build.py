@@ -179,3 +179,66 @@ def test_the_hidden_block_is_cut_and_the_rest_kept():
     source = "assert a\n### BEGIN HIDDEN TESTS\nassert b\n### END HIDDEN TESTS\nassert c\n"
     assert build.without_hidden_tests(source) == "assert a\nassert c"
     assert build.without_hidden_tests("assert a\n") == "assert a"
+
+
+# --- the answer first: a notebook's opening, folded under its header and its answer --------------
+
+
+def opening_notebook() -> nbformat.NotebookNode:
+    """A header, the parameters, the imports, a folded answer cell that shows the answer, a line
+    of text, then the first section."""
+    v4 = nbformat.v4
+    answer = v4.new_code_cell(
+        "answer = run.the_answer(P)\ndisplay(Markdown(answer))",
+        id="answer",
+        metadata={"tags": ["answer"], "jupyter": {"source_hidden": True}},
+    )
+    answer.outputs = [
+        v4.new_output("display_data", data={"text/markdown": "**The answer.**\n\n| a | b |"})
+    ]
+    return v4.new_notebook(
+        cells=[
+            v4.new_markdown_cell("# Title\n\nThe header.", id="header"),
+            v4.new_code_cell("seed = 1", id="params", metadata={"tags": ["parameters"]}),
+            v4.new_markdown_cell("We import the package.", id="imports-text"),
+            v4.new_code_cell("import math", id="imports"),
+            answer,
+            v4.new_markdown_cell("The sections derive it.", id="after"),
+            v4.new_markdown_cell("## First section", id="first"),
+        ]
+    )
+
+
+def test_the_opening_is_folded_after_the_answer_and_the_downloads():
+    nb = opening_notebook()
+    assert build.opening_end(nb.cells) == 5  # up to the last code cell before the heading
+    build.fold_cells(nb)
+    build.arrange_opening(nb, "Download it.")
+    assert [c.id for c in nb.cells] == [
+        "header",
+        "answer-output",  # the answer's output, its code removed
+        "site-downloads",
+        "site-setup-open",
+        "params",
+        "imports-text",
+        "imports",
+        "answer",  # its code, in the fold, with no fold of its own and no output
+        "site-setup-close",
+        "after",
+        "first",
+    ]
+    shown, folded = nb.cells[1], nb.cells[7]
+    assert "remove-input" in shown.metadata.tags and shown.outputs[0].data["text/markdown"]
+    assert shown.metadata.mystnb["markdown_format"] == "myst"  # its table rendered
+    assert folded.outputs == [] and "hide-input" not in folded.metadata.tags
+    assert nb.cells[3].source.startswith('<details class="setup-code">')
+    assert nb.cells[8].source == "</details>"
+
+
+def test_a_notebook_with_no_code_before_its_first_heading_has_no_fold():
+    v4 = nbformat.v4
+    nb = v4.new_notebook(
+        cells=[v4.new_markdown_cell("# T\n\nH.", id="h"), v4.new_markdown_cell("## S", id="s")]
+    )
+    build.arrange_opening(nb, "Download it.")
+    assert [c.id for c in nb.cells] == ["h", "site-downloads", "s"]
