@@ -30,6 +30,7 @@ import pytest
 from choosing_epsilon.harness.claims import COUNTED_SOURCES
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from tests.site_modules import site_module
+from tests.test_site_build import contradictions
 
 pytestmark = pytest.mark.site
 
@@ -340,6 +341,75 @@ def test_home_status_table_counts_each_notebooks_claims(visits):
         table = pd.read_csv(FIGURES / name / "claims.csv")
         counted[name] = int((table.source.isin(COUNTED_SOURCES) & (table.status != "note")).sum())
     assert shown == counted
+
+
+def ledger_counts() -> dict[str, int]:
+    """The ledger's counts, from every claims.csv (apart from the site's code): the sources'
+    numbers (printed or read off a figure, slips in the wording apart), those printed, those read
+    off a figure and off how many figures, and each status."""
+    tables = [pd.read_csv(FIGURES / n / "claims.csv").assign(notebook=n) for n in WITH_CLAIMS]
+    table = pd.concat(tables, ignore_index=True)
+    counted = table[table.source.isin(COUNTED_SOURCES) & (table.status != "note")]
+    read = counted[counted.source == "read off a figure"]
+    return {
+        "claims": len(counted),
+        "printed": int((counted.source == "printed").sum()),
+        "readings": len(read),
+        "figures": len(read.groupby(["notebook", "location"])),
+        **{status: int((counted.status == status).sum()) for status in VERDICT_WORDS},
+    }
+
+
+VERDICT_WORDS = {
+    "reproduced": "reproduced",
+    "fitted": "fitted",
+    "below resolution": "below resolution",
+    "discrepancy": "explained discrepancies",
+}
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def test_the_home_page_states_what_the_ledger_holds(visits):
+    """The home page's counts are the ledger's: the sources' numbers, those printed, those read
+    off original figures and off how many, and each verdict."""
+    text = re.sub(r"\s+", " ", visits("index").page.evaluate(VISIBLE_PROSE))
+    counts = ledger_counts()
+    said = re.search(
+        r"The claims ledger holds ([\d,]+) of the sources' numbers: ([\d,]+) printed", plain(text)
+    )
+    assert said, "the home page does not say what the claims ledger holds"
+    assert (number(said[1]), number(said[2])) == (counts["claims"], counts["printed"])
+    read = re.search(
+        r"printed and ([\d,]+) read off (\d+) (?:of the sources' )?original figures", plain(text)
+    )
+    if counts["readings"]:
+        assert read and (number(read[1]), number(read[2])) == (
+            counts["readings"],
+            counts["figures"],
+        )
+    else:
+        assert read is None and "none read off an original figure" in text
+    for status, words in VERDICT_WORDS.items():
+        if counts[status]:
+            assert f"{counts[status]:,} {words}" in text, f"the home page miscounts {words}"
+
+
+def test_no_statement_of_the_home_page_contradicts_the_ledger(visits):
+    """A statement the ledger makes false fails the build's check: "no copy of a printed figure"
+    while values are read off figures, or values read off figures while none are."""
+    text = plain(visits("index").page.evaluate(VISIBLE_PROSE))
+    assert contradictions(text, ledger_counts()) == []
+
+
+def test_the_home_page_quotes_the_synthesis_answer(visits):
+    """The home page opens with the synthesis's answer as its committed run gives it."""
+    text = plain(visits("index").page.evaluate(VISIBLE_PROSE))
+    expected = answer_output("synthesis")
+    assert expected is not None
+    assert plain(expected.split("**")[1]) in text
 
 
 def test_home_status_table_fits_its_column(visits):
