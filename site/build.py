@@ -1,11 +1,12 @@
 """Build the static site (``make site``): one page per notebook, from its committed outputs, a
 home page and a teachers' page, in site/_build/html/.
 
-The notebooks are copied into site/_build/src/ and only the copies are changed: claims cells
-fold their code, solution and grader cells fold whole, a link bar (the notebook and its CSVs)
-follows the title, each of the notebook's ε scrubbers (site/scrubbers.py) follows the cell that
-shows its figure, a section JupyterLab shows collapsed is folded under its heading
-(site/folding.py), and the table of every claim with its verdict ends the page. The pages of
+The notebooks are copied into site/_build/src/ and only the copies are changed: the answer comes
+before any code (under the header, what the opening's code shows, then a link bar of the notebook
+and its CSVs, then the parameters, imports and set-up in one fold), claims cells fold their code,
+solution and grader cells fold whole, each of the notebook's ε scrubbers (site/scrubbers.py)
+follows the cell that shows its figure, a section JupyterLab shows collapsed is folded under its
+heading (site/folding.py), and the table of every claim with its verdict ends the page. The pages of
 docs/ are copied too, their links made to work on the site. Sphinx (myst-nb,
 sphinx-book-theme, see conf.py) renders them with warnings as errors and no network: nothing is
 executed, and MathJax comes from the npm package pinned in site/package-lock.json.
@@ -220,11 +221,11 @@ def write_notebook(name: str, fragments: dict[str, str]) -> set[Path]:
     for csv in csvs:
         written.add(write_if_changed(downloads / csv.name, csv.read_bytes()))
     fold_cells(nb)
+    arrange_opening(nb, download_bar(name, csvs))
     folding.mark_collapsed_sections(nb.cells)
     give_images_their_alt_text(nb)
     link_repository_files(nb)
     link_sections(nb)
-    nb.cells.insert(1, markdown_cell("site-downloads", download_bar(name, csvs)))
     written |= insert_scrubbers(nb, fragments)
     claims_path = FIGURES / name / "claims.csv"
     if claims_path.exists():
@@ -258,6 +259,60 @@ def insert_scrubbers(nb: nbformat.NotebookNode, fragments: dict[str, str]) -> se
     for index in sorted(after, reverse=True):
         nb.cells[index + 1 : index + 1] = after[index]
     return written
+
+
+# The opening of a page: the header, then what the opening's code shows (the synthesis's answer),
+# then the downloads, then the opening's code in one fold.
+SETUP_FOLD = "Show the parameters, imports and set-up code"
+HEADING_LINE = re.compile(r"^#{1,6}\s+\S", re.MULTILINE)
+
+
+def opening_end(cells: list[nbformat.NotebookNode]) -> int:
+    """The index past a notebook's opening: its header (cell 0) and the cells after it up to and
+    including the last code cell before the first heading (the parameters, the imports, the
+    set-up, and the text that introduces them); the text after that code stays in view."""
+    first_heading = next(
+        (
+            i
+            for i, cell in enumerate(cells[1:], 1)
+            if cell.cell_type == "markdown" and HEADING_LINE.search(cell.source)
+        ),
+        len(cells),
+    )
+    code = [i for i in range(1, first_heading) if cells[i].cell_type == "code"]
+    return code[-1] + 1 if code else 1
+
+
+def arrange_opening(nb: nbformat.NotebookNode, downloads: str) -> None:
+    """Put the answer before any code: under the header, the outputs of the opening's cells (each
+    a copy of its cell, its code removed), then the downloads, then the opening's code and text in
+    one closed fold (``SETUP_FOLD``), each code cell shown whole in it, with no fold of its own;
+    the rest of the notebook follows. JupyterLab is unchanged: there the parameters cell stays in
+    view, as papermill needs it."""
+    end = opening_end(nb.cells)
+    shown, folded = [], []
+    for cell in nb.cells[1:end]:
+        if cell.cell_type == "code":
+            tags = cell.metadata.get("tags", [])
+            cell.metadata["tags"] = [t for t in tags if t not in ("hide-input", "hide-cell")]
+            if cell.get("outputs"):
+                output = nbformat.from_dict(json.loads(json.dumps(cell)))
+                output.id = f"{cell.id}-output"
+                output.metadata["tags"] = [*output.metadata["tags"], "remove-input"]
+                # its Markdown (a table) read as MyST reads the page, not as bare CommonMark
+                output.metadata.setdefault("mystnb", {})["markdown_format"] = "myst"
+                shown.append(output)
+                cell.outputs = []
+        folded.append(cell)
+    fold = []
+    if folded:
+        opening = f'<details class="setup-code">\n<summary>{SETUP_FOLD}</summary>\n'
+        fold = [
+            markdown_cell("site-setup-open", opening),
+            *folded,
+            markdown_cell("site-setup-close", "</details>"),
+        ]
+    nb.cells[1:end] = [*shown, markdown_cell("site-downloads", downloads), *fold]
 
 
 # an exercise's hidden tests, the instructor's alone (nbgrader's markers): not on a reader's page
@@ -528,6 +583,14 @@ def write_home(names: list[str]) -> set[Path]:
     titles = {n: notebook_title(n) for n in order}
     summary = reproduce.claims_summary(names)
     status = "\n".join(reproduce.summary_lines(summary)).replace("](notebooks/", "](")
+    ledger = ledger_paragraph(summary, reproduce.figure_readings(names))
+    headline = answer_headline(ANSWERING) if ANSWERING in names else None
+    answer = (
+        f"**So which ε should I use?** [The synthesis]({ANSWERING}.ipynb) runs one survey "
+        f"through every method and answers in numbers: *{headline}*\n\n"
+        if headline
+        else ""
+    )
     start = "\n".join(
         f"{i}. [{titles[n]}]({n}.ipynb): {READING_ORDER.get(n, '')}" for i, n in enumerate(order, 1)
     )
@@ -540,13 +603,15 @@ def write_home(names: list[str]) -> set[Path]:
 A differentially private release guarantees that, for any two databases $D$ and $D'$ that
 differ in one person, and every set $S$ of outputs,
 $\\Pr[M(D) \\in S] \\le e^{{\\varepsilon}} \\, \\Pr[M(D') \\in S]$; the guarantee is only as good
-as $\\varepsilon$, and the papers disagree on how to choose it. This site shows a repository of
-Jupyter notebooks, one per source, that recompute the printed numbers and tables of each
-source from a thin shared Python package, check each against the published value in a claims
-ledger, redraw the sources' figures from their formulas (no copy of a printed figure was
-available to compare them with), and go a step further: exact answers where a paper used a
+as $\\varepsilon$, and the papers disagree on how to choose it.
+
+{answer}This site shows a repository of Jupyter notebooks, one per source, that recompute each
+source's printed numbers, tables and figures from a thin shared Python package, check every number
+against the source in a claims ledger, and go a step further: exact answers where a paper used a
 bound, Monte Carlo checks of analytic claims, and the slips found and explained. The pages show the
 notebooks' committed outputs; run them yourself from [the repository]({REPOSITORY}).
+
+{ledger}
 
 ## Where to start
 
@@ -588,6 +653,72 @@ teachers
 ```
 """
     return {write_if_changed(SRC / "index.md", page)}
+
+
+# the notebook whose answer the home page quotes
+ANSWERING = "synthesis"
+
+
+def answer_headline(name: str) -> str | None:
+    """The first sentence of notebook ``name``'s answer (the bold one of the Markdown its cell
+    tagged ``answer`` shows), as the committed run gives it; None if it shows none."""
+    for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells:
+        if cell.cell_type != "code" or "answer" not in cell.metadata.get("tags", []):
+            continue
+        for output in cell.get("outputs", []):
+            found = re.match(r"\*\*(.+?)\*\*", output.get("data", {}).get("text/markdown", ""))
+            if found:
+                return found.group(1)
+    return None
+
+
+def ledger_paragraph(summary: pd.DataFrame, readings: pd.DataFrame) -> str:
+    """What the claims ledger holds, counted from it: the sources' numbers (``summary``,
+    ``reproduce.claims_summary``), those printed and those read off original figures
+    (``readings``, ``reproduce.figure_readings``) and off how many figures, by notebook, and the
+    verdicts; and where the figures on the pages come from."""
+    claims = int(summary.claims.sum())
+    read = int(readings.readings.sum())
+    originals = int(readings.figures.sum())
+    if len(readings) == 1:
+        only = readings.notebook.iloc[0]
+        kinds = (
+            f"{claims - read:,} printed and {read:,} read off {originals} original figures of "
+            f"[{only}]({only}.ipynb)"
+        )
+    elif read:
+        by_notebook = ", ".join(
+            f"{r.readings} off {r.figures} of [{r.notebook}]({r.notebook}.ipynb)"
+            for r in readings.itertuples()
+        )
+        kinds = (
+            f"{claims - read:,} printed and {read:,} read off {originals} of the sources' "
+            f"original figures ({by_notebook})"
+        )
+    else:
+        kinds = f"{claims:,} printed, none read off an original figure"
+    figures = (
+        "The notebooks draw every figure themselves, from the sources' formulas or from the "
+        "authors' own data where they publish it; no image of a source is copied"
+        + (", and the values read off an original are compared with the notebook's" if read else "")
+    )
+    verdicts = [
+        f"{int(summary[status].sum()):,} {words}"
+        for status, words in (
+            ("reproduced", "reproduced"),
+            ("fitted", "fitted"),
+            ("below resolution", "below resolution"),
+            ("discrepancy", "explained discrepancies"),
+            ("not applicable", "not applicable"),
+        )
+        if int(summary[status].sum()) or status in ("reproduced", "discrepancy")
+    ]
+    return (
+        f"The claims ledger holds {claims:,} of the sources' numbers: {kinds}; "
+        f"{', '.join(verdicts[:-1])} and {verdicts[-1]} (by notebook in the status table below). "
+        f"{figures}. Which originals were compared, source by source: "
+        "[the claims ledger](docs/claims.md#originals-compared-source-by-source)."
+    )
 
 
 def notebook_title(name: str) -> str:

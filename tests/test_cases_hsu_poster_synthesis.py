@@ -466,14 +466,21 @@ def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
     )
     assert "score range [0, 10]" in table["public inputs"]["Poster, Theorem 2"]
     # the answer that opens the notebook is this column's, in numbers
-    assert "**The answer, in short, for the mean of all 800 values of 'score'.**" in text
+    assert "**For the mean of all 800 values of 'score', " in text
     if results["feasible"]:
         low, high = results["feasible_interval"]
-        assert f"any ε from ε = {low:.4g} (" in text and f"to ε = {high:.4g} (" in text
+        assert f"any ε from {low:.4g} to {high:.4g} meets every method" in text
         # the attacker at the upper end: a pure ε's advantage tanh(ε/2)
-        assert f"at the upper end, advantage {math.tanh(high / 2):.3g}, " in text
+        assert f"gains an advantage of at most {math.tanh(high / 2):.3g} (" in text
+        # singling out one of k at both ends: the bound e^ε/k (while e^ε/k ≤ 1 − e^−ε(1 − 1/k))
+        # and k-ary randomized response's e^ε/(e^ε + k − 1), in closed form
+        for k in (10, 1000):
+            bound = [min(math.exp(e) / k, 1 - math.exp(-e) * (1 - 1 / k)) for e in (low, high)]
+            attained = [math.exp(e) / (math.exp(e) + k - 1) for e in (low, high)]
+            assert f"| {bound[0]:.4g} to {bound[1]:.4g} |" in text
+            assert f"| {attained[0]:.4g} to {attained[1]:.4g} |" in text
     else:
-        assert "No ε meets every requirement at these parameters" in text
+        assert "no ε meets every requirement at these parameters" in text
 
 
 @pytest.mark.parametrize(

@@ -291,6 +291,25 @@ def test_readme_counts_match_the_ledgers():
         assert row["claims"] + row["secondary"] + row["our default"] + row["notes"] == len(results)
 
 
+def test_figure_readings_count_the_rows_read_off_a_figure():
+    """The home page's count of values read off the sources' original figures, and of the figures
+    (distinct locations), by notebook; each reading is among the notebook's claims."""
+    names = reproduce.notebook_names()
+    readings = reproduce.figure_readings(names).set_index("notebook")
+    summary = reproduce.claims_summary(names).set_index("notebook")
+    for name in names:
+        results = pd.read_csv(FIGURES / name / "claims.csv")
+        read = results[results.source == "read off a figure"]
+        if not len(read):
+            assert name not in readings.index
+            continue
+        row = readings.loc[name]
+        assert row.readings == len(read) <= summary.loc[name, "claims"]
+        assert row.figures == read.location.nunique()
+        assert sum(row[s] for s in reproduce.CLAIM_STATUSES) == len(read)
+    assert len(readings)  # the Kazan & Reiter notebook reads its originals: the test sees some
+
+
 def test_a_run_that_explains_nothing_says_so_in_a_sentence(ledger, capsys, monkeypatch):
     """Far from the paper's values every discrepancy and slip can be not applicable: the run says
     so instead of printing an empty DataFrame; otherwise the table is displayed whole."""

@@ -126,6 +126,10 @@ def hidden(cell) -> bool:
     return bool(cell.metadata.get("jupyter", {}).get("source_hidden", False))
 
 
+def outputs_hidden(cell) -> bool:
+    return bool(cell.metadata.get("jupyter", {}).get("outputs_hidden", False))
+
+
 def visible_code(nb, parameters: bool = True) -> list:
     """The code cells a reader sees unfolded (the parameters cell only with ``parameters``)."""
     return [
@@ -205,9 +209,12 @@ def test_markdown_cells_are_short(name):
 
 
 def words_before_first_result(nb) -> int:
+    """The words of the Markdown cells before the first cell that shows a result: a code cell
+    with outputs, folded or not (folding hides a cell's code, never its output: the synthesis's
+    answer is the output of a folded cell)."""
     words = 0
     for c in nb.cells:
-        if c.cell_type == "code" and c.get("outputs") and not hidden(c):
+        if c.cell_type == "code" and c.get("outputs") and not outputs_hidden(c):
             return words
         if c.cell_type == "markdown":
             words += len(c.source.split())

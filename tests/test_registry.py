@@ -2,6 +2,8 @@ import math
 
 import pandas as pd
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from choosing_epsilon import registry, risk
 from choosing_epsilon.harness.paths import DATA
@@ -161,3 +163,50 @@ def test_conversion_verdicts():
         "conversion_redistricting_persons",
         "conversion_redistricting_units",
     ]
+
+
+# --- names in prose: shortened between words, never within one --------------------------------
+
+
+@given(
+    st.lists(st.text("abc -:", min_size=1, max_size=8), min_size=1, max_size=8), st.integers(1, 40)
+)
+def test_whole_words_never_cut_a_word(words, width):
+    name = " ".join(words)
+    short = registry.in_whole_words(name, width)
+    if len(name) <= width or not name.split():
+        assert short == (name if len(name) <= width else "")
+        return
+    kept = short.removesuffix(" …").split()
+    assert short.endswith(" …") and kept  # the first word at least, whole
+    assert kept[:-1] == name.split()[: len(kept) - 1]
+    assert name.split()[len(kept) - 1].startswith(kept[-1])  # trailing punctuation only dropped
+    assert len(short) <= width or len(kept) == 1
+
+
+@pytest.mark.parametrize(
+    "name, width, short",
+    [
+        ("Wikimedia Foundation: Wikipedia Russian Editor Activity Statistics", 48,
+         "Wikimedia Foundation: Wikipedia Russian Editor …"),
+        ("Wikimedia Foundation: Wikipedia Russian Editor Activity Statistics", 26,
+         "Wikimedia Foundation …"),  # the colon left hanging is dropped
+        ("Apple: HealthKit", 48, "Apple: HealthKit"),
+        ("Supercalifragilistic expialidocious", 5, "Supercalifragilistic …"),  # kept whole
+    ],
+)  # fmt: skip
+def test_whole_words_keep_the_first_words_that_fit(name, width, short):
+    assert registry.in_whole_words(name, width) == short
+
+
+def test_whole_words_need_a_width():
+    with pytest.raises(ValueError, match="width must be at least 1, got 0"):
+        registry.in_whole_words("a b", 0)
+
+
+def test_the_full_name_keeps_every_curator_and_the_whole_context():
+    organization = "Nationwide Building Society & Hazy (now SAS Data Maker)"
+    context = "Synthetic data to test third-party solutions in financial services"
+    assert registry.full_name(organization, context) == f"{organization}: {context}"
+    assert registry.short_label(organization, context).endswith("…")  # the figure's label is cut
+    assert registry.full_name("Uber", "") == "Uber"

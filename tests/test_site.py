@@ -2,7 +2,8 @@
 error and no request to another host, its figures show, its math is typeset, each notebook's
 claims table has one row per row of its claims.csv, each ε scrubber follows its figure and
 moves, and the API reference shows every function of ``risk`` with its docstring and example,
-reached from the Python guide's link.
+reached from the Python guide's link; on a laptop's width and a phone's, a notebook page shows no
+code before its first output (the synthesis's answer, no word of it cut) or its first section.
 
 ``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
 driven by Playwright; with no browser on the machine the tests are skipped, and none is ever
@@ -34,6 +35,7 @@ from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from tests.site_modules import site_module
 from tests.test_risk_examples import PUBLIC as RISK_FUNCTIONS
 from tests.test_risk_examples import examples
+from tests.test_site_build import contradictions
 
 pytestmark = pytest.mark.site
 
@@ -66,6 +68,8 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+LAPTOP = (1280, 900)  # a reader's screen, in pixels: a laptop's and a phone's
+PHONE = (390, 844)
 MATHJAX_WAIT_MS = 15_000  # MathJax starts in well under a second from the local files
 # Text a reader should never see outside code: TeX that MathJax did not typeset. A dollar that
 # opens math is followed by neither a space nor a digit, and one that closes it is preceded by no
@@ -151,13 +155,13 @@ class Visit:
     elsewhere: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
-def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
-    """Each page loaded once, in one browser context, with its console errors, failed requests
-    and requests to another host recorded; MathJax has finished where the page loads it."""
+def visitor(browser, server: str, width: int, height: int) -> tuple[Callable[[str], Visit], object]:
+    """A function that loads each page once in one browser context ``width`` by ``height`` pixels,
+    with its console errors, failed requests and requests to another host recorded, MathJax
+    finished where the page loads it; and the context, to close."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": height})
     origin = urlsplit(server).netloc
     loaded: dict[str, Visit] = {}
 
@@ -196,6 +200,21 @@ def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
         loaded[name] = seen
         return seen
 
+    return visit, context
+
+
+@pytest.fixture(scope="module")
+def visits(browser, server) -> Iterator[Callable[[str], Visit]]:
+    """Each page loaded once at a laptop's width (1280 by 900 pixels)."""
+    visit, context = visitor(browser, server, *LAPTOP)
+    yield visit
+    context.close()
+
+
+@pytest.fixture(scope="module")
+def phone_visits(browser, server) -> Iterator[Callable[[str], Visit]]:
+    """Each page loaded once at a phone's width (390 by 844 pixels)."""
+    visit, context = visitor(browser, server, *PHONE)
     yield visit
     context.close()
 
@@ -329,6 +348,75 @@ def test_home_status_table_counts_each_notebooks_claims(visits):
     assert shown == counted
 
 
+def ledger_counts() -> dict[str, int]:
+    """The ledger's counts, from every claims.csv (apart from the site's code): the sources'
+    numbers (printed or read off a figure, slips in the wording apart), those printed, those read
+    off a figure and off how many figures, and each status."""
+    tables = [pd.read_csv(FIGURES / n / "claims.csv").assign(notebook=n) for n in WITH_CLAIMS]
+    table = pd.concat(tables, ignore_index=True)
+    counted = table[table.source.isin(COUNTED_SOURCES) & (table.status != "note")]
+    read = counted[counted.source == "read off a figure"]
+    return {
+        "claims": len(counted),
+        "printed": int((counted.source == "printed").sum()),
+        "readings": len(read),
+        "figures": len(read.groupby(["notebook", "location"])),
+        **{status: int((counted.status == status).sum()) for status in VERDICT_WORDS},
+    }
+
+
+VERDICT_WORDS = {
+    "reproduced": "reproduced",
+    "fitted": "fitted",
+    "below resolution": "below resolution",
+    "discrepancy": "explained discrepancies",
+}
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def test_the_home_page_states_what_the_ledger_holds(visits):
+    """The home page's counts are the ledger's: the sources' numbers, those printed, those read
+    off original figures and off how many, and each verdict."""
+    text = re.sub(r"\s+", " ", visits("index").page.evaluate(VISIBLE_PROSE))
+    counts = ledger_counts()
+    said = re.search(
+        r"The claims ledger holds ([\d,]+) of the sources' numbers: ([\d,]+) printed", plain(text)
+    )
+    assert said, "the home page does not say what the claims ledger holds"
+    assert (number(said[1]), number(said[2])) == (counts["claims"], counts["printed"])
+    read = re.search(
+        r"printed and ([\d,]+) read off (\d+) (?:of the sources' )?original figures", plain(text)
+    )
+    if counts["readings"]:
+        assert read and (number(read[1]), number(read[2])) == (
+            counts["readings"],
+            counts["figures"],
+        )
+    else:
+        assert read is None and "none read off an original figure" in text
+    for status, words in VERDICT_WORDS.items():
+        if counts[status]:
+            assert f"{counts[status]:,} {words}" in text, f"the home page miscounts {words}"
+
+
+def test_no_statement_of_the_home_page_contradicts_the_ledger(visits):
+    """A statement the ledger makes false fails the build's check: "no copy of a printed figure"
+    while values are read off figures, or values read off figures while none are."""
+    text = plain(visits("index").page.evaluate(VISIBLE_PROSE))
+    assert contradictions(text, ledger_counts()) == []
+
+
+def test_the_home_page_quotes_the_synthesis_answer(visits):
+    """The home page opens with the synthesis's answer as its committed run gives it."""
+    text = plain(visits("index").page.evaluate(VISIBLE_PROSE))
+    expected = answer_output("synthesis")
+    assert expected is not None
+    assert plain(expected.split("**")[1]) in text
+
+
 def test_home_status_table_fits_its_column(visits):
     """At a laptop's width (1280 px) every column of the status table is in view: no hidden
     scroll."""
@@ -351,6 +439,101 @@ def test_every_table_fits_the_page(visits, name):
         ".filter(([width, room]) => width > room + 1)"
     )
     assert overflowing == [], f"{name}: tables wider than their column (width, room, headers)"
+
+
+# --- the answer first: what a reader sees under the title, on a laptop and on a phone -----------
+
+WIDTHS = {"laptop": "visits", "phone": "phone_visits"}  # each width's fixture
+# Below the page's title, in document order, the next sections' headings, the cells' outputs and
+# their code, each that a reader sees (not in a closed fold): its kind and its first words.
+BELOW_THE_TITLE = """() => {
+  const article = document.querySelector('article');
+  const title = article.querySelector('h1');
+  const seen = e => e.checkVisibility() && e.getClientRects().length > 0;
+  const kind = e => e.matches('h2') ? 'heading' : e.matches('div.cell_output') ? 'output' : 'code';
+  return [...article.querySelectorAll('h2, div.cell_output, div.cell_input')]
+    .filter(e => title.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .filter(seen)
+    .map(e => [kind(e), e.innerText.trim().replace(/\\s+/g, ' ').slice(0, 120)]);
+}"""
+# the first paragraph under the title, and the answer's output
+FIRST_PARAGRAPH = "() => document.querySelector('article h1').nextElementSibling.innerText"
+ANSWER = "() => document.querySelector('div.cell.tag_answer div.cell_output').innerText"
+
+
+QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"'})
+
+
+def plain(text: str) -> str:
+    """Markdown, or a page's text, to compare one with the other: links by their words, no
+    emphasis or code marks, white space as single spaces, quotes straight (the site curls them)."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return re.sub(r"\s+", " ", re.sub(r"[*`]", "", text)).translate(QUOTES).strip()
+
+
+def answer_output(name: str) -> str | None:
+    """The Markdown the notebook's answer cell shows (the synthesis's), if it has one."""
+    for cell in notebook(name).cells:
+        if "answer" in tags(cell):
+            for output in outputs(cell):
+                if "text/markdown" in output.get("data", {}):
+                    return output["data"]["text/markdown"]
+    return None
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_no_code_before_the_first_output_below_the_header(request, width, name):
+    """Under the title comes the notebook's header, then what is not code: the first output (the
+    synthesis's answer) or the first section's heading; the parameters, imports and set-up sit in
+    one closed fold, and no code a reader sees comes before that first output or heading."""
+    page = request.getfixturevalue(WIDTHS[width])(name).page
+    header = next(c for c in notebook(name).cells if c.cell_type == "markdown").source
+    opening = plain(header.split("\n\n")[1])
+    assert plain(page.evaluate(FIRST_PARAGRAPH)).startswith(opening[:60]), (
+        f"{name} ({width}): the header is not the first thing under the title"
+    )
+    blocks = page.evaluate(BELOW_THE_TITLE)
+    first = next(i for i, (kind, _) in enumerate(blocks) if kind != "code")
+    assert blocks[:first] == [], f"{name} ({width}): code before the first output {blocks[:first]}"
+    # the opening's code cells, parameters first, all in the one fold, closed
+    built = nbformat.read(ROOT / "site" / "_build" / "src" / f"{name}.ipynb", as_version=4)
+    end = site_module("build").opening_end(notebook(name).cells)
+    in_opening = sum(c.cell_type == "code" for c in notebook(name).cells[1:end])
+    folded = page.evaluate(
+        "() => [...document.querySelectorAll('details.setup-code:not([open]) div.cell')]"
+        ".map(c => c.classList.contains('tag_parameters'))"
+    )
+    assert len(folded) == in_opening and folded[0], f"{name}: the opening's cells are not folded"
+    assert sum(c.id == "site-setup-open" for c in built.cells) == 1
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_synthesis_opens_with_its_answer_and_cuts_no_word(request, width):
+    """The synthesis's first output is its answer, whose prose names every deployment with whole
+    words: no word of it ends in an ellipsis, and its table holds what the prose shortens."""
+    page = request.getfixturevalue(WIDTHS[width])("synthesis").page
+    blocks = page.evaluate(BELOW_THE_TITLE)
+    expected = answer_output("synthesis")
+    assert expected is not None
+    first_sentence = plain(expected.split("**")[1])
+    assert blocks[0][0] == "output" and plain(blocks[0][1]).startswith(first_sentence[:100])
+    shown = page.evaluate(ANSWER)
+    assert plain(shown).startswith(first_sentence)
+    cut = re.findall(r"\w+…", shown)
+    assert cut == [], f"a word of the answer ends in an ellipsis: {cut}"
+    assert page.locator("div.cell.tag_answer div.cell_output table").count() == 1
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", ["synthesis", "index"])
+def test_screenshot_of_the_first_screen(request, width, name):
+    """What a reader sees before the first scroll, kept for a look (site/_build/screenshots/)."""
+    page = request.getfixturevalue(WIDTHS[width])(name).page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}-{width}.png"
+    page.screenshot(path=str(path))
+    assert path.stat().st_size > 10_000
 
 
 def test_the_scrubbers_named_here_are_the_sites():
@@ -414,9 +597,11 @@ def test_solutions_and_checks_are_folded(visits, name):
     cells = notebook(name).cells
     for tag in ("solution", "claims", "grader", "setup", "checks"):
         expected = sum(c.cell_type == "code" and tag in tags(c) for c in cells)
+        # folded on its own, or with the notebook's opening in the set-up's fold
         folded = page.evaluate(
             f"() => [...document.querySelectorAll('div.cell.tag_{tag}')]"
-            ".filter(c => c.querySelector('details:not([open])')).length"
+            ".filter(c => c.querySelector('details:not([open])') || "
+            "c.closest('details.setup-code:not([open])')).length"
         )
         assert folded == expected, f"{name}: {folded} of {expected} {tag} cells folded"
     explanations = sum(c.cell_type == "markdown" and "solution" in tags(c) for c in cells)
@@ -464,7 +649,7 @@ API_ENTRIES = """() => [...document.querySelectorAll('dl.py.function')].map(d =>
 })"""
 
 
-def plain(text: str) -> str:
+def docstring_plain(text: str) -> str:
     """Text as a reader sees it, for comparing a docstring with its page: inline-literal marks
     dropped, quotes straight (the site curls them), whitespace as single spaces."""
     text = text.replace("``", "").translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\""))
@@ -481,7 +666,9 @@ def test_the_api_page_shows_every_function_of_risk_with_its_docstring_and_exampl
     for name in RISK_FUNCTIONS:
         text, blocks = shown[prefix + name]
         docstring = inspect.getdoc(getattr(risk, name)) or ""
-        assert plain(text) == plain(docstring.split("\n\n")[0]), f"{name}: its docstring"
+        assert docstring_plain(text) == docstring_plain(docstring.split("\n\n")[0]), (
+            f"{name}: its docstring"
+        )
         wanted = [example for test in examples(name) for example in test.examples]
         assert len(blocks) == 1, f"{name}: {len(blocks)} example blocks"
         for example in wanted:

@@ -11,8 +11,10 @@ import re
 from html.parser import HTMLParser
 
 import nbformat
+import pandas as pd
 import pytest
 
+from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import ROOT
 from tests.site_modules import site_module
 
@@ -200,3 +202,142 @@ def test_the_hidden_block_is_cut_and_the_rest_kept():
     source = "assert a\n### BEGIN HIDDEN TESTS\nassert b\n### END HIDDEN TESTS\nassert c\n"
     assert build.without_hidden_tests(source) == "assert a\nassert c"
     assert build.without_hidden_tests("assert a\n") == "assert a"
+
+
+# --- the answer first: a notebook's opening, folded under its header and its answer --------------
+
+
+def opening_notebook() -> nbformat.NotebookNode:
+    """A header, the parameters, the imports, a folded answer cell that shows the answer, a line
+    of text, then the first section."""
+    v4 = nbformat.v4
+    answer = v4.new_code_cell(
+        "answer = run.the_answer(P)\ndisplay(Markdown(answer))",
+        id="answer",
+        metadata={"tags": ["answer"], "jupyter": {"source_hidden": True}},
+    )
+    answer.outputs = [
+        v4.new_output("display_data", data={"text/markdown": "**The answer.**\n\n| a | b |"})
+    ]
+    return v4.new_notebook(
+        cells=[
+            v4.new_markdown_cell("# Title\n\nThe header.", id="header"),
+            v4.new_code_cell("seed = 1", id="params", metadata={"tags": ["parameters"]}),
+            v4.new_markdown_cell("We import the package.", id="imports-text"),
+            v4.new_code_cell("import math", id="imports"),
+            answer,
+            v4.new_markdown_cell("The sections derive it.", id="after"),
+            v4.new_markdown_cell("## First section", id="first"),
+        ]
+    )
+
+
+def test_the_opening_is_folded_after_the_answer_and_the_downloads():
+    nb = opening_notebook()
+    assert build.opening_end(nb.cells) == 5  # up to the last code cell before the heading
+    build.fold_cells(nb)
+    build.arrange_opening(nb, "Download it.")
+    assert [c.id for c in nb.cells] == [
+        "header",
+        "answer-output",  # the answer's output, its code removed
+        "site-downloads",
+        "site-setup-open",
+        "params",
+        "imports-text",
+        "imports",
+        "answer",  # its code, in the fold, with no fold of its own and no output
+        "site-setup-close",
+        "after",
+        "first",
+    ]
+    shown, folded = nb.cells[1], nb.cells[7]
+    assert "remove-input" in shown.metadata.tags and shown.outputs[0].data["text/markdown"]
+    assert shown.metadata.mystnb["markdown_format"] == "myst"  # its table rendered
+    assert folded.outputs == [] and "hide-input" not in folded.metadata.tags
+    assert nb.cells[3].source.startswith('<details class="setup-code">')
+    assert nb.cells[8].source == "</details>"
+
+
+def test_a_notebook_with_no_code_before_its_first_heading_has_no_fold():
+    v4 = nbformat.v4
+    nb = v4.new_notebook(
+        cells=[v4.new_markdown_cell("# T\n\nH.", id="h"), v4.new_markdown_cell("## S", id="s")]
+    )
+    build.arrange_opening(nb, "Download it.")
+    assert [c.id for c in nb.cells] == ["h", "site-downloads", "s"]
+
+
+# --- the home page says what the ledger holds -----------------------------------------------------
+
+# Statements the home page must not make while the ledger holds what makes them false: what the
+# statement says (a pattern, case ignored), and what in the ledger's counts (``ledger_counts``)
+# makes it false.
+CONTRADICTED = [
+    (
+        r"no (copy|image|original) of (a|any) (printed |original )?figure",
+        lambda counts: counts["readings"] > 0,
+    ),
+    (r"redraw\w* the sources'? figures from their formulas", lambda c: c["readings"] > 0),
+    (r"none read off an original figure|no value (is|was) read off", lambda c: c["readings"] > 0),
+    (r"no original figure could be read", lambda c: c["readings"] > 0),
+    (r"\b[1-9][\d,]* read off", lambda c: c["readings"] == 0),
+]
+OLD_HOME = (
+    "recompute the printed numbers and tables of each source from a thin shared Python package, "
+    "check each against the published value in a claims ledger, redraw the sources' figures from "
+    "their formulas (no copy of a printed figure was available to compare them with)"
+)
+
+
+def contradictions(text: str, counts: dict[str, int]) -> list[str]:
+    """The statements of ``text`` that the ledger's ``counts`` contradict."""
+    return [
+        found.group()
+        for pattern, false in CONTRADICTED
+        if false(counts)
+        for found in re.finditer(pattern, text, re.IGNORECASE)
+    ]
+
+
+def summary_of(rows: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    """A claims summary (``reproduce.claims_summary``'s columns) whose notebooks have the given
+    (claims, reproduced); the other claims are explained discrepancies."""
+    table = pd.DataFrame(0, index=range(len(rows)), columns=reproduce.SUMMARY_COLUMNS)
+    table["notebook"] = list(rows)
+    table["claims"] = [c for c, _ in rows.values()]
+    table["reproduced"] = [r for _, r in rows.values()]
+    table["discrepancy"] = table.claims - table.reproduced
+    return table
+
+
+def readings_of(rows: dict[str, tuple[int, int]]) -> pd.DataFrame:
+    """``reproduce.figure_readings``'s table with the given (readings, figures) by notebook."""
+    table = pd.DataFrame(0, index=range(len(rows)), columns=reproduce.READING_COLUMNS)
+    table["notebook"] = list(rows)
+    table["readings"] = [r for r, _ in rows.values()]
+    table["figures"] = [f for _, f in rows.values()]
+    return table
+
+
+def test_the_rules_catch_the_home_pages_old_wording():
+    assert sorted(contradictions(OLD_HOME, {"readings": 98})) == [
+        "no copy of a printed figure",
+        "redraw the sources' figures from their formulas",
+    ]
+    assert contradictions(OLD_HOME, {"readings": 0}) == []
+
+
+def test_the_ledger_paragraph_counts_what_the_ledger_holds_and_contradicts_none_of_it():
+    summary = summary_of({"a": (10, 9), "b": (5, 5)})
+    none = build.ledger_paragraph(summary, readings_of({}))
+    assert none.startswith(
+        "The claims ledger holds 15 of the sources' numbers: 15 printed, none read off an "
+        "original figure; 14 reproduced and 1 explained discrepancies"
+    )
+    assert contradictions(none, {"readings": 0}) == []
+    one = build.ledger_paragraph(summary, readings_of({"a": (4, 2)}))
+    assert "11 printed and 4 read off 2 original figures of [a](a.ipynb);" in one
+    two = build.ledger_paragraph(summary, readings_of({"a": (4, 2), "b": (1, 1)}))
+    assert "10 printed and 5 read off 3 of the sources' original figures (4 off 2 of [a]" in two
+    assert contradictions(one, {"readings": 4}) == contradictions(two, {"readings": 5}) == []
+    assert contradictions(one, {"readings": 0}) == ["4 read off"]  # and the rules see it

@@ -4,6 +4,7 @@ against the committed run."""
 
 import json
 import math
+import re
 
 import duckdb
 import numpy as np
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import queries, risk
+from choosing_epsilon import queries, registry, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import compare, outputs, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
@@ -212,12 +213,15 @@ def test_feasibility_when_the_bounds_cross_or_a_requirement_is_unmet():
     assert unbounded.feasible and "no finite bound from above" in unbounded.summary()
 
 
-def scale_of(methods, advantages):
-    """A risk scale of ``methods`` and deployments with pure ε at the given advantages."""
+def deployed_at(advantages, names=None):
+    """Deployments with pure ε at the given advantages, named ``names`` (d0, d1, ... by default)."""
     epsilons = [2 * math.atanh(a) for a in advantages]
-    deployed = pd.DataFrame(
+    names = names or [f"d{i}" for i in range(len(epsilons))]
+    return pd.DataFrame(
         {
-            "label": [f"d{i}" for i in range(len(epsilons))],
+            "Organization": [n.split(": ")[0] for n in names],
+            "Context": [n.split(": ")[-1] if ": " in n else "" for n in names],
+            "label": [registry.short_label(*n.split(": ")) if ": " in n else n for n in names],
             "scale_model": "pure",
             "local": False,
             "epsilon": epsilons,
@@ -226,27 +230,82 @@ def scale_of(methods, advantages):
             "mu": math.nan,
         }
     )
-    return synth.risk_scale(methods, deployed)
+
+
+def scale_of(methods, advantages):
+    """A risk scale of ``methods`` and deployments with pure ε at the given advantages."""
+    return synth.risk_scale(methods, deployed_at(advantages))
+
+
+def answer_at(methods, advantages, names=None, **kwargs):
+    """The answer in short for ``methods`` beside deployments at ``advantages``."""
+    deployed = deployed_at(advantages, names)
+    scale = synth.risk_scale(methods, deployed)
+    return synth.answer_in_short(synth.feasibility(methods), scale, deployed, SURVEY, **kwargs)
+
+
+def answer_table(text):
+    """The answer's table as {what: value}."""
+    rows = [line.strip("|").split(" | ") for line in text.splitlines() if line.startswith("| ")]
+    return {what.strip(): value.strip() for what, value in rows[1:]}
 
 
 def test_the_answer_in_short_states_the_interval_the_attacker_and_the_deployments():
     table = one_mechanism(0.1, 0.5)
-    answer = synth.answer_in_short(synth.feasibility(table), scale_of(table, [0.01, 0.3]), SURVEY)
-    assert answer.startswith("**The answer, in short, for the mean of all 20,000 ages.**")
-    assert "agree on any ε from ε = 0.1 (utility) to ε = 0.5 (privacy)" in answer
-    # the attacker at each end: advantage tanh(ε/2), TPR at 1% e^ε × 1%
-    assert f"advantage {math.tanh(0.05):.3g}, TPR at 1% FPR {math.exp(0.1) * 0.01:.4g}" in answer
-    assert f"at the upper end, advantage {math.tanh(0.25):.3g}" in answer
-    assert "1 of the 2 deployments that state a guarantee allow a larger advantage" in answer
-    assert "the least of them, d0, allows 0.01" in answer
+    answer = answer_at(table, [0.01, 0.3])
+    sentences, _, rows = answer.partition("\n\n")
+    assert sentences.startswith(
+        "**For the mean of all 20,000 ages, any ε from 0.1 to 0.5 meets every method that bounds "
+        "it from public inputs.**"
+    )
+    # two or three sentences, then a table of one fact a row
+    assert len(re.findall(r"[.!?]\**(?:\s|$)", sentences)) == 3 - 1  # no calibration given
+    table_rows = answer_table(answer)
+    assert table_rows["ε the methods agree on"] == "0.1 (utility) to 0.5 (privacy)"
+    # the attacker at each end: advantage tanh(ε/2), TPR at 1% e^ε × 1%, a guess (1 + adv)/2
+    assert table_rows["advantage of the best membership test, TPR − FPR (a blind guess: 0)"] == (
+        f"{math.tanh(0.05):.3g} to {math.tanh(0.25):.3g}"
+    )
+    assert table_rows["TPR of a membership test at FPR 1% (a blind guess: 0.01)"] == (
+        f"{math.exp(0.1) * 0.01:.4g} to {math.exp(0.5) * 0.01:.4g}"
+    )
+    assert table_rows["how often a guess at prior ½ is right (a blind guess: 50 in 100)"] == (
+        f"{round(50 * (1 + math.tanh(0.05)))} in 100 to {round(50 * (1 + math.tanh(0.25)))} in 100"
+    )
+    assert table_rows["deployments that allow a larger advantage than ε = 0.5"] == (
+        "1 of the 2 that state a guarantee; the least of them, d0, allows 0.01"
+    )
+    assert f"an advantage of at most {math.tanh(0.25):.3g}" in sentences
+    assert (
+        "1 of the 2 deployments that state a guarantee allow more, the least of them 0.01 (d0)"
+        in (sentences)
+    )
     crossed = one_mechanism(0.5, 0.1)
-    none = synth.answer_in_short(synth.feasibility(crossed), scale_of(crossed, [0.3]), SURVEY)
-    assert "No ε meets every requirement at these parameters: the utility methods need" in none
-    # the bound that binds is named: here a privacy method's (the budget's when it binds)
+    none = answer_at(crossed, [0.3])
+    assert "no ε meets every requirement at these parameters (the table says why)" in none
+    rows = answer_table(none)
+    assert rows["ε the methods agree on"] == (
+        "none: the utility methods need ε ≥ 0.5 (utility), more than the privacy and budget "
+        "bounds allow, ε ≤ 0.1 (privacy)"
+    )
+    # the bound that binds is named, and the attacker read there
     binding = synth.feasibility(crossed).binding_upper
-    assert f"At the largest ε the privacy and budget bounds allow ({binding}), advantage" in none
-    assert f"advantage {math.tanh(0.05):.3g}" in none
-    assert "The one deployment that states a guarantee allows a larger advantage" in none
+    assert rows["largest ε the privacy and budget bounds allow"] == f"0.1 ({binding})"
+    attacker = "At ε = 0.1 an attacker testing whether one person took part gains an advantage"
+    assert f"{attacker} of at most {math.tanh(0.05):.3g}" in none
+    assert "the one deployment that states a guarantee (d0) allows more: 0.3" in none
+
+
+def test_a_long_name_is_shortened_in_whole_words_in_the_prose_and_whole_in_the_table():
+    """The committed run's least deployment has a name of 66 characters: the prose keeps its first
+    whole words, the table the whole name; no word of the answer ends in an ellipsis."""
+    long_name = "Wikimedia Foundation: Wikipedia Russian Editor Activity Statistics"
+    answer = answer_at(one_mechanism(0.1, 0.5), [0.05, 0.3], names=[long_name, "Other: other"])
+    assert "(Wikimedia Foundation: Wikipedia Russian Editor …)" in answer
+    assert f"the least of them, {long_name}, allows 0.05" in answer
+    assert not re.search(r"\w…", answer)
+    committed = synthesis_run.the_answer(defaults())
+    assert not re.search(r"\w…", committed) and "Acti…" not in committed
 
 
 def test_rows_name_unmeetable_and_vacuous_requirements():
@@ -565,11 +624,15 @@ def test_the_standard_laplace_route_is_the_hypothesis_testing_row():
 
 def test_the_answer_and_the_lines_say_both_routes():
     table = default_calibration()
-    short = synth.calibration_in_short(table, SURVEY)
+    short = dict(synth.noise_rows(table, SURVEY))
     g = table.set_index(["mechanism", "kind"])
-    assert f"Gaussian noise σ = {g.noise_aware['Gaussian', 'advantage']:.4g}" in short
-    assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in short
-    assert "and the same Laplace noise." in short  # TPR 0.1 at FPR 0.01: the Laplace tail
+    advantage, tpr = short["noise for advantage ≤ 0.25"], short["noise for TPR ≤ 0.1 at FPR 0.01"]
+    assert advantage.startswith(f"Gaussian σ = {g.noise_aware['Gaussian', 'advantage']:.4g} or")
+    assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in advantage
+    assert tpr.endswith("and the same Laplace noise")  # TPR 0.1 at FPR 0.01: the Laplace tail
+    # the answer's sentence: the largest saving of the run
+    said = synthesis_run.the_answer(defaults())
+    assert f"the noise is up to {table.noise_ratio.max():.4g} times less than the standard" in said
     lines = synth.calibration_lines(table, SURVEY)
     assert len(lines) == 7 and lines[4].endswith("meets the worst case of its ε at this risk")
     # and how far below the stated risk each attack-aware noise keeps it: never above
@@ -579,8 +642,9 @@ def test_the_answer_and_the_lines_say_both_routes():
     # a risk no (ε, δ) meets: said in words, and no finite noise
     v = parameters.committed_values("synthesis") | {"max_advantage": 1e-6}
     strict = synthesis_run.noise_for_risk_table(SURVEY, v)
-    assert "no finite Gaussian noise (no ε at δ = 1e-05 meets it)" in synth.calibration_in_short(
-        strict, SURVEY
+    assert (
+        "no finite Gaussian noise (no ε at δ = 1e-05 meets it)"
+        in (synth.noise_rows(strict, SURVEY)[0][1])
     )
     assert (
         "((0, δ)-DP already allows advantage δ), so no finite noise"
@@ -643,8 +707,8 @@ def test_shoaran_without_a_positive_bound_in_the_range_does_not_apply(changes, w
     assert window.feasible and window.binding_lower == "Poster, Theorem 2"
     assert window.interval == synth.feasibility(base.reset_index()).interval
     # the answer does not count it among those that agree, and says why it is left out
-    assert "The methods that apply and that bound its ε from public inputs agree" in answer
-    assert f"{SHOARAN} does not apply here, and is left out: {why}." in answer
+    assert "meets every method that applies and bounds it from public inputs" in answer
+    assert answer_table(answer)[f"left out: {SHOARAN}"] == f"does not apply: {why}"
     # the risk scale keeps its row, with no place on it and the reason
     on_scale = scale.set_index("row").loc[SHOARAN]
     assert (
@@ -656,7 +720,7 @@ def test_a_method_that_applies_keeps_the_defaults_words():
     survey, table, window, _, answer = run_at()
     assert survey.mean_floor_problem is None and synth.not_applicable(table) == {}
     assert window.not_applicable == {} and "left out" not in window.summary()
-    assert "The methods that bound its ε from public inputs agree" in answer
+    assert "meets every method that bounds it from public inputs" in answer
     assert "does not apply" not in answer
 
 
@@ -671,7 +735,7 @@ def test_kazan_reiter_at_a_ratio_of_at_most_one_does_not_apply(r_tilde):
     assert math.isnan(synth.kazan_reiter_epsilon(0.5, 0.75, r_tilde))
     assert window.not_applicable == {KAZAN_REITER: why} and window.feasible
     assert window.interval == committed_results()["feasible_interval"]
-    assert f"{KAZAN_REITER} does not apply here, and is left out: {why}." in answer
+    assert answer_table(answer)[f"left out: {KAZAN_REITER}"] == f"does not apply: {why}"
     assert synth.kazan_reiter_epsilon(0.5, 0.75, 3.0) == pytest.approx(
         committed_results()["recommendations"][KAZAN_REITER], rel=1e-12
     )
@@ -683,8 +747,10 @@ def test_an_unmet_requirement_is_not_a_method_that_does_not_apply():
     _, _, window, _, answer = run_at(rho=1e-5, mean_lower_bound=0.0)
     assert window.unmet == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
     assert list(window.not_applicable) == [SHOARAN] and not window.feasible
-    assert "No ε meets every requirement at these parameters: no ε at all meets Lee" in answer
-    assert f"{SHOARAN} does not apply here" in answer
+    assert "no ε meets every requirement at these parameters" in answer
+    rows = answer_table(answer)
+    assert rows["ε the methods agree on"].startswith("none: no ε at all meets Lee")
+    assert rows[f"left out: {SHOARAN}"].startswith("does not apply: ")
 
 
 @pytest.mark.parametrize("max_tpr, at_fpr", [(0.01, 0.01), (0.005, 0.01)])
@@ -706,13 +772,12 @@ def test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to(max_tpr, at_f
         len(lines) == 4
         and lines[-1] == f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}: not applicable: {why}"
     )
-    short = synth.calibration_in_short(calibrated, SURVEY, skipped)
-    assert short.endswith(
-        f"for TPR ≤ {max_tpr:g} at FPR {at_fpr:g}, nothing: it does not apply ({why})."
-    )
+    short = synth.noise_rows(calibrated, SURVEY, skipped)
+    target = f"TPR ≤ {max_tpr:g} at FPR {at_fpr:g}"
+    assert short[-1] == (f"noise for {target}", f"none: it does not apply ({why})")
     v = defaults(max_tpr=max_tpr, at_fpr=at_fpr, max_singling_out=math.nan)
     assert synthesis_run.inapplicable_risks(v) == skipped
-    assert short in synthesis_run.the_answer(v)
+    assert answer_table(synthesis_run.the_answer(v))[f"noise for {target}"] == short[-1][1]
     assert synth.inapplicable_risks(0.1, 0.01) == {}  # the defaults' risk applies
 
 
@@ -784,3 +849,16 @@ def test_a_chance_no_better_than_a_blind_guess_is_not_calibrated(chance, k):
     skipped = synth.inapplicable_risks(0.1, 0.01, chance, k)
     assert list(skipped) == [f"success ≤ {chance:g} singling out one of {k}"]
     assert "a blind guess" in skipped[f"success ≤ {chance:g} singling out one of {k}"]
+
+
+def test_the_answer_reads_singling_out_at_both_ends_of_the_interval():
+    """At ε = 0.1 and 0.5 (a pure ε each): the bound e^ε/k and k-ary randomized response's
+    e^ε/(e^ε + k − 1), a row each for k = 10 and 1,000, with a blind guess's 1/k in the heading."""
+    rows = answer_table(answer_at(one_mechanism(0.1, 0.5), [0.01, 0.3]))
+    for k in (10, 1000):
+        bound = " to ".join(f"{math.exp(e) / k:.4g}" for e in (0.1, 0.5))
+        attained = " to ".join(f"{math.exp(e) / (math.exp(e) + k - 1):.4g}" for e in (0.1, 0.5))
+        head = f"chance to single out one of {k:,} people"
+        assert rows[f"{head}, at most 1 − f(1/{k:,}) (a blind guess: {1 / k:g})"] == bound
+        worst = "attained by k-ary randomized response, exactly the worst case at ε"
+        assert rows[f"{head}, {worst} (a blind guess: {1 / k:g})"] == attained

@@ -179,6 +179,37 @@ def short_label(organization: str, context: str, width: int = 52) -> str:
     return label if len(label) <= width else label[: width - 1].rstrip() + "…"
 
 
+def full_name(organization: str, context: str) -> str:
+    """A deployment's whole name, as its record states it: every curator, then its name."""
+    return ": ".join(part for part in (organization.strip(), context.strip()) if part)
+
+
+PUNCTUATION = ",;:–—-"  # what may end a shortened name's last word before " …" is dropped
+
+
+def in_whole_words(name: str, width: int) -> str:
+    """``name`` in at most ``width`` characters, cut only between words: its first words that fit,
+    then " …" for the rest (no word is ever cut; a first word longer than ``width`` is kept
+    whole). For prose, where a word cut in two reads as a misprint."""
+    if width < 1:
+        raise ValueError(f"width must be at least 1, got {width!r}")
+    if len(name) <= width:
+        return name
+    words = name.split()
+    if not words:
+        return ""
+    kept = [words[0]]
+    for word in words[1:]:
+        if len(" ".join([*kept, word])) + 2 > width:  # " …" follows
+            break
+        kept.append(word)
+    # the words kept end on a word, not on a colon or a dash left hanging before the ellipsis
+    while len(kept) > 1 and not kept[-1].strip(PUNCTUATION):
+        kept.pop()
+    kept[-1] = kept[-1].rstrip(PUNCTUATION) or kept[-1]
+    return " ".join(kept) + " …"
+
+
 def _display_model(model: str, local: bool) -> str:
     """The model as the figure writes it: "ε-DP", "zCDP, local", or "not stated"."""
     name = MODEL_NAMES.get(model, "not stated")

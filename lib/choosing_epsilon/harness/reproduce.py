@@ -474,6 +474,34 @@ def claims_summary(names: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
 
 
+READING_COLUMNS = ["notebook", "readings", "figures", *CLAIM_STATUSES]
+
+
+def figure_readings(names: Sequence[str]) -> pd.DataFrame:
+    """Per notebook with values read off the source's original figures (rows of kind ``read off a
+    figure`` in figures/<notebook>/claims.csv): how many, off how many figures (the rows' distinct
+    locations, "Fig. 2"), and how many of them have each status."""
+    rows = []
+    for name in names:
+        path = FIGURES / name / "claims.csv"
+        if not path.exists():
+            continue
+        table = pd.read_csv(path)
+        read = table[table.source == "read off a figure"]
+        if not len(read):
+            continue
+        status = read.status.value_counts()
+        rows.append(
+            {
+                "notebook": name,
+                "readings": len(read),
+                "figures": int(read.location.nunique()),
+                **{s: int(status.get(s, 0)) for s in CLAIM_STATUSES},
+            }
+        )
+    return pd.DataFrame(rows, columns=READING_COLUMNS)
+
+
 SUMMARY_HEADER = [
     "| notebook | claims (printed or read off a figure) | reproduced | fitted | below resolution "
     "| discrepancy (explained) "

@@ -93,10 +93,12 @@ def the_answer(v: Mapping[str, Any]) -> str:
     steps build it, and the registry's deployments on the scale, computed at once so that the
     answer can open the notebook."""
     survey, methods = survey_and_methods(v)
-    scale = synthesis.risk_scale(methods, deployments(v))
+    deployed = deployments(v)
+    scale = synthesis.risk_scale(methods, deployed)
     calibrated = noise_for_risk_table(survey, v)
     window = synthesis.feasibility(methods)
-    return synthesis.answer_in_short(window, scale, survey, calibrated, inapplicable_risks(v))
+    skipped = inapplicable_risks(v)
+    return synthesis.answer_in_short(window, scale, deployed, survey, calibrated, skipped)
 
 
 def results(

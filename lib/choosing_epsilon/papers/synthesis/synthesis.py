@@ -8,16 +8,17 @@ writing its results is the harness's (``papers.synthesis.run``)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from choosing_epsilon import calibration, queries, risk, risk_profiles, tables
+from choosing_epsilon import calibration, queries, registry, risk, risk_profiles, tables
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
@@ -883,107 +884,279 @@ def zcdp_readings(scale: pd.DataFrame, fpr: float = 0.01) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def in_words(accuracy: float) -> str:
-    """The accuracy at prior ½ as readers read it best: "right 73 times in 100"."""
+# --- the answer, in short ---------------------------------------------------------------------
 
-    return f"right {risk.in_100(accuracy).removesuffix(' in 100')} times in 100"
-
-
-def _risk_at(epsilon: float) -> dict[str, float]:
-    """The scale's numbers at a pure ε (a method's answer sets the ε of a Laplace release)."""
-
-    return _on_the_scale(risk.pure(epsilon)) if has_epsilon(epsilon) else {}
+NAME_WIDTH = 48  # the longest deployment name the answer's prose holds; the table holds it whole
 
 
-def _risk_words(epsilon: float) -> str:
-    """ "advantage 0.0116, TPR at 1% FPR 0.0103, a guess at prior ½ right 51 times in 100"."""
-    risk = _risk_at(epsilon)
-    if not risk:
-        return "any test" if epsilon == math.inf else "no test at all"
-    tpr = risk["tpr_at_fpr_1pct"]
-    # at a tiny ε the TPR rounds to the FPR itself: say by how much it exceeds it
-    tpr_text = f"{tpr:.4g}" if f"{tpr:.4g}" != "0.01" else f"0.01 + {tpr - 0.01:.2g}"
+@dataclass(frozen=True)
+class Reading:
+    """What an attacker can do under a guarantee, as a row of the answer's table: ``name`` heads
+    the row, and ``at`` reads a guarantee, printed to the precision its computation guarantees.
+    A blind guess (ε = 0) is read the same way, for the row's heading."""
+
+    name: str
+    at: Callable[[risk.Guarantee], str]
+
+    @property
+    def heading(self) -> str:
+        """The row's heading, with what a blind guess gets."""
+        return f"{self.name} (a blind guess: {self.at(risk.pure(0.0))})"
+
+
+def _advantage_text(g: risk.Guarantee) -> str:
+    return f"{risk.advantage(g):.3g}"
+
+
+def _tpr_text(g: risk.Guarantee, fpr: float = 0.01) -> str:
+    tpr = risk.tpr_bound(g, fpr)
+    if tpr == fpr or f"{tpr:.4g}" != f"{fpr:.4g}":
+        return f"{tpr:.4g}"
+    return f"{fpr:g} + {tpr - fpr:.2g}"  # at a tiny ε the TPR rounds to the FPR: say by how much
+
+
+def _guess_text(g: risk.Guarantee) -> str:
+    return risk.in_100((1 + risk.advantage(g)) / 2)
+
+
+def _singling_out_text(g: risk.Guarantee, k: int, side: str) -> str:
+    return f"{getattr(risk.singling_out(g, k), side):.4g}"
+
+
+# The rows of the answer's table that read what an attacker can do at the ends of the interval:
+# a new reading is one more entry (its name, and how it reads a guarantee).
+READINGS: tuple[Reading, ...] = (
+    Reading("advantage of the best membership test, TPR − FPR", _advantage_text),
+    Reading("TPR of a membership test at FPR 1%", _tpr_text),
+    Reading("how often a guess at prior ½ is right", _guess_text),
+    *(
+        Reading(f"chance to single out one of {k:,} people, {what}", partial)
+        for k in SINGLING_OUT_AMONG
+        for what, partial in (
+            (f"at most 1 − f(1/{k:,})", functools.partial(_singling_out_text, k=k, side="bound")),
+            (
+                "attained by k-ary randomized response, exactly the worst case at ε",
+                functools.partial(_singling_out_text, k=k, side="attained"),
+            ),
+        )
+    ),
+)
+
+
+def _span(texts: Sequence[str]) -> str:
+    """Readings at the ends of the interval: "0.00824 to 0.0116", or one value when they agree."""
+    if len(set(texts)) == 1:
+        return texts[0] + (" at both ends" if len(texts) > 1 else "")
+    return " to ".join(texts)
+
+
+def _ends(window: Feasibility) -> list[float]:
+    """The ε the answer reads an attacker at: the ends of the feasible interval that are finite
+    and > 0, or where no ε is feasible, the largest that the privacy and budget bounds allow."""
+    ends = [window.lower, window.upper] if window.feasible else [window.upper]
+    return [float(e) for e in ends if has_epsilon(e)]
+
+
+def _least_deployment(scale: pd.DataFrame, deployments: pd.DataFrame) -> tuple[Any, str] | None:
+    """The deployment of the scale with the smallest advantage (ties by label) and its full name
+    from ``deployments`` (the rows ``risk_scale`` was given, in its order); None when no
+    deployment states a guarantee."""
+    rows = scale[scale.kind == "deployment"].reset_index(drop=True)
+    if list(rows.row) != list(deployments.label):
+        raise ValueError("deployments must be the table the risk scale was built from")
+    stated = rows[rows.advantage.notna()]
+    if not len(stated):
+        return None
+    least = stated.sort_values(["advantage", "row"], kind="stable").index[0]
+    record = deployments.iloc[least]
+    name = registry.full_name(str(record.Organization), str(record.Context)) or str(record.label)
+    return rows.loc[least], name
+
+
+def _share(above: int, count: int, least: str, advantage: float) -> str:
+    """How many of the ``count`` deployments that state a guarantee allow a larger advantage
+    (``above``), and the least of them: its name ``least`` (shortened) and its ``advantage``."""
+    if count == 1:
+        more = "more" if above else "no more"
+        return (
+            f"the one deployment that states a guarantee ({least}) allows {more}: {advantage:.3g}"
+        )
+    share = f"all {count}" if above == count else f"{above} of the {count}"
     return (
-        f"advantage {risk['advantage']:.3g}, TPR at 1% FPR {tpr_text}, "
-        f"a guess at prior ½ {in_words(risk['accuracy_at_half'])}"
+        f"{share} deployments that state a guarantee allow more, the least of them "
+        f"{advantage:.3g} ({least})"
     )
+
+
+def _times(value: float, mechanism: str, delta: float) -> str:
+    """How much noise of ``mechanism`` the standard route needs, relative to the attack-aware
+    noise: "4.394 times as much Gaussian noise", or that no ε (at ``delta``) meets the risk."""
+    if value == math.inf:
+        at_delta = f" at δ = {delta:.3g}" if mechanism == "Gaussian" else ""
+        return f"no finite {mechanism} noise (no ε{at_delta} meets it)"
+    if _same(value):
+        return f"the same {mechanism} noise"
+    return f"{value:.4g} times as much {mechanism} noise"
+
+
+def noise_rows(
+    calibrated: pd.DataFrame, survey: Survey, skipped: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """The answer's rows on calibrating to the stated risks: for each, the noise each mechanism
+    needs and how many times that noise the standard route needs; and each stated risk that does
+    not apply (``skipped``), with the reason."""
+    rows = []
+    for target, group in calibrated.groupby("target", sort=False):
+        by: dict[Any, dict[Any, Any]] = group.set_index("mechanism").to_dict("index")
+        gauss, lap = by["Gaussian"], by["Laplace"]
+        rows.append(
+            (
+                f"noise for {target}",
+                f"Gaussian σ = {gauss['noise_aware']:.4g} or Laplace b = "
+                f"{lap['noise_aware']:.4g} {survey.unit}; the standard route through ε needs "
+                f"{_times(float(gauss['noise_ratio']), 'Gaussian', float(gauss['delta']))} and "
+                f"{_times(float(lap['noise_ratio']), 'Laplace', 0.0)}",
+            )
+        )
+    rows += [
+        (f"noise for {target}", f"none: it does not apply ({why})")
+        for target, why in (skipped or {}).items()
+    ]
+    return rows
+
+
+def answer_rows(
+    window: Feasibility,
+    scale: pd.DataFrame,
+    deployments: pd.DataFrame,
+    survey: Survey,
+    calibrated: pd.DataFrame | None = None,
+    skipped: Mapping[str, str] | None = None,
+) -> list[tuple[str, str]]:
+    """The answer's table, a row a fact, each (what, value): the interval of ε panel (a)'s
+    methods agree on and the methods left out; at its ends, each of ``READINGS``; how many of
+    the deployments that state a guarantee allow more, and the least of them by its full name;
+    and with ``calibrated`` (``noise_for_risk_table``), the noise each stated risk needs."""
+    if window.feasible:
+        agreed = f"{window.lower:.4g} ({window.binding_lower}) to " + (
+            f"{window.upper:.4g} ({window.binding_upper})"
+            if math.isfinite(window.upper)
+            else "∞: nothing bounds it from above"
+        )
+    elif window.unmet:
+        agreed = f"none: no ε at all meets {'; '.join(window.unmet)}"
+    else:
+        agreed = (
+            f"none: the utility methods need ε ≥ {window.lower:.4g} ({window.binding_lower}), "
+            f"more than the privacy and budget bounds allow, ε ≤ {window.upper:.4g} "
+            f"({window.binding_upper})"
+        )
+    rows = [("ε the methods agree on", agreed)]
+    rows += [
+        (f"left out: {method}", f"does not apply: {why}")
+        for method, why in window.not_applicable.items()
+    ]
+    ends = _ends(window)
+    if ends and not window.feasible:
+        rows.append(
+            (
+                "largest ε the privacy and budget bounds allow",
+                f"{ends[0]:.4g} ({window.binding_upper})",
+            )
+        )
+    guarantees = [risk.pure(e) for e in ends]
+    if guarantees:
+        rows += [(r.heading, _span([r.at(g) for g in guarantees])) for r in READINGS]
+    least = _least_deployment(scale, deployments)
+    if least is not None and ends:
+        row, name = least
+        stated = scale[(scale.kind == "deployment") & scale.advantage.notna()]
+        above = int((stated.advantage > risk.advantage(guarantees[-1])).sum())
+        rows.append(
+            (
+                f"deployments that allow a larger advantage than ε = {ends[-1]:.4g}",
+                f"{above} of the {len(stated)} that state a guarantee; the least of them, "
+                f"{name}, allows {row.advantage:.3g}",
+            )
+        )
+    if calibrated is not None:
+        rows += noise_rows(calibrated, survey, skipped)
+    return rows
+
+
+def answer_sentences(
+    window: Feasibility,
+    scale: pd.DataFrame,
+    deployments: pd.DataFrame,
+    survey: Survey,
+    calibrated: pd.DataFrame | None = None,
+) -> list[str]:
+    """The answer in two or three sentences: the interval of ε (or why there is none); what an
+    attacker can do at its upper end, beside the deployments; and what calibrating to the stated
+    risk saves (with ``calibrated``)."""
+    what = survey.mechanism.split(", Δ")[0]
+    applies = "applies and " if window.not_applicable else ""
+    if window.feasible and math.isfinite(window.upper):
+        verdict = (
+            f"any ε from {window.lower:.4g} to {window.upper:.4g} meets every method that "
+            f"{applies}bounds it from public inputs"
+        )
+    elif window.feasible:
+        verdict = (
+            f"any ε from {window.lower:.4g} upwards meets every method that {applies}bounds it "
+            "from public inputs: nothing bounds it from above"
+        )
+    else:
+        verdict = "no ε meets every requirement at these parameters (the table says why)"
+    sentences = [f"**For the {what}, {verdict}.**"]
+    ends = _ends(window)
+    least = _least_deployment(scale, deployments)
+    if ends:
+        g = risk.pure(ends[-1])
+        where = "At either end" if window.feasible and len(ends) == 2 else f"At ε = {ends[-1]:.4g}"
+        attacker = (
+            f"{where} an attacker testing whether one person took part gains an advantage of at "
+            f"most {_advantage_text(g)} (a guess at prior ½ is right {_guess_text(g)} times)"
+        )
+        if least is not None:
+            row, name = least
+            stated = scale[(scale.kind == "deployment") & scale.advantage.notna()]
+            above = int((stated.advantage > risk.advantage(g)).sum())
+            short = registry.in_whole_words(name, NAME_WIDTH)
+            attacker += f"; {_share(above, len(stated), short, float(row.advantage))}"
+        sentences.append(attacker + ".")
+    if calibrated is not None and len(calibrated):
+        ratios = calibrated.noise_ratio.astype(float)
+        if (ratios == math.inf).any():
+            saving = "is finite where the standard route through ε finds no finite noise"
+        elif all(_same(r) for r in ratios):
+            saving = "is the noise the standard route through ε needs"
+        else:
+            saving = (
+                f"is up to {ratios.max():.4g} times less than the standard route through ε needs"
+            )
+        sentences.append(
+            f"Calibrated to the risk you state instead of to an ε, the noise {saving}."
+        )
+    return sentences
 
 
 def answer_in_short(
     window: Feasibility,
     scale: pd.DataFrame,
+    deployments: pd.DataFrame,
     survey: Survey,
     calibrated: pd.DataFrame | None = None,
     skipped: Mapping[str, str] | None = None,
 ) -> str:
-    """The notebook's answer at the run's parameters, in numbers (Markdown): the ε that panel
-    (a)'s methods agree on, what an attacker can do at its ends, and where that sits among the
-    deployments that state a guarantee; which methods do not apply, and why; with ``calibrated``
-    (``noise_for_risk_table``), the noise that meets the reader's stated risk directly, and what
-    the standard route costs (``skipped``: the stated risks that do not apply, with the
-    reason)."""
-    deployed = scale[(scale.kind == "deployment") & scale.advantage.notna()]
-    lines = [f"**The answer, in short, for the {survey.mechanism.split(', Δ')[0]}.**"]
-    if window.feasible:
-        low, high = window.interval or [math.nan, math.nan]
-        bound_text = (
-            f"from ε = {low:.4g} ({window.binding_lower}) to ε = {high:.4g} "
-            f"({window.binding_upper})"
-            if math.isfinite(high)
-            else f"from ε = {low:.4g} ({window.binding_lower}) upwards: nothing bounds it above"
-        )
-        which = "that apply and " if window.not_applicable else ""
-        lines.append(
-            f"The methods {which}that bound its ε from public inputs agree on any ε {bound_text}."
-        )
-        lines.append(
-            f"At the lower end an attacker testing whether one person took part has "
-            f"{_risk_words(low)}; at the upper end, {_risk_words(high)} (a blind guess has "
-            "advantage 0 and TPR 0.01)."
-        )
-        reference = high
-    else:
-        if window.unmet:
-            why = f"no ε at all meets {'; '.join(window.unmet)}"
-        else:
-            why = (
-                f"the utility methods need ε ≥ {window.lower:.4g} ({window.binding_lower}), more "
-                f"than the privacy and budget bounds allow, ε ≤ {window.upper:.4g} "
-                f"({window.binding_upper})"
-            )
-        lines.append(f"No ε meets every requirement at these parameters: {why}.")
-        reference = window.upper
-        if has_epsilon(reference):
-            lines.append(
-                f"At the largest ε the privacy and budget bounds allow ({window.binding_upper}), "
-                f"{_risk_words(reference)}."
-            )
-    # right after the verdict: the methods it leaves out
-    lines[2:2] = [
-        f"{method} does not apply here, and is left out: {why}."
-        for method, why in window.not_applicable.items()
-    ]
-    risk = _risk_at(reference)
-    if len(deployed) and risk:
-        above = int((deployed.advantage > risk["advantage"]).sum())
-        least = deployed.sort_values(["advantage", "row"], kind="stable").iloc[0]
-        count = len(deployed)
-        share = f"{above} of the {count} deployments that state a guarantee allow a"
-        if count == 1:
-            share = "The one deployment that states a guarantee allows " + ("a" if above else "no")
-        elif above == count:
-            share = f"All {count} deployments that state a guarantee allow a"
-        lines.append(
-            f"{share} larger advantage than ε = {reference:.4g} does; the least of them, "
-            f"{least.row}, allows {least.advantage:.3g}."
-        )
-    if calibrated is not None:
-        lines.append(calibration_in_short(calibrated, survey, skipped))
-    lines.append(
-        "Lee & Clifton's adversary reads the private data and bounds another release (panel "
-        "(b)); the sections below derive every number."
-    )
-    return " ".join(lines)
+    """The notebook's answer at the run's parameters (Markdown): two or three sentences
+    (``answer_sentences``), then the table of ``answer_rows``. ``scale`` is the risk scale of the
+    ``deployments`` (``risk_scale``), whose full names the table gives."""
+    sentences = answer_sentences(window, scale, deployments, survey, calibrated)
+    rows = answer_rows(window, scale, deployments, survey, calibrated, skipped)
+    table = ["| at this run's parameters | |", "|:---|:---|"]
+    table += [f"| {what} | {value} |" for what, value in rows]
+    return " ".join(sentences) + "\n\n" + "\n".join(table) + "\n"
 
 
 def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
@@ -1146,43 +1319,3 @@ def calibration_lines(
             f"{margin.min():.1e} to {margin.max():.1e} below it (never above)"
         )
     return lines + [f"{target}: not applicable: {why}" for target, why in (skipped or {}).items()]
-
-
-def _times(value: float, mechanism: str, delta: float) -> str:
-    """How much noise of ``mechanism`` the standard route needs, relative to the attack-aware
-    noise: "4.394 times as much Gaussian noise", or that no ε (at ``delta``) meets the risk."""
-    if value == math.inf:
-        at_delta = f" at δ = {delta:.3g}" if mechanism == "Gaussian" else ""
-        return f"no finite {mechanism} noise (no ε{at_delta} meets it)"
-    if _same(value):
-        return f"the same {mechanism} noise"
-    return f"{value:.4g} times as much {mechanism} noise"
-
-
-def calibration_in_short(
-    calibrated: pd.DataFrame, survey: Survey, skipped: Mapping[str, str] | None = None
-) -> str:
-    """The answer's sentence on calibrating to the stated risks: the noise each mechanism needs,
-    and how many times that noise the standard route needs; and each stated risk that does not
-    apply (``skipped``), with the reason."""
-    unit = survey.unit
-    parts = []
-    for target, rows in calibrated.groupby("target", sort=False):
-        by: dict[Any, dict[Any, Any]] = rows.set_index("mechanism").to_dict("index")
-        gauss, lap = by["Gaussian"], by["Laplace"]
-        gauss_ratio, lap_ratio = float(gauss["noise_ratio"]), float(lap["noise_ratio"])
-        parts.append(
-            f"for {target}, Gaussian noise σ = {gauss['noise_aware']:.4g} or Laplace noise "
-            f"b = {lap['noise_aware']:.4g} {unit}, where the standard route through ε needs "
-            f"{_times(gauss_ratio, 'Gaussian', float(gauss['delta']))} and "
-            f"{_times(lap_ratio, 'Laplace', 0.0)}"
-        )
-    parts += [
-        f"for {target}, nothing: it does not apply ({why})"
-        for target, why in (skipped or {}).items()
-    ]
-    return (
-        "Calibrated to the risk you state instead of to an ε, the mean needs, "
-        + "; ".join(parts)
-        + "."
-    )
