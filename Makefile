@@ -64,8 +64,8 @@ test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases
 
-test-fast: $(STAMP)  ## the unit, property and claims tests only (no notebook runs): the quick edit-test loop
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark" tests
+test-fast: $(STAMP)  ## the quick unit, property and claims tests (no notebook runs, no test marked slow: tests/slow.py): the edit-test loop
+	$(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark and not slow" tests
 
 test-spark: $(STAMP)  ## PySpark in local mode (2 cores) counts a Parquet column and gets DuckDB's ε (installs requirements-spark.lock; needs Java 17+)
 	@command -v java >/dev/null 2>&1 || { echo "make test-spark: no java on PATH: install Java 17 or later (Debian: openjdk-17-jre-headless; .ci/run does)"; exit 1; }

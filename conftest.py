@@ -28,6 +28,9 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   defaults are also marked ``default_run`` (nbval); every other notebook
   test runs a notebook at other parameters and is marked ``cases`` here: ``make test`` leaves
   those to ``make test-cases``, and CI runs both.
+- ``make test-fast`` deselects ``slow``: the tests that ``tests/slow.py`` lists (whole files, or
+  functions of a file) are marked so here; a run that deselects them does not import a file that
+  holds nothing else. ``make test`` runs them all.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
   is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays
   empty. The one exception: ``make bench`` (the files under tests/benchmarks) writes its
@@ -45,6 +48,7 @@ from pathlib import Path
 import matplotlib
 import nbformat
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
@@ -52,6 +56,7 @@ from nbval import plugin as nbval_plugin
 from choosing_epsilon.harness import compare, outputs, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import style
+from tests.slow import SLOW_FILES, SLOW_TESTS
 
 # The suite's verdict never depends on chance: every property test draws the same examples on every
 # run (derandomized, from a hash of the test; no example database replaying earlier failures).
@@ -249,10 +254,29 @@ class CommittedFiles(pytest.Item):
         return self.path, None, f"{self.path.name}: files and notebook as committed"
 
 
+def _deselects_slow(config) -> bool:
+    """Whether the run's ``-m`` expression leaves out a test marked ``slow`` (make test-fast)."""
+    expression = config.getoption("markexpr")
+    return bool(expression) and not Expression.compile(expression).evaluate(
+        lambda name, **_: name == "slow"
+    )
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A file of slow tests only is not imported where they are deselected: it costs seconds."""
+    if collection_path.name in SLOW_FILES and _deselects_slow(config):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
     extended = []
     for index, item in enumerate(items):
         extended.append(item)
+        if item.path.name in SLOW_FILES or getattr(item, "originalname", item.name) in (
+            SLOW_TESTS.get(item.path.name, ())
+        ):
+            item.add_marker(pytest.mark.slow)
         if not isinstance(item, nbval_plugin.IPyNbCell):
             if item.get_closest_marker("notebook") and not item.get_closest_marker("default_run"):
                 item.add_marker(pytest.mark.cases)  # a run at other parameters: make test-cases
