@@ -14,6 +14,7 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   ends.
 - ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
   one worker, in order, so the cells of a notebook, which nbval runs in one kernel, stay together.
+  The longest files (``tests/slow.py``'s ``LONGEST``) are handed out first.
 - Each notebook runs once at its defaults, under nbval, and that run is also the determinism
   test: its kernel starts with numpy's AVX2 and AVX-512 paths disabled (``NPY_DISABLE_CPU_FEATURES``
   set to those of ``OTHER_CPU`` this CPU has, for the kernel only), so it takes the code paths of
@@ -56,7 +57,7 @@ from nbval import plugin as nbval_plugin
 from choosing_epsilon.harness import compare, outputs, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import style
-from tests.slow import SLOW_FILES, SLOW_TESTS
+from tests.slow import LONGEST, SLOW_FILES, SLOW_TESTS
 
 # The suite's verdict never depends on chance: every property test draws the same examples on every
 # run (derandomized, from a hash of the test; no example database replaying earlier failures).
@@ -291,7 +292,8 @@ def pytest_collection_modifyitems(config, items):
                 check.add_marker(pytest.mark.notebook)
                 check.add_marker(pytest.mark.default_run)
                 extended.append(check)
-    items[:] = extended
+    rank = {name: place for place, name in enumerate(LONGEST)}  # the longest files first
+    items[:] = sorted(extended, key=lambda item: rank.get(item.path.name, len(LONGEST)))
 
 
 @pytest.fixture(autouse=True)

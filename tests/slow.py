@@ -292,3 +292,29 @@ SLOW_TESTS = {
         "test_every_module_of_the_package_is_imported_by_a_test",
     },
 }
+
+# The longest files of make test, longest first (measured, 2 cores): conftest.py hands them out
+# first, so that the workers finish together (make test hands out whole files, and a long one
+# handed out last leaves the other worker idle); the other files follow in their own order.
+LONGEST = (
+    "test_scrubbers.py",
+    "test_calibration.py",
+    "lee_clifton_2011.ipynb",
+    "test_calibration_routes.py",
+    "test_risk_profiles.py",
+    "test_plots_synthesis.py",
+    "test_risk_exact.py",
+    "kulynych_2024.ipynb",
+    "test_plots_kazan_reiter_2024.py",
+    "test_plots_figures.py",
+    "test_possible_worlds.py",
+    "test_plots_hsu_2014.py",
+    "test_plots_kulynych_2024.py",
+    "kazan_reiter_2024.ipynb",
+    "test_queries.py",
+    "test_one_formula.py",
+    "test_singling_out.py",
+    "test_forensics_kazan_reiter_derivations.py",
+    "test_synthesis.py",
+    "synthesis.ipynb",
+)
