@@ -14,6 +14,7 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   ends.
 - ``make test`` runs in parallel (pytest-xdist, ``--dist loadfile``): the tests of one file run on
   one worker, in order, so the cells of a notebook, which nbval runs in one kernel, stay together.
+  The longest files (``tests/slow.py``'s ``LONGEST``) are handed out first.
 - Each notebook runs once at its defaults, under nbval, and that run is also the determinism
   test: its kernel starts with numpy's AVX2 and AVX-512 paths disabled (``NPY_DISABLE_CPU_FEATURES``
   set to those of ``OTHER_CPU`` this CPU has, for the kernel only), so it takes the code paths of
@@ -28,6 +29,9 @@ which loads no conftest under tests/): nothing a test runs may write into the wo
   defaults are also marked ``default_run`` (nbval); every other notebook
   test runs a notebook at other parameters and is marked ``cases`` here: ``make test`` leaves
   those to ``make test-cases``, and CI runs both.
+- ``make test-fast`` deselects ``slow``: the tests that ``tests/slow.py`` lists (whole files, or
+  functions of a file) are marked so here; a run that deselects them does not import a file that
+  holds nothing else. ``make test`` runs them all.
 - The session fails if the working tree's ``git status`` (and the content of every file it lists)
   is not the same after the tests as before: on a fresh clone, ``git status --porcelain`` stays
   empty. The one exception: ``make bench`` (the files under tests/benchmarks) writes its
@@ -45,6 +49,7 @@ from pathlib import Path
 import matplotlib
 import nbformat
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 from jupyter_client.provisioning.local_provisioner import LocalProvisioner
 from nbval import plugin as nbval_plugin
@@ -52,6 +57,7 @@ from nbval import plugin as nbval_plugin
 from choosing_epsilon.harness import compare, outputs, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import style
+from tests.slow import LONGEST, SLOW_FILES, SLOW_TESTS
 
 # The suite's verdict never depends on chance: every property test draws the same examples on every
 # run (derandomized, from a hash of the test; no example database replaying earlier failures).
@@ -249,10 +255,29 @@ class CommittedFiles(pytest.Item):
         return self.path, None, f"{self.path.name}: files and notebook as committed"
 
 
+def _deselects_slow(config) -> bool:
+    """Whether the run's ``-m`` expression leaves out a test marked ``slow`` (make test-fast)."""
+    expression = config.getoption("markexpr")
+    return bool(expression) and not Expression.compile(expression).evaluate(
+        lambda name, **_: name == "slow"
+    )
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A file of slow tests only is not imported where they are deselected: it costs seconds."""
+    if collection_path.name in SLOW_FILES and _deselects_slow(config):
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
     extended = []
     for index, item in enumerate(items):
         extended.append(item)
+        if item.path.name in SLOW_FILES or getattr(item, "originalname", item.name) in (
+            SLOW_TESTS.get(item.path.name, ())
+        ):
+            item.add_marker(pytest.mark.slow)
         if not isinstance(item, nbval_plugin.IPyNbCell):
             if item.get_closest_marker("notebook") and not item.get_closest_marker("default_run"):
                 item.add_marker(pytest.mark.cases)  # a run at other parameters: make test-cases
@@ -267,7 +292,8 @@ def pytest_collection_modifyitems(config, items):
                 check.add_marker(pytest.mark.notebook)
                 check.add_marker(pytest.mark.default_run)
                 extended.append(check)
-    items[:] = extended
+    rank = {name: place for place, name in enumerate(LONGEST)}  # the longest files first
+    items[:] = sorted(extended, key=lambda item: rank.get(item.path.name, len(LONGEST)))
 
 
 @pytest.fixture(autouse=True)

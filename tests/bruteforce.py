@@ -60,10 +60,11 @@ def sensitivity(values, name: str, unknown: int = 1, q: float | None = None) -> 
     )
 
 
-def posterior(world_answers: np.ndarray, gamma: float, scale: float) -> np.ndarray:
-    log_likelihood = -np.abs(gamma - world_answers) / scale
-    weights = np.exp(log_likelihood - log_likelihood.max())
-    return weights / weights.sum()
+def posterior(world_answers: np.ndarray, gamma: float | np.ndarray, scale: float) -> np.ndarray:
+    """The posterior over the worlds at a response, or one row per response of an array."""
+    log_likelihood = -np.abs(np.asarray(gamma)[..., None] - world_answers) / scale
+    weights = np.exp(log_likelihood - log_likelihood.max(axis=-1, keepdims=True))
+    return weights / weights.sum(axis=-1, keepdims=True)
 
 
 def worst_risk(world_answers: np.ndarray, sens: float, epsilon: float) -> float:
@@ -72,7 +73,7 @@ def worst_risk(world_answers: np.ndarray, sens: float, epsilon: float) -> float:
     grid = np.concatenate(
         [world_answers, np.linspace(world_answers.min() - span, world_answers.max() + span, 401)]
     )
-    return max(posterior(world_answers, g, scale).max() for g in grid)
+    return float(posterior(world_answers, grid, scale).max())  # every response at once
 
 
 def exact_epsilon(values, rho: float, name: str, unknown: int = 1, q: float | None = None) -> float:

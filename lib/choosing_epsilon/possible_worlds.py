@@ -51,35 +51,48 @@ def posterior(
 
 @njit(cache=True)
 def _kernel_sums(
-    gaps: np.ndarray, counts: np.ndarray, rate: float, decay: np.ndarray, total: np.ndarray
-) -> np.ndarray:
-    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v (gaps v[i+1] - v[i]) into ``total``.
+    gaps: np.ndarray,
+    counts: np.ndarray,
+    rate: float,
+    decay: np.ndarray,
+    total: np.ndarray,
+    exceedable: np.ndarray,
+) -> float:
+    """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v (gaps v[i+1] - v[i]) into ``total``,
+    and the least of them where ``exceedable`` (a boolean mask; inf for an empty one).
 
-    Two one-sided recurrences, O(n) in all: from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; from
-    below, B_i = (B_{i-1} + c_{i-1}) e^{-rate gap_{i-1}}; the sum is A_i + B_i. Each factor
-    e^{-rate gap_i} is computed once, in the first pass, and kept in ``decay`` for the second.
-    Every partial sum lies between 0 and the number of worlds, so nothing can overflow; terms too
-    small to matter are flushed to zero rather than carried as slow subnormal numbers. ``decay``
-    and ``total`` are work arrays of the same length as ``counts``, reused across calls.
+    Two one-sided recurrences, O(n) in all: from below, B_i = (B_{i-1} + c_{i-1}) e^{-rate
+    gap_{i-1}}; from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; the sum is A_i + B_i. Each factor
+    e^{-rate gap_i} is computed once (1 at rate 0), in the first pass, and kept in ``decay`` for the
+    second. Every partial sum lies between 0 and the number of worlds, so nothing can overflow;
+    terms too small to matter are flushed to zero rather than carried as slow subnormal numbers.
+    ``decay`` and ``total`` are work arrays of the same length as ``counts``, reused across calls.
     """
     n = counts.size
+    exp = rate != 0.0
+    acc = 0.0
+    total[0] = 0.0
+    for i in range(n - 1):
+        factor = math.exp(-rate * gaps[i]) if exp else 1.0
+        decay[i] = factor
+        acc = (acc + counts[i]) * factor
+        if acc < 1e-290:
+            acc = 0.0
+        total[i + 1] = acc
+    least = math.inf
+    masked = exceedable.size > 0
     acc = 0.0
     for i in range(n - 1, -1, -1):
         if i < n - 1:
-            factor = math.exp(-rate * gaps[i])
-            decay[i] = factor
-            acc *= factor
+            acc *= decay[i]
             if acc < 1e-290:
                 acc = 0.0
         acc += counts[i]
-        total[i] = acc
-    acc = 0.0
-    for i in range(1, n):
-        acc = (acc + counts[i - 1]) * decay[i - 1]
-        if acc < 1e-290:
-            acc = 0.0
-        total[i] += acc
-    return total
+        both = acc + total[i]
+        total[i] = both
+        if masked and exceedable[i] and both < least:
+            least = both
+    return least
 
 
 def _distinct_sorted(ascending: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -96,10 +109,10 @@ def _distinct(answers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) -> np.ndarray:
     """log β(ω_i) at γ = f(ω_i), distinct answers: -log Σ_k e^{-|f(ω_i) - f(ω_k)| ε/Δf} (Eq. 3)."""
     values, counts = _distinct(answers)
-    work = np.empty((2, values.size))
-    return -np.log(
-        _kernel_sums(np.diff(values), counts, float(epsilon_over_sensitivity), work[0], work[1])
-    )
+    decay, total = np.empty((2, values.size))
+    none = np.empty(0, dtype=np.bool_)
+    _kernel_sums(np.diff(values), counts, float(epsilon_over_sensitivity), decay, total, none)
+    return -np.log(total)
 
 
 def risk_per_world(
@@ -169,14 +182,20 @@ def _risk_gap(gaps: np.ndarray, counts: np.ndarray, sensitivity: float, rho: flo
     that c >= 1/ρ worlds share has posterior at most 1/c <= ρ at every ε. Those are left out of the
     minimum, so that their posterior, which tends to 1/c = ρ as ε grows and equals it in floating
     point long before, cannot make g vanish on a plateau far below the root.
+
+    Each value is kept: the bracket's ends, evaluated to set it, are evaluated again by
+    ``optimize.brentq``, and are then looked up.
     """
     log_rho = math.log(rho)
     exceedable = 1.0 / counts > rho
     decay, total = np.empty((2, counts.size))  # work arrays, allocated once for every evaluation
+    known: dict[float, float] = {}
 
     def g(epsilon: float) -> float:
-        sums = _kernel_sums(gaps, counts, epsilon / sensitivity, decay, total)
-        return -math.log(sums[exceedable].min()) - log_rho
+        if epsilon not in known:
+            least = _kernel_sums(gaps, counts, epsilon / sensitivity, decay, total, exceedable)
+            known[epsilon] = -math.log(least) - log_rho
+        return known[epsilon]
 
     return g
 
@@ -266,15 +285,17 @@ def _exact_epsilon_gaps(
     if rho >= 1.0 / counts.min():  # the limit of the worst case as ε grows
         return math.inf
     g = _risk_gap(gaps, counts, sensitivity, rho)
-    if g(0.0) >= 0:
+    if rho * n < 1 + 1e-6 and g(0.0) >= 0:  # at ε = 0 each posterior is 1/n (the sums, n, rounded)
         return 0.0
     lo = _epsilon_upper_bound(n, spread, sensitivity, rho)  # Eq. (5) bounds the risk: safe
     if g(lo) >= 0:  # Eq. (5) is tight here: the root is lo, up to rounding
         lo, hi = 0.0, lo
-    else:
-        hi = max(2 * lo, 1e-3 * sensitivity / spread)
+    else:  # log Γ rises at most Δv/Δf an ε, near ρ about (1 - ρ) Δv/Δf: past the root, doubled
+        step = max(-2 * g(lo) / (1 - rho), 1e-6) * sensitivity / spread  # while it falls short
+        hi = lo + step
         while g(hi) <= 0:
-            lo, hi = hi, 2 * hi
+            lo, step = hi, 2 * step
+            hi = lo + step
     if g(hi) == 0:
         return float(hi)
     return float(optimize.brentq(g, lo, hi, xtol=1e-300, rtol=1e-13, maxiter=500))

@@ -119,6 +119,8 @@ def _multisets(counts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.n
     each entry is (0, 1, ... along a run of equal indices)."""
     size = counts.size
     rows = np.arange(size)[:, None]
+    if k == 1:  # each value once: every count is >= 1, and C(c, 1) = c
+        return rows, counts.astype(float), np.zeros_like(rows)
     for _ in range(k - 1):  # append an index >= the last one: each multiset once
         extra = size - rows[:, -1]
         first = np.repeat(np.cumsum(extra) - extra, extra)
@@ -137,10 +139,16 @@ def _multisets(counts: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.n
 class _World:
     """Order statistics of the worlds of each class: the column less the rows the class misses."""
 
-    def __init__(self, ends: np.ndarray, missing: np.ndarray, rank: np.ndarray) -> None:
+    def __init__(
+        self, ends: np.ndarray, counts: np.ndarray, missing: np.ndarray, rank: np.ndarray
+    ) -> None:
         self.ends = ends
         # the positions of the missed rows in the sorted column, ascending along each class
-        self.removed = (ends - np.diff(ends, prepend=0))[missing] + rank
+        first = ends - counts  # the first row of each value
+        if missing.shape[1] == 1 and missing.shape[0] == ends.size:  # one class per value
+            self.removed = first[:, None]
+        else:
+            self.removed = first[missing] + rank
         self.size = int(ends[-1]) - missing.shape[1]
 
     def position(self, p: np.ndarray | int) -> np.ndarray:
@@ -152,7 +160,23 @@ class _World:
 
     def value(self, values: np.ndarray, p: np.ndarray | int) -> np.ndarray:
         """Element p of each class's sorted world, from the column's distinct ``values``."""
+        if np.ndim(p) == 0:  # the positions are p to p + k: k + 1 searches, not one per class
+            k, p = self.removed.shape[1], int(p)
+            at = values[np.searchsorted(self.ends, p + np.arange(k + 1), side="right")]
+            if k == 1:  # position p + 1 where the missed row is at or below p (a prefix), else p
+                found = np.full(self.removed.shape[0], at[0])
+                found[: np.searchsorted(self.removed[:, 0], p, side="right")] = at[1]
+                return found
+            return at[self.position(p) - p]
         return values[np.searchsorted(self.ends, self.position(p), side="right")]
+
+
+def _missed(x: np.ndarray, missing: np.ndarray) -> np.ndarray:
+    """The sum of ``x`` over the values each class misses, as ``np.sum(x[missing], axis=1)``
+    (whose sum of one term is that term, but 0.0 for -0.0)."""
+    if missing.shape[1] == 1:  # k = 1: class i misses value i (``_multisets``)
+        return x + 0.0
+    return np.sum(x[missing], axis=1)
 
 
 def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray | float) -> np.ndarray:
@@ -200,13 +224,13 @@ def _sum_or_mean(
     """Sum or mean of each class's worlds, and their LS: removing t moves the sum by |t| and the
     mean of m rows by |t - mean|/(m - 1), most for a world's smallest or largest value."""
     m = world.size
-    missed = np.sum(t[missing], axis=1)  # for k = 1 the value itself, exact
+    missed = _missed(t, missing)  # for k = 1 the value itself, exact
     total = exact_weighted_sum(t, counts)
     if query == "sum":
         local = np.maximum(np.abs(world.value(t, 0)), np.abs(world.value(t, m - 1)))
         return _Answers(total - missed, -missed, lambda keys, first: np.diff(keys), local)
     # the world's mean less the column's middle value, where the distances are taken
-    centred = (exact_weighted_sum(u, counts) - np.sum(u[missing], axis=1)) / m
+    centred = (exact_weighted_sum(u, counts) - _missed(u, missing)) / m
     local = np.maximum(world.value(u, m - 1) - centred, centred - world.value(u, 0)) / (m - 1)
     return _Answers((total - missed) / m, -missed, lambda keys, first: np.diff(keys) / m, local)
 
@@ -229,8 +253,8 @@ def _spread(
     n, m = int(world.ends[-1]), world.size
     d = t - exact_weighted_sum(t, counts) / n
     q_total, offset = exact_weighted_sum(d * d, counts), exact_weighted_sum(d, counts)
-    centre = (offset - np.sum(d[missing], axis=1)) / m  # the world's mean, in d
-    key = -np.sum(d[missing] ** 2, axis=1) / m - centre**2
+    centre = (offset - _missed(d, missing)) / m  # the world's mean, in d
+    key = -_missed(d * d, missing) / m - centre**2
     low, high = world.value(d, 0), world.value(d, m - 1)
     variance = np.clip(q_total / m + key, 0.0, ((high - low) / 2) ** 2)
     # the world's rows nearest its mean: below and above it in the sorted column
@@ -282,6 +306,21 @@ def _order(query: str, q: float | None, u: np.ndarray, centre: float, world: _Wo
     return _Answers(centre + answer, answer, lambda keys, first: np.diff(keys), local)
 
 
+def _grouped(
+    key: np.ndarray, weight: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | slice, np.ndarray]:
+    """The classes in ascending order of their key (stable), the keys in that order, where each
+    distinct key starts, and the worlds of each distinct key."""
+    if np.all(key[1:] < key[:-1]):  # distinct and descending (the sum's or mean's, k = 1): reversed
+        return np.arange(key.size)[::-1], key[::-1], slice(None), weight[::-1].copy()
+    order = np.argsort(key, kind="stable")
+    keys = key[order]
+    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    if starts.size == keys.size:  # every key distinct: each sum has one term, itself
+        return order, keys, starts, weight[order]
+    return order, keys, starts, np.add.reduceat(weight[order], starts)
+
+
 def _classes(
     values: np.ndarray, counts: np.ndarray, query: str, q: float | None, unknown: int
 ) -> WorldClasses:
@@ -295,7 +334,7 @@ def _classes(
             "unknown rows, or round or bin the column"
         )
     missing, weight, rank = _multisets(counts, unknown)
-    world = _World(np.cumsum(counts), missing, rank)
+    world = _World(np.cumsum(counts), counts, missing, rank)
     u, centre, scale = standardised_counts(values, world.ends)
     t = values / scale  # exact: scale is a power of two
     if query in ("sum", "mean"):
@@ -304,9 +343,7 @@ def _classes(
         a = _spread(query, t, counts, world, missing)
     else:
         a = _order(query, q, u, centre, world)
-    order = np.argsort(a.key, kind="stable")
-    keys = a.key[order]
-    starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    order, keys, starts, shared = _grouped(a.key, weight)
     gaps = a.gap(keys[starts], order[starts])
     unit = scale**2 if query == "variance" else scale
     return WorldClasses(
@@ -322,7 +359,7 @@ def _classes(
         unit=unit,
         sensitivity=float(np.max(a.local)),
         gaps=gaps,
-        shared=np.add.reduceat(weight[order], starts),
+        shared=shared,
         spread=float(np.sum(gaps)),
     )
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
+from numba import njit
 
 from ._validate import finite_array, real
 
@@ -88,8 +89,9 @@ def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
 
 
 def _power_of_two_scale(values: np.ndarray) -> float:
-    """The power of two just above the largest |value| (1 if all are 0): dividing by it is exact."""
-    largest = float(np.max(np.abs(values)))
+    """The power of two just above the largest |value| of sorted values (1 if all are 0): dividing
+    by it is exact."""
+    largest = max(abs(float(values[0])), abs(float(values[-1])))
     return math.ldexp(1.0, math.frexp(largest)[1]) if largest > 0 else 1.0
 
 
@@ -368,21 +370,98 @@ def standardised_counts(values: np.ndarray, ends: np.ndarray) -> tuple[np.ndarra
     return t - centre, centre, scale
 
 
+# The superaccumulator of ``exact_weighted_sum``: a fixed-point number of 32-bit limbs, limb j
+# worth 2**(32 j - 1074) (the least float64 bit, 2**-1074, is bit 0 of limb 0). A count up to
+# 2**53 times a value's 53-bit significand, at any exponent, lies below bit 2046 + 106, and a sum
+# of up to 2**63 such products below bit 2215: 70 limbs; 72 leave room for the carries.
+_LIMBS = 72
+_LIMB_BITS = 32
+_LIMB_MASK = (1 << _LIMB_BITS) - 1
+# terms between two carry propagations: a term adds at most 3 pieces below 2**33 to one limb, so a
+# limb stays far below 2**63 in magnitude (3 * 2**33 * 2**20 < 2**55)
+_CARRY_EVERY = 1 << 20
+
+
+@njit(cache=True)
+def _add_shifted(limbs: np.ndarray, part: np.int64, position: np.int64, sign: np.int64) -> None:
+    """limbs += sign * part * 2**position, for 0 <= part < 2**63 and sign ±1: added in three
+    pieces, each below 2**33 (a product by the sign rather than a branch on it, which random signs
+    would mispredict)."""
+    q = position >> 5
+    r = position & 31
+    low = (part & _LIMB_MASK) << r  # < 2**63
+    high = (part >> _LIMB_BITS) << r  # < 2**(31 + 31)
+    limbs[q] += sign * (low & _LIMB_MASK)
+    limbs[q + 1] += sign * ((low >> _LIMB_BITS) + (high & _LIMB_MASK))
+    limbs[q + 2] += sign * (high >> _LIMB_BITS)
+
+
+@njit(cache=True)
+def _carry(limbs: np.ndarray) -> None:
+    """Propagate carries: every limb but the last into [0, 2**32), the last keeps the sign."""
+    for j in range(limbs.size - 1):
+        carry = limbs[j] >> _LIMB_BITS  # arithmetic shift: floor division by 2**32
+        limbs[j] -= carry << _LIMB_BITS
+        limbs[j + 1] += carry
+
+
+@njit(cache=True)
+def _accumulate(bits: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The exact Σ c_i v_i as limbs (see ``_LIMBS``), from the values' IEEE-754 bit patterns
+    (int64) and counts in [0, 2**53]. A product of a count below 2**10 and a 53-bit significand is
+    exact in int64; a larger count is split in 26- and 27-bit halves, as is the significand, into
+    four exact products. Nothing is rounded."""
+    limbs = np.zeros(_LIMBS, dtype=np.int64)
+    for i in range(bits.size):
+        b = bits[i]
+        field = (b >> 52) & 0x7FF
+        significand = b & ((np.int64(1) << 52) - 1)
+        count = counts[i]
+        if field == 0x7FF:
+            raise ValueError("exact_weighted_sum: values must be finite")
+        if count < 0 or count > FLOAT_INTEGERS:
+            raise ValueError("exact_weighted_sum: counts must lie in [0, 2**53]")
+        if field == 0:  # subnormal (or zero): significand * 2**-1074
+            position = np.int64(0)
+        else:  # normal: (2**52 + significand) * 2**(field - 1075)
+            significand |= np.int64(1) << 52
+            position = field - 1
+        if significand == 0 or count == 0:
+            continue
+        sign = 1 | (b >> 63)  # 1, or -1 for a negative value
+        if count < 1 << 10:
+            _add_shifted(limbs, significand * count, position, sign)
+        else:
+            m_low, m_high = significand & ((1 << 26) - 1), significand >> 26
+            c_low, c_high = count & ((1 << 26) - 1), count >> 26
+            _add_shifted(limbs, m_low * c_low, position, sign)
+            _add_shifted(limbs, m_low * c_high + m_high * c_low, position + 26, sign)
+            _add_shifted(limbs, m_high * c_high, position + 52, sign)
+        if (i + 1) % _CARRY_EVERY == 0:
+            _carry(limbs)
+    _carry(limbs)
+    return limbs
+
+
 def exact_weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
-    """Σ c_i v_i correctly rounded: each product split into parts that float64 holds exactly.
+    """Σ c_i v_i correctly rounded (to nearest, ties to even), for finite values and integer counts
+    in [0, 2**53]: the result of exact arithmetic rounded once, as ``math.fsum`` would give it.
 
     A product of a count up to 2**53 and a 53-bit value has up to 106 bits: in float64 it would
-    lose the low bits, and a plain sum of n ~ 1e9 such terms would drift by up to n ulps. Veltkamp's
-    split cuts each value into two halves of at most 26 bits; each count is cut into two parts of at
-    most 27 bits (c = hi * 2**26 + lo, exact since c <= 2**53); the four partial products have at
-    most 53 bits and so are exact, and ``math.fsum`` adds them with a single rounding at the end.
+    lose the low bits, and a plain sum of n ~ 1e9 such terms would drift by up to n ulps. Each
+    product is added exactly into an integer superaccumulator (``_accumulate``, compiled, O(n)) and
+    the one rounding is Python's exact integer division, correctly rounded. OverflowError, as
+    ``math.fsum``'s, where the exact sum rounds beyond the largest float.
     """
-    split = values * (2.0**27 + 1)
-    high = split - (split - values)
-    low = values - high
-    c_low = (counts & (2**26 - 1)).astype(float)
-    parts = [high * c_low, low * c_low]
-    if np.any(counts >> 26):  # counts of 2**26 rows or more: their high parts too
-        c_high = (counts >> 26).astype(float) * 2.0**26
-        parts += [high * c_high, low * c_high]
-    return math.fsum(np.concatenate(parts))
+    v, c = np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(counts)
+    if c.dtype.kind not in "iu" or v.shape != c.shape or v.ndim != 1:
+        raise ValueError(
+            "exact_weighted_sum: values and integer counts must be 1-D arrays of one shape, got "
+            f"{v.shape} and {c.shape} of {c.dtype}"
+        )
+    limbs = _accumulate(v.view(np.int64), c.astype(np.int64, copy=False))
+    total = sum(int(limb) << (_LIMB_BITS * j) for j, limb in enumerate(limbs.tolist()))
+    try:
+        return total / (1 << 1074)  # int / int: correctly rounded
+    except OverflowError:
+        raise OverflowError("intermediate overflow in exact_weighted_sum") from None

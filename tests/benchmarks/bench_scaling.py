@@ -40,6 +40,7 @@ RESULTS: dict[str, list[dict]] = {
     "reproduce": [],
     "memory": [],
     "notebook_at_size": [],
+    "unique_floor": [],
 }
 SIZES = [10**3, 3 * 10**3, 10**4, 10**5, 10**6, 10**7]
 BRUTE_MAX = 3000
@@ -98,6 +99,37 @@ def test_epsilon_for_risk_scaling(benchmark, n):
         row["brute_force_exact"] = reference
         row["relative_difference"] = abs(result.exact - reference) / reference
     RESULTS["scaling"].append(row)
+
+
+# rounds of the exact ε and of its floor, interleaved: the least of each is the least disturbed
+FLOOR_ROUNDS = 7
+
+
+def test_exact_epsilon_against_the_unique_floor():
+    """Lee & Clifton's exact ε for the mean of 10⁶ values in memory against the class building it
+    cannot avoid, ``np.unique(values, return_counts=True)`` on the same values: the least wall and
+    CPU time of each over interleaved rounds, and their ratio (nothing is asserted)."""
+    values = database(10**6)
+    pw.epsilon_for_risk(values[:50], 0.5, "mean")  # compile once, outside the timing
+    runs = {"exact": [], "unique": []}
+    for _ in range(FLOOR_ROUNDS):
+        runs["unique"].append(_own_times(np.unique, values, return_counts=True))
+        runs["exact"].append(_own_times(pw.epsilon_for_risk, values, 0.5, "mean"))
+    row = {"n": values.size, "exact": pw.epsilon_for_risk(values, 0.5, "mean").exact}
+    for name, times in runs.items():
+        row[f"{name}_seconds"] = min(wall for wall, _ in times)
+        row[f"{name}_cpu_seconds"] = min(cpu for _, cpu in times)
+    row["ratio"] = row["exact_seconds"] / row["unique_seconds"]
+    row["cpu_ratio"] = row["exact_cpu_seconds"] / row["unique_cpu_seconds"]
+    RESULTS["unique_floor"].append(row)
+    print(json.dumps(row, indent=2))
+
+
+def _own_times(function, *args, **kwargs) -> tuple[float, float]:
+    """Wall and CPU time of this process for one call."""
+    start_wall, start_cpu = time.perf_counter(), time.process_time()
+    function(*args, **kwargs)
+    return time.perf_counter() - start_wall, time.process_time() - start_cpu
 
 
 MEMORY_SCRIPT = """
@@ -305,6 +337,10 @@ def test_write_report():
     pd.DataFrame(RESULTS["memory"]).to_csv(
         OUT / "memory.csv", index=False, float_format="%.6g", lineterminator="\n"
     )
+    pd.DataFrame(RESULTS["unique_floor"]).to_csv(
+        OUT / "unique_floor.csv", index=False, float_format="%.6g", lineterminator="\n"
+    )
+    floor = RESULTS["unique_floor"][0] if RESULTS["unique_floor"] else {}
     runs = pd.DataFrame(RESULTS["reproduce"])
     summary = {
         "growth_exponent_1e5_to_1e7": exponent,
@@ -320,6 +356,8 @@ def test_write_report():
         if len(runs)
         else None,
         "peak_rss_mb_1e7": RESULTS["memory"][0]["peak_rss_mb"] if RESULTS["memory"] else None,
+        "exact_over_unique_1e6": floor.get("ratio"),
+        "exact_over_unique_cpu_1e6": floor.get("cpu_ratio"),
         "lee_clifton_10000_rows_seconds": RESULTS["notebook_at_size"][0]["seconds"]
         if RESULTS["notebook_at_size"]
         else None,

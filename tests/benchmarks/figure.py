@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .figures import Caption
+from choosing_epsilon.plots.figures import Caption
 
 
 def scaling(table: pd.DataFrame, exponent: float) -> Figure:
