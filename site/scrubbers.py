@@ -32,7 +32,7 @@ from matplotlib.lines import Line2D
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
-from choosing_epsilon import laplace, registry, risk
+from choosing_epsilon import laplace, risk
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
@@ -44,6 +44,7 @@ from choosing_epsilon.papers.lee_clifton_2011 import figures as lee_plots
 from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
 from choosing_epsilon.papers.mugunthan_poster import forensics as poster
 from choosing_epsilon.papers.synthesis import figures as synth_plots
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import run as synthesis_run
 from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import style

@@ -4,8 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choosing_epsilon import budget, risk
+from choosing_epsilon import risk
 from choosing_epsilon import sensitivity as sens
+from choosing_epsilon.papers.laplace_intro import budget
 
 amounts = st.decimals(min_value="0.001", max_value="5", places=3).map(float)
 

@@ -14,10 +14,10 @@ from scipy import special, stats
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import registry
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.papers.mugunthan_poster import forensics as poster
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import figures
 from tests.notebook_text import outputs_text, strict_load

@@ -11,10 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from choosing_epsilon import budget, laplace, risk
+from choosing_epsilon import laplace, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS
+from choosing_epsilon.papers.laplace_intro import budget
 from tests import bruteforce
 from tests.notebook_text import assert_files_bounded, outputs_text, strict_load
 

@@ -10,9 +10,10 @@ import pytest
 from matplotlib.patches import Rectangle
 from scipy import optimize
 
-from choosing_epsilon import registry, risk
+from choosing_epsilon import risk
 from choosing_epsilon.harness.paths import DATA, FIGURES
 from choosing_epsilon.papers.synthesis import figures as plot
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import style
 from tests.test_synthesis import SURVEY, committed_results, default_table

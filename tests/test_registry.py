@@ -5,8 +5,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from choosing_epsilon import registry, risk
+from choosing_epsilon import risk
 from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.synthesis import registry
 
 
 @pytest.mark.parametrize(

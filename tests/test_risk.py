@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from choosing_epsilon import registry, risk
+from choosing_epsilon import risk
+from choosing_epsilon.papers.synthesis import registry
 
 epsilons = st.floats(0.001, 50)
 deltas = st.floats(0, 0.1)

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import queries, registry, risk
+from choosing_epsilon import queries, risk
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import compare, outputs, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import run as synthesis_run
 from choosing_epsilon.papers.synthesis import synthesis as synth
 

@@ -33,9 +33,6 @@ The mathematics, one module per concept:
 - ``risk_profiles``: Kazan & Reiter's risk profiles: Theorem 1's bound on the posterior-to-prior
   ratio, Theorem 2's ε, the ε a profile implies (closed forms and a bounded optimiser).
 - ``geometric``: the geometric mechanism for counts (scipy's discrete Laplace).
-- ``budget``: sequential composition and an accountant that refuses to overdraw its budget.
-- ``registry``: real deployments: the deployments registry's YAML records, the older registry's
-  CSV and its δ column, the conversions the registry states, its website's odds table.
 - ``tables``: a column on disk as its distinct values and counts (DuckDB).
 """
 

@@ -20,7 +20,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.transforms import blended_transform_factory
 
-from choosing_epsilon import registry, risk
+from choosing_epsilon import risk
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis.synthesis import (
     COLUMNS,
     epsilon_text,

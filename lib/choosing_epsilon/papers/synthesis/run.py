@@ -11,9 +11,10 @@ from typing import Any
 
 import pandas as pd
 
-from choosing_epsilon import registry, risk
+from choosing_epsilon import risk
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import synthesis as synthesis
 from choosing_epsilon.papers.synthesis.synthesis import Column, Feasibility, Survey
 

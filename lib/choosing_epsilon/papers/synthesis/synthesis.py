@@ -18,12 +18,13 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from choosing_epsilon import calibration, queries, registry, risk, risk_profiles, tables
+from choosing_epsilon import calibration, queries, risk, risk_profiles, tables
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
+from choosing_epsilon.papers.synthesis import registry
 
 COLUMNS = [
     "method",

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import risk
-from ._validate import nonnegative
+from choosing_epsilon import risk
+from choosing_epsilon._validate import nonnegative
 
 _POWER = re.compile(r"^\s*(?:(?P<mantissa>\d+(?:\.\d+)?)\s+)?10\^(?P<exponent>-?\d+)\s*$")
 

@@ -13,8 +13,8 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from ._validate import positive
-from .laplace import ratio_label
+from choosing_epsilon._validate import positive
+from choosing_epsilon.laplace import ratio_label
 
 
 class BudgetExhausted(ValueError):
