@@ -59,7 +59,7 @@ authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook
 	@$(BIN)/python tools/read_kazan_reiter_figures.py "$(AUTHORS_CHECKOUT)"
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults once (nbval on another CPU's code paths; its files and notebook as committed), in parallel
-	$(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile -m "not cases and not site and not spark"
+	$(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile --no-loadscope-reorder -m "not cases and not site and not spark"
 
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases

@@ -293,28 +293,38 @@ SLOW_TESTS = {
     },
 }
 
-# The longest files of make test, longest first (measured, 2 cores): conftest.py hands them out
-# first, so that the workers finish together (make test hands out whole files, and a long one
-# handed out last leaves the other worker idle); the other files follow in their own order.
+# The longest files of make test, longest first (measured on 2 cores): conftest.py hands them out
+# first (make test runs with --no-loadscope-reorder, which keeps this order), so that the workers
+# finish together: make test hands out whole files, and a long one handed out last leaves the other
+# worker idle; the other files follow in their own order.
 LONGEST = (
     "test_scrubbers.py",
     "test_calibration.py",
-    "lee_clifton_2011.ipynb",
-    "test_calibration_routes.py",
     "test_risk_profiles.py",
-    "test_plots_synthesis.py",
-    "test_risk_exact.py",
     "kulynych_2024.ipynb",
-    "test_plots_kazan_reiter_2024.py",
-    "test_plots_figures.py",
-    "test_possible_worlds.py",
-    "test_plots_hsu_2014.py",
-    "test_plots_kulynych_2024.py",
     "kazan_reiter_2024.ipynb",
-    "test_queries.py",
-    "test_one_formula.py",
     "test_singling_out.py",
-    "test_forensics_kazan_reiter_derivations.py",
-    "test_synthesis.py",
+    "test_risk_exact.py",
+    "test_calibration_routes.py",
+    "test_plots_figures.py",
     "synthesis.ipynb",
+    "test_plots_kazan_reiter_2024.py",
+    "lee_clifton_2011.ipynb",
+    "test_plots_kulynych_2024.py",
+    "test_plots_synthesis.py",
+    "test_one_formula.py",
+    "test_plots_hsu_2014.py",
+    "test_assignments.py",
+    "test_possible_worlds_counts.py",
+    "test_queries.py",
+    "test_synthesis.py",
+    "test_economics.py",
+    "hsu_2014.ipynb",
+    "mugunthan_poster.ipynb",
+    "test_risk.py",
+    "test_forensics_kazan_reiter_derivations.py",
+    "laplace_intro.ipynb",
+    "test_possible_worlds.py",
+    "shoaran_2012.ipynb",
+    "test_citation.py",
 )

@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 from choosing_epsilon.harness.paths import ROOT
+from tests.slow import LONGEST, SLOW_FILES, SLOW_TESTS
 
 PACKAGE = ROOT / "lib" / "choosing_epsilon"
 TESTS = ROOT / "tests"
@@ -62,3 +63,16 @@ def test_every_module_of_the_package_is_imported_by_a_test():
         imported |= imported_modules(path, modules)
     untested = sorted(modules - imported)
     assert untested == [], f"no test file imports {', '.join(untested)}"
+
+
+def test_the_slow_lists_name_files_and_tests_that_exist():
+    """tests/slow.py names whole files, functions of a file and the longest files: a name that no
+    longer exists (a file renamed, a test removed) would silently mark nothing."""
+    files = [*TESTS.glob("test_*.py"), *(ROOT / "notebooks").glob("*.ipynb")]
+    assert (
+        sorted((set(SLOW_FILES) | set(SLOW_TESTS) | set(LONGEST)) - {f.name for f in files}) == []
+    )
+    for file, functions in SLOW_TESTS.items():
+        tree = ast.parse((TESTS / file).read_text(encoding="utf-8"))
+        defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+        assert sorted(functions - defined) == [], file
