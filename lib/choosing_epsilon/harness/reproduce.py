@@ -444,6 +444,14 @@ SUMMARY_COLUMNS = [
 ]
 
 
+def _ledgers(names: Sequence[str]) -> Iterator[tuple[str, pd.DataFrame]]:
+    """Each notebook of ``names`` that has a ledger, with its figures/<notebook>/claims.csv."""
+    for name in names:
+        path = FIGURES / name / "claims.csv"
+        if path.exists():
+            yield name, pd.read_csv(path)
+
+
 def claims_summary(names: Sequence[str]) -> pd.DataFrame:
     """Counts per notebook from each figures/<notebook>/claims.csv: the source's own claims
     (printed or read off a figure) by status (those below the tolerance's resolution apart from
@@ -451,11 +459,7 @@ def claims_summary(names: Sequence[str]) -> pd.DataFrame:
     defaults (each with how many agree: reproduced or fitted) and the slips noted in the
     wording."""
     rows = []
-    for name in names:
-        path = FIGURES / name / "claims.csv"
-        if not path.exists():
-            continue
-        table = pd.read_csv(path)
+    for name, table in _ledgers(names):
         counted = table[table.source.isin(claims.COUNTED_SOURCES) & (table.status != "note")]
         status = counted.status.value_counts()
         agreeing = table.status.isin(claims.AGREEING)
@@ -482,11 +486,7 @@ def figure_readings(names: Sequence[str]) -> pd.DataFrame:
     figure`` in figures/<notebook>/claims.csv): how many, off how many figures (the rows' distinct
     locations, "Fig. 2"), and how many of them have each status."""
     rows = []
-    for name in names:
-        path = FIGURES / name / "claims.csv"
-        if not path.exists():
-            continue
-        table = pd.read_csv(path)
+    for name, table in _ledgers(names):
         read = table[table.source == "read off a figure"]
         if not len(read):
             continue
