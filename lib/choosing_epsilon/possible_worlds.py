@@ -59,7 +59,7 @@ def _kernel_sums(
     exceedable: np.ndarray,
 ) -> float:
     """Σ_k c_k e^{-rate |v_i - v_k|} for sorted distinct v (gaps v[i+1] - v[i]) into ``total``,
-    and the least of them where ``exceedable`` (a boolean mask; inf for an empty one).
+    and the least of them where ``exceedable`` (a boolean mask; an empty one: the least of all).
 
     Two one-sided recurrences, O(n) in all: from below, B_i = (B_{i-1} + c_{i-1}) e^{-rate
     gap_{i-1}}; from above, A_i = A_{i+1} e^{-rate gap_i} + c_i; the sum is A_i + B_i. Each factor
@@ -80,7 +80,7 @@ def _kernel_sums(
             acc = 0.0
         total[i + 1] = acc
     least = math.inf
-    masked = exceedable.size > 0
+    every = exceedable.size == 0
     acc = 0.0
     for i in range(n - 1, -1, -1):
         if i < n - 1:
@@ -90,7 +90,7 @@ def _kernel_sums(
         acc += counts[i]
         both = acc + total[i]
         total[i] = both
-        if masked and exceedable[i] and both < least:
+        if both < least and (every or exceedable[i]):
             least = both
     return least
 
@@ -187,7 +187,8 @@ def _risk_gap(gaps: np.ndarray, counts: np.ndarray, sensitivity: float, rho: flo
     ``optimize.brentq``, and are then looked up.
     """
     log_rho = math.log(rho)
-    exceedable = 1.0 / counts > rho
+    # 1/c falls with c: where the most shared answer is exceedable, so is every other (no mask)
+    exceedable = np.empty(0, np.bool_) if 1.0 / counts.max() > rho else 1.0 / counts > rho
     decay, total = np.empty((2, counts.size))  # work arrays, allocated once for every evaluation
     known: dict[float, float] = {}
 
