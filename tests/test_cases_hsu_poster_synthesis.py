@@ -659,7 +659,7 @@ def test_synthesis_on_a_0_1_column_computes_every_method_but_shoaran(tmp_path, m
     }
     text, results = run("synthesis", changes, tmp_path)
     why = "a relative error needs a mean bounded away from 0, and L = 0"
-    assert f"{SHOARAN} does not apply here, and is left out: {why}." in text  # the answer
+    assert f"| left out: {SHOARAN} | does not apply: {why} |" in text  # the answer's table
     assert f"left out, not applicable: {SHOARAN}: {why}" in text  # under the table
     table = pd.read_csv(tmp_path / "methods.csv").set_index("method")
     assert math.isnan(table.epsilon[SHOARAN])
@@ -706,8 +706,8 @@ def test_synthesis_where_kazan_reiter_and_the_tpr_risk_do_not_apply(tmp_path, mo
     committed = json.loads((FIGURES / "synthesis" / "results.json").read_text())
     assert results["feasible_interval"] == pytest.approx(committed["feasible_interval"], rel=1e-12)
     assert [r["target"] for r in results["noise_for_risk"]] == ["advantage ≤ 0.25"] * 2
-    assert f"Risk profile (Kazan & Reiter) does not apply here, and is left out: {profile}." in text
-    assert f"for TPR ≤ 0.01 at FPR 0.01, nothing: it does not apply ({risk})." in text
+    assert f"| left out: Risk profile (Kazan & Reiter) | does not apply: {profile} |" in text
+    assert f"| noise for TPR ≤ 0.01 at FPR 0.01 | none: it does not apply ({risk}) |" in text
     assert f"TPR ≤ 0.01 at FPR 0.01: not applicable: {risk}" in text
     assert departures(tmp_path) == {}
 
