@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from opendp.accuracy import gaussian_scale_to_accuracy, laplacian_scale_to_accuracy
-from scipy import stats
+from scipy import special, stats
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import risk
@@ -37,6 +37,16 @@ def test_general_theorem2_matches_closed_forms_and_opendp(p):
     eps_gauss = cf.theorem2_epsilon(3.0, 10.0, p, stats.norm)
     assert eps_gauss == pytest.approx(3.0 * stats.norm.ppf((1 + p) / 2) / 10.0, rel=1e-9)
     assert gaussian_scale_to_accuracy(3.0 / eps_gauss, 1 - p) == pytest.approx(10.0, rel=1e-6)
+
+
+@pytest.mark.parametrize("p", [1e-12, 1e-9, 1e-6, 0.01, 0.3, 0.49, 0.51, 0.9])
+def test_coverage_keeps_its_relative_precision_when_small(p):
+    # Gaussian noise of σ = 1 covers (−c, c) with probability erf(c/√2): at p = 1e-9 the
+    # difference of two CDF values kept seven digits, and Theorem 2's ε inherited the error
+    c = math.sqrt(2) * special.erfinv(p)
+    assert cf.coverage(1.0, c, 1.0, stats.norm) == pytest.approx(p, rel=1e-12)
+    assert cf.coverage(1.0, c, 1.0) == pytest.approx(-math.expm1(-c), rel=1e-12)  # Laplace
+    assert cf.theorem2_epsilon(1.0, c, p, stats.norm) == pytest.approx(1.0, rel=1e-12)
 
 
 def test_quadrature_matches_closed_form():

@@ -86,6 +86,24 @@ def test_gdp_delta_is_the_gaussian_privacy_profile(mu, eps):
     assert risk.gdp_delta(mu, eps) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.parametrize("eps", [1e3, 1e6, 1e11])
+def test_gdp_mu_for_epsilon_delta_finds_the_root_at_any_epsilon(eps):
+    # the search stopped at μ = 1e3 (no root beyond ε ≈ 5e5: the poster at c = 1e-6 asked for
+    # ε ≈ 1e11), and δ(μ, ε = 1e3) overflowed on the way at μ near 1e-154
+    mu = risk.gdp_mu_for_epsilon_delta(eps, 1e-5)
+    assert float(risk.exact_gdp_delta(mu, eps)) == pytest.approx(1e-5, rel=1e-6)
+    sigma = risk.gaussian_noise_for_epsilon(eps, 1e-5)
+    assert risk.exact_gdp_delta(1 / sigma, eps) <= 1e-5
+    assert risk.exact_gdp_delta(1 / (sigma * (1 - 1e-6)), eps) > 1e-5  # and barely so
+
+
+@pytest.mark.parametrize(("mu", "eps"), [(2.4e-7, 1e3), (3e-7, 1e3), (4.5e-7, 1e3), (0.01, 1e11)])
+def test_gdp_delta_of_noise_far_above_epsilon_is_zero_not_an_overflow(mu, eps):
+    # δ ≤ Φ(−ε/μ + μ/2), below the smallest double; the two logs of δ's terms (near −1e19 here)
+    # differed by rounding alone, by more than e^x can hold, and δ overflowed
+    assert risk.gdp_delta(mu, eps) == 0.0
+
+
 def test_gdp_epsilon_inverts_its_delta():
     eps = risk.gdp_epsilon(0.376, 1e-5)
     assert risk.gdp_delta(0.376, eps) == pytest.approx(1e-5, rel=1e-9)

@@ -211,6 +211,9 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
     )
 
 
+_LOG_SMALLEST = math.log(5e-324)  # below it e^x underflows to 0
+
+
 def gdp_delta(mu: float, epsilon: float) -> float:
     """The δ at which μ-GDP gives (ε, δ)-DP, exactly (Dong, Roth & Su 2019, Cor. 2.13):
     Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
@@ -220,11 +223,12 @@ def gdp_delta(mu: float, epsilon: float) -> float:
     """
     m, eps = positive("mu", mu), nonnegative("epsilon", epsilon)
     first = stats.norm.logcdf(-eps / m + m / 2)
-    if first == -math.inf:
-        return 0.0  # both terms underflow: μ far below ε
+    if first < _LOG_SMALLEST:
+        return 0.0  # δ ≤ Φ(−ε/μ + μ/2) = e^first, below the smallest double: μ far below ε
     second = eps + stats.norm.logcdf(-eps / m - m / 2)
-    # the difference of two exponentials, in log space: e^first (1 − e^(second − first))
-    return float(math.exp(first) * -math.expm1(second - first))
+    # the difference of two exponentials, in log space: e^first (1 − e^(second − first)), where
+    # second ≤ first (δ ≥ 0); rounding in two huge logs (ε = 1e11) must not push it above
+    return float(math.exp(first) * -math.expm1(min(second - first, 0.0)))
 
 
 def gdp_epsilon(mu: float, delta: float) -> float:
@@ -783,8 +787,14 @@ def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     0.2681
     """
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
+    # δ(μ, ε) rises to 1 with μ: the upper end starts at μ = 1e3 or √(2ε), where the first term
+    # of δ is ½ already (a search that stopped at μ = 1e3 found no root beyond ε ≈ 5e5), and grows
+    # until it passes δ
+    log_high = math.log(max(1e3, math.sqrt(2 * e)))
+    while gdp_delta(math.exp(log_high), e) <= d:
+        log_high += 1.0
     log_mu = optimize.brentq(
-        lambda t: gdp_delta(math.exp(t), e) - d, -690.0, math.log(1e3), xtol=1e-15
+        lambda t: gdp_delta(math.exp(t), e) - d, -690.0, log_high, xtol=1e-15
     )
     return math.exp(log_mu)
 
