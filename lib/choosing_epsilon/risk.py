@@ -793,9 +793,7 @@ def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     log_high = math.log(max(1e3, math.sqrt(2 * e)))
     while gdp_delta(math.exp(log_high), e) <= d:
         log_high += 1.0
-    log_mu = optimize.brentq(
-        lambda t: gdp_delta(math.exp(t), e) - d, -690.0, log_high, xtol=1e-15
-    )
+    log_mu = optimize.brentq(lambda t: gdp_delta(math.exp(t), e) - d, -690.0, log_high, xtol=1e-15)
     return math.exp(log_mu)
 
 
