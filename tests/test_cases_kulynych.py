@@ -47,3 +47,18 @@ def test_a_grid_that_is_not_stored_is_computed(tmp_path):
 def test_bad_values_are_refused_before_a_kernel_starts(params, message, tmp_path):
     with pytest.raises(ValueError, match=message):
         reproduce.check_request(NAME, params, tmp_path)
+
+
+@pytest.mark.notebook
+def test_singling_out_below_chance_is_not_applicable_and_the_rest_runs(tmp_path):
+    """A chance to single out one of 2 of at most 0.4 is below a guess at random (1/2): no noise
+    meets it, so the section says so and computes nothing; every other section runs as committed
+    (the stored grid is reused)."""
+    reproduce.run_notebook(NAME, {"singling_out_among": 2, "max_singling_out": 0.4}, tmp_path)
+    results = json.loads((tmp_path / "results.json").read_text())
+    assert results["singling_out"] == {
+        "not_applicable": "a guess at random names the right one of 2 with chance 1/2, whatever "
+        "the noise: max_singling_out must exceed 0.5"
+    }
+    assert results["grid_rows_reused"] > 0
+    assert min(results["riskcal_below_curve"]) > 0  # riskcal reads below the curve at each FPR

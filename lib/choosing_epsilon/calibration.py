@@ -50,6 +50,76 @@ def reproducible(rates: float | np.ndarray) -> float | np.ndarray:
     return float(rounded) if rounded.ndim == 0 else rounded
 
 
+# --- the trade-off curve of a privacy loss distribution, read directly ----------------------
+
+
+def pld_direction_points(pmf: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The (FPR, TPR) vertices of one direction's likelihood-ratio tests: accusing when the
+    privacy loss L exceeds a threshold, the TPR is the mass of {L > t} under the first
+    distribution (with the mass at infinity) and the FPR its mass under the second, e^(−l) times
+    the first's at each loss l. Both sums run down from the largest loss, where e^(−l) is small:
+    the reading is exact for the distribution dp-accounting holds."""
+    dense = pmf.to_dense_pmf()
+    # the composition's FFT leaves masses of ±1e-25 or so where there are none: a negative one
+    # is read as 0 (e^(−l) would blow it up at a very negative loss l)
+    probs = np.maximum(np.asarray(dense._probs, dtype=float), 0.0)
+    losses = (dense._lower_loss + np.arange(len(probs))) * dense._discretization
+    order = np.argsort(-losses, kind="stable")
+    fpr = np.concatenate([[0.0], np.cumsum(np.exp(-losses[order]) * probs[order]), [1.0]])
+    tpr = dense._infinity_mass + np.concatenate([[0.0], np.cumsum(probs[order])])
+    tpr = np.concatenate([tpr, [1.0]])
+    keep = fpr <= 1.0  # a pessimistic distribution's masses may sum a hair above 1
+    return fpr[keep], np.minimum(tpr[keep], 1.0)
+
+
+def upper_hull(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The vertices of the least concave majorant of the points (x, y), x strictly ascending, by
+    qhull (scipy.spatial.ConvexHull) on the points and two below the ends, which make the lower
+    hull theirs alone."""
+    from scipy.spatial import ConvexHull
+
+    if len(x) < 3:
+        return x, y
+    dx, dy = np.diff(x), np.diff(y)
+    if np.all(dy[:-1] * dx[1:] >= dy[1:] * dx[:-1]):  # already concave: its own majorant
+        return x, y
+    floor = float(np.min(y)) - 1.0
+    points = np.column_stack([np.concatenate([x, x[[0, -1]]]), np.concatenate([y, [floor] * 2])])
+    vertices = np.sort(ConvexHull(points).vertices)
+    vertices = vertices[vertices < len(x)]
+    return x[vertices], y[vertices]
+
+
+def pld_tpr(pld: Any, fprs: float | np.ndarray) -> float | np.ndarray:
+    """The TPR of the most powerful membership test at each FPR α, read directly off a
+    dp-accounting privacy loss distribution: the least concave majorant of both directions'
+    likelihood-ratio tests (the symmetrised curve of Dong, Roth & Su, App. F, which riskcal's
+    Algorithm 1 also computes), so 1 − TPR is the trade-off curve f(α). The FPR of each test is
+    summed from the largest loss down, where it is small, so the reading keeps its precision
+    however many steps were composed (riskcal 1.5.1 loses it: tests/test_pld_curve.py)."""
+    points = [pld_direction_points(pmf) for pmf in {id(p): p for p in _pmfs(pld)}.values()]
+    if len(points) == 2:  # a point under the other direction's chain is no vertex of the majorant
+        (x1, y1), (x2, y2) = points
+        above_1, above_2 = y1 >= np.interp(x1, x2, y2), y2 >= np.interp(x2, x1, y1)
+        points = [(x1[above_1], y1[above_1]), (x2[above_2], y2[above_2])]
+    x = np.concatenate([p[0] for p in points])
+    y = np.concatenate([p[1] for p in points])
+    order = np.lexsort((-y, x))
+    x, y = x[order], y[order]
+    first = np.concatenate([[True], np.diff(x) > 0])  # the highest TPR at each FPR
+    hull_x, hull_y = upper_hull(x[first], y[first])
+    alphas = np.asarray(fprs, dtype=float)
+    if np.any((alphas < 0) | (alphas > 1)):
+        raise ValueError(f"fprs must lie in [0, 1], got {fprs!r}")
+    values = np.interp(alphas, hull_x, hull_y)
+    return float(values) if values.ndim == 0 else values
+
+
+def _pmfs(pld: Any) -> tuple[Any, Any]:
+    """The two directions of a dp-accounting privacy loss distribution (remove, add)."""
+    return pld._pmf_remove, pld._pmf_add
+
+
 # --- one numeric release, Gaussian or Laplace, by both routes ---------------------------------
 
 # the trade-off curve each mechanism is read by, in words (the table's column "curve")
@@ -315,14 +385,16 @@ class DpsgdAccountant:
         return self._plds[key]
 
     def risks(self, sigma: float) -> Risks:
-        """riskcal's advantage (Eq. 11) and β(α) (Algorithm 1) and dp-accounting's ε(δ)."""
-        from riskcal.analysis import get_advantage_from_pld, get_beta_from_pld
+        """riskcal's advantage (Eq. 11), β(α) read directly off the privacy loss distribution
+        (``pld_tpr``: riskcal 1.5.1's Algorithm 1 understates the TPR here) and dp-accounting's
+        ε(δ)."""
+        from riskcal.analysis import get_advantage_from_pld
 
         key = float(sigma)
         if key not in self.memo:
             s = self.setting
             pld = self.pld(key)
-            betas = np.atleast_1d(get_beta_from_pld(pld, alpha=np.asarray(s.fprs, dtype=float)))
+            betas = 1 - np.atleast_1d(pld_tpr(pld, np.asarray(s.fprs, dtype=float)))
             self.memo[key] = Risks(
                 key,
                 float(get_advantage_from_pld(pld)),
@@ -505,15 +577,13 @@ def blackbox_beta(pld, alpha: float, epsilons: Sequence[float] | np.ndarray) -> 
 
 def independent_checks(setting: DpsgdSetting, sigma: float, pld=None) -> dict[str, float]:
     """At ``sigma``, the risks by routes other than the calibration's: the advantage as the largest
-    1 − α − β(α) of riskcal's trade-off curve on a grid of 2,001 FPRs (Theorem 3.3's curve, not
-    Eq. 11), and each β(α) as dp-accounting's δ(ε) turned into a curve by Eq. (20) on 2,001 ε.
-    ``pld``: the privacy loss distribution at ``sigma`` if the caller holds it."""
-    from riskcal.analysis import get_beta_from_pld
-
+    1 − α − β(α) of the trade-off curve (``pld_tpr``) on a grid of 2,001 FPRs (Theorem 3.3's
+    curve, not Eq. 11), and each β(α) as dp-accounting's δ(ε) turned into a curve by Eq. (20) on
+    2,001 ε. ``pld``: the privacy loss distribution at ``sigma`` if the caller holds it."""
     if pld is None:
         pld = dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
     alphas = np.linspace(0, 1, 2001)
-    curve = np.asarray(get_beta_from_pld(pld, alpha=alphas), dtype=float)
+    curve = 1 - np.asarray(pld_tpr(pld, alphas), dtype=float)
     checks: dict[str, float] = {"advantage_from_curve": float(np.max(1 - alphas - curve))}
     epsilons = np.linspace(0, float(pld.get_epsilon_for_delta(1e-12)), 2001)
     for a in setting.fprs:
@@ -590,3 +660,103 @@ def standard_and_aware(
         accountant.risks(sigma_standard),
         checks,
     )
+
+
+# --- singling out one of k under DP-SGD: the noise by the attained value ------------------------
+
+# the spacing of the privacy profile's points in ε at which a k-ary randomized response is checked
+# to lie under DP-SGD's curve (``randomized_response_within``): the check is safe between points
+# and costs the ε it gives away, under 1e-3
+PROFILE_STEP = 1e-3
+
+
+def randomized_response_within(
+    epsilons: np.ndarray, deltas: np.ndarray, k: int
+) -> tuple[float, bool]:
+    """The largest ε at which k-ary randomized response (the truth with probability
+    e^ε/(e^ε + k − 1), each other answer with 1/(e^ε + k − 1)) is at least as private as a
+    mechanism with privacy profile δ(x), given at increasing ``epsilons`` from 0: for each pair of
+    candidates its profile, (e^ε − e^x)₊/(e^ε + k − 1), must lie under δ(x) at every x ≥ 0 (both
+    curves symmetric, so profiles decide). Between points x_i < x_(i+1) it is held under
+    δ(x_(i+1)) (δ falls, its profile too), so ε is safe: the largest ε with, for every x_i < ε,
+    ε ≤ ln((e^(x_i) + (k − 1) δ(x_(i+1))) / (1 − δ(x_(i+1)))). A negative δ (rounding in the
+    accountant) counts as 0. Returns ε and whether the points ran out before it (ε is then the
+    last bound found, and only a lower bound of the largest)."""
+    x = np.asarray(epsilons, dtype=float)
+    d = np.clip(np.asarray(deltas, dtype=float), 0.0, 1.0 - 1e-16)
+    if x.ndim != 1 or len(x) < 2 or x[0] != 0 or np.any(np.diff(x) <= 0):
+        raise ValueError("epsilons must rise from 0 and hold at least two points")
+    bounds = np.log((np.exp(x[:-1]) + (_candidates(k) - 1) * d[1:]) / (1 - d[1:]))
+    best = float(bounds[0])
+    for i in range(1, len(bounds)):
+        if x[i] >= best:
+            return best, False
+        best = min(best, float(bounds[i]))
+    return best, True
+
+
+def randomized_response_success(epsilon: float, k: int) -> float:
+    """k-ary randomized response's chance of naming the right one of k, e^ε/(e^ε + k − 1): the
+    exact worst case under ε-DP (``risk.singling_out``)."""
+    return risk.singling_out(risk.pure(epsilon), _candidates(k)).attained
+
+
+def _candidates(k: int) -> int:
+    if not isinstance(k, (int, np.integer)) or k < 2:
+        raise ValueError(f"k must be an integer >= 2, got {k!r}")
+    return int(k)
+
+
+def attained_singling_out(pld: Any, k: int, upto: float | None = None) -> tuple[float, float]:
+    """The chance to single out one of k that a mechanism with DP-SGD's guarantee (the curve of
+    ``pld``) attains: k-ary randomized response at the largest ε that lies under the curve
+    (``randomized_response_within``, on a grid of ``PROFILE_STEP`` up to ``upto``, by default
+    until the ε is found). Returns (success, ε)."""
+    n = _candidates(k)
+    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0 if upto is None else float(upto)
+    while True:
+        grid = np.arange(0.0, top + PROFILE_STEP, PROFILE_STEP)
+        eps, ran_out = randomized_response_within(
+            grid, np.asarray(pld.get_delta_for_epsilon(grid)), n
+        )
+        if not ran_out or upto is not None:
+            return randomized_response_success(eps, n), eps
+        top *= 2
+
+
+def noise_for_attained_singling_out(
+    setting: DpsgdSetting, max_success: float, k: int, start: float
+) -> tuple[float, float]:
+    """The least DP-SGD noise multiplier at which no k-ary randomized response with a chance
+    above ``max_success`` is found under the curve (``randomized_response_within``): with less
+    noise, a mechanism with the same guarantee singles out one of k with a chance above it,
+    whatever the bound says. Found in log σ from ``start`` (the bound's noise, at or above the
+    answer) by brentq to ``CALIBRATION_RTOL``, spent on the safe side: the σ returned is the
+    smallest evaluated whose attained chance is below ``max_success``. Returns σ and that chance."""
+    n = _candidates(k)
+    gamma = open_unit("max_success", max_success)
+    if gamma <= 1 / n:
+        raise ValueError(f"max_success must exceed 1/k = {1 / n:g}, got {max_success!r}")
+    eps_gamma = math.log(gamma * (n - 1) / (1 - gamma))  # k-RR's ε at that chance
+    grid = np.arange(0.0, eps_gamma + 2 * PROFILE_STEP, PROFILE_STEP)
+    found: dict[float, float] = {}  # σ: the largest ε of a k-RR found under its curve
+
+    def gap(log_sigma: float) -> float:  # > 0: no k-RR at that chance lies under the curve
+        sigma = float(math.exp(log_sigma))
+        if sigma not in found:
+            pld = dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
+            deltas = np.asarray(pld.get_delta_for_epsilon(grid))
+            found[sigma] = randomized_response_within(grid, deltas, n)[0]
+        return eps_gamma - found[sigma]
+
+    step = math.log(2) / RUNGS_PER_OCTAVE
+    hi = math.log(positive("start", start))
+    while gap(hi) <= 0:
+        hi += step
+    lo = hi - step
+    while gap(lo) > 0:
+        hi, lo = lo, lo - step
+    if hi - lo > CALIBRATION_RTOL:
+        optimize.brentq(gap, lo, hi, xtol=1e-12, rtol=CALIBRATION_RTOL)
+    safe = min(s for s, e in found.items() if e < eps_gamma)
+    return safe, randomized_response_success(found[safe], n)

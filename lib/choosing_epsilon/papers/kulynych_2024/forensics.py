@@ -21,6 +21,7 @@ from pathlib import Path
 import mpmath
 import numpy as np
 import pandas as pd
+from scipy import optimize
 
 from choosing_epsilon import calibration as cal
 from choosing_epsilon import risk
@@ -30,7 +31,7 @@ from choosing_epsilon._validate import closed_unit, open_unit
 # the answer may move within the tolerance when the search changes
 SEARCH = (
     "ladder 2^(k/8), k = -24..66; cubic inverse interpolation; pairs at ±0.4 rtol; brentq; "
-    "the bracket's safe end"
+    "the bracket's safe end; TPR read directly off the privacy loss distribution"
 )
 # the libraries whose versions a stored row depends on
 LIBRARIES = ("riskcal", "dp-accounting", "numpy", "scipy")
@@ -340,17 +341,17 @@ def run_analysis(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """For each run, from one privacy loss distribution: ε at δ (dp-accounting), the TPR at each
     of ``fprs`` that this ε allows under standard calibration (Eq. 5) and the TPR the run's own
-    trade-off curve allows (riskcal, Algorithm 1) (Fig. 1); and both curves, FNR at each of
+    trade-off curve allows (``calibration.pld_tpr``) (Fig. 1); and both curves, FNR at each of
     ``curve_fprs`` (Fig. 4). Every error rate, from the run's own curve or from its ε, is kept to
     the decimals the accountant gives alike on every CPU (``calibration.reproducible``)."""
-    from riskcal.analysis import get_beta_from_pld
-
     rows, frames = [], []
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
         epsilon = float(pld.get_epsilon_for_delta(delta))
         standard = risk.approximate(epsilon, delta)  # the run's (ε, δ) as a guarantee
-        betas = get_beta_from_pld(pld, alpha=np.asarray(fprs, dtype=float))
+        # one reading of the curve for both: the FPRs of Fig. 1, then Fig. 4's
+        tprs = np.asarray(cal.pld_tpr(pld, np.concatenate([np.asarray(fprs, float), curve_fprs])))
+        betas = 1 - tprs[: len(fprs)]
         aware = np.atleast_1d(cal.reproducible(betas))
         for a, b in zip(fprs, aware):
             rows.append(
@@ -369,11 +370,153 @@ def run_analysis(
                     "sigma": sigma,
                     "test_acc": accuracy,
                     "fpr": curve_fprs,
-                    "fnr_aware": np.atleast_1d(
-                        cal.reproducible(get_beta_from_pld(pld, alpha=curve_fprs))
-                    ),
+                    "fnr_aware": np.atleast_1d(cal.reproducible(1 - tprs[len(fprs) :])),
                     "fnr_standard": cal.reproducible(risk.tradeoff(standard, curve_fprs)),
                 }
             )
         )
     return pd.DataFrame(rows), pd.concat(frames, ignore_index=True)
+
+
+# --- singling out one of k: the noise by the bound and by the attained value ---------------------
+
+
+def singling_out_request(
+    sample_rate: float, num_steps: int, delta: float, k: int, max_success: float
+) -> tuple[cal.DpsgdSetting, tuple[str, float, float]] | str:
+    """The DP-SGD setting and target of the calibration to "single out one of ``k`` with a chance
+    of at most ``max_success``": by its bound, TPR ≤ max_success at FPR 1/k (1 − f(1/k), Hayes,
+    Mahloujifar & Balle 2023). Where no noise can meet it, the reason instead."""
+    if not max_success > 1 / k:
+        return (
+            f"a guess at random names the right one of {k} with chance 1/{k}, whatever the noise: "
+            f"max_singling_out must exceed {1 / k:g}"
+        )
+    setting = cal.DpsgdSetting(sample_rate, num_steps, delta, (1 / k,))
+    return setting, ("tpr", float(max_success), 1 / k)
+
+
+def _singling_out_key(setting: cal.DpsgdSetting, wanted: tuple[str, float, float]) -> str:
+    bound = key(setting, *wanted)
+    text = json.dumps(
+        {"bound": bound, "attained": "k-ary randomized response", "step": cal.PROFILE_STEP}
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def singling_out_calibration(
+    setting: cal.DpsgdSetting,
+    wanted: tuple[str, float, float],
+    store: Path,
+    recompute: bool = False,
+) -> tuple[dict, str]:
+    """Both calibrations of a target to single out one of k (``singling_out_request``) and the
+    noise by the attained value (``calibration.noise_for_attained_singling_out``, from the
+    bound's noise down), with what each noise allows: the stored row where its key matches
+    (unless ``recompute``), else computed. Returns the row and "reused" or "computed"."""
+    row_key = _singling_out_key(setting, wanted)
+    stored = {} if recompute else load(store)
+    if row_key in stored:
+        return stored[row_key] | {"key": row_key}, "reused"
+    (row,) = compute(setting, [wanted])
+    _, gamma, fpr = wanted
+    k = round(1 / fpr)
+    sigma, success = cal.noise_for_attained_singling_out(setting, gamma, k, row["sigma_aware"])
+    at_attained = cal.DpsgdAccountant(setting).risks(sigma)
+    at = {
+        name: cal.dpsgd_pld(
+            row[f"sigma_{name}"], setting.sample_rate, setting.num_steps, setting.grid_step
+        )
+        for name in ("aware", "standard")
+    }
+    row |= {
+        "candidates": k,
+        "sigma_attained": sigma,
+        "success_attained": success,
+        "success_attained_at_sigma_aware": cal.attained_singling_out(at["aware"], k)[0],
+        "success_attained_at_sigma_standard": cal.attained_singling_out(at["standard"], k)[0],
+        "epsilon_attained": at_attained.epsilon,
+        "advantage_attained": at_attained.advantage,
+        "success_bound_at_sigma_attained": 1 - at_attained.betas[0],
+    }
+    return row | {"key": row_key}, "computed"
+
+
+def singling_out_results(row: dict | str) -> dict:
+    """What results.json records of the calibration to single out one person: the three noises
+    and the attained chance, or why it does not apply (``singling_out_request``'s reason)."""
+    if isinstance(row, str):
+        return {"not_applicable": row}
+    names = ("sigma_aware", "sigma_attained", "sigma_standard", "success_attained")
+    return {name.replace("sigma_aware", "sigma_bound"): row[name] for name in names}
+
+
+def singling_out_table(row: dict) -> pd.DataFrame:
+    """The three noises of a calibration to single out one of k (``singling_out_calibration``),
+    one row each: standard (the ε* whose (ε, δ) curve meets the bound), by the bound and by the
+    attained value, with the ε at δ and the advantage each allows, and the chance to single out
+    by the bound (the TPR at FPR 1/k) and attained (``calibration.attained_singling_out``)."""
+    fpr = f"{row['fpr']:g}"
+    return pd.DataFrame(
+        [
+            {
+                "calibration": "standard (ε* at δ)",
+                "σ": row["sigma_standard"],
+                "ε at δ": row["epsilon_standard"],
+                "advantage": row["advantage_standard"],
+                "chance, bound": row[f"tpr_standard_at_{fpr}"],
+                "chance, attained": row["success_attained_at_sigma_standard"],
+            },
+            {
+                "calibration": "to the bound",
+                "σ": row["sigma_aware"],
+                "ε at δ": row["epsilon_aware"],
+                "advantage": row["advantage_aware"],
+                "chance, bound": row[f"tpr_aware_at_{fpr}"],
+                "chance, attained": row["success_attained_at_sigma_aware"],
+            },
+            {
+                "calibration": "to the attained value",
+                "σ": row["sigma_attained"],
+                "ε at δ": row["epsilon_attained"],
+                "advantage": row["advantage_attained"],
+                "chance, bound": row["success_bound_at_sigma_attained"],
+                "chance, attained": row["success_attained"],
+            },
+        ]
+    ).set_index("calibration")
+
+
+# --- riskcal's trade-off curve of DP-SGD beside the one read directly ---------------------------
+
+
+def curve_readings(setting: cal.DpsgdSetting, sigma: float, fprs: Sequence[float]) -> pd.DataFrame:
+    """At noise ``sigma``, the TPR at each FPR by four readings of the same privacy loss
+    distribution: riskcal 1.5.1's Algorithm 1; the curve read directly (``calibration.pld_tpr``);
+    the likelihood-ratio tests of one direction alone (with the record against without), which
+    every curve of the mechanism must reach; and dp-accounting's δ(ε) turned into a curve, the
+    infimum over ε of δ(ε) + e^ε α (convex in e^ε, so found by a bounded scalar search to 1e-9 in
+    ε), which no curve of the distribution exceeds."""
+    from riskcal.analysis import get_beta_from_pld
+
+    pld = cal.dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
+    one_way = cal.pld_direction_points(pld._pmf_remove)
+    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0
+    rows = []
+    for a in fprs:
+        best = optimize.minimize_scalar(
+            lambda e, a=a: float(pld.get_delta_for_epsilon(e)) + math.exp(e) * a,
+            bounds=(0.0, top),
+            method="bounded",
+            options={"xatol": 1e-9},
+        )
+        rows.append(
+            {
+                "FPR": a,
+                "riskcal": 1 - float(get_beta_from_pld(pld, alpha=a)),
+                "read directly": float(cal.pld_tpr(pld, a)),
+                "one direction's tests (at least)": float(np.interp(a, *one_way)),
+                "from δ(ε) (at most)": float(best.fun),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -11,12 +11,15 @@ import argparse
 import time
 from collections.abc import Sequence
 
+import pandas as pd
+
 from choosing_epsilon import calibration as cal
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.kulynych_2024 import forensics
 
 STORE = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
+SINGLING_OUT_STORE = DATA / "kulynych_2024" / "dpsgd_singling_out.json"
 
 
 def committed_grid() -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | None]]]:
@@ -45,6 +48,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"kulynych_2024: {len(table)} DP-SGD calibrations recomputed in "
         f"{time.perf_counter() - start:.0f} s; {STORE.name} "
+        + ("rewritten" if changed else "unchanged")
+    )
+    v = parameters.committed_values("kulynych_2024")
+    request = forensics.singling_out_request(
+        v["sample_rate"], v["num_steps"], v["delta"], v["singling_out_among"], v["max_singling_out"]
+    )
+    if isinstance(request, str):
+        print(f"kulynych_2024: no calibration to single out one person: {request}")
+        return 0
+    start = time.perf_counter()
+    row, _ = forensics.singling_out_calibration(*request, SINGLING_OUT_STORE, recompute=True)
+    changed = forensics.write(
+        pd.DataFrame([row]), SINGLING_OUT_STORE, tolerance=10 * cal.CALIBRATION_RTOL
+    )
+    print(
+        f"kulynych_2024: the calibration to single out one of {v['singling_out_among']} "
+        f"recomputed in {time.perf_counter() - start:.0f} s; {SINGLING_OUT_STORE.name} "
         + ("rewritten" if changed else "unchanged")
     )
     return 0
