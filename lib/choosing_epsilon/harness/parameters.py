@@ -140,6 +140,11 @@ def positive_list(**declared: Any) -> Param:
 # each notebook sets its seed's default with with_default
 SEED = Param("int", "[0, 2**63)", lambda v: 0 <= v < 2**63)
 N_TRIALS = Param("int", "[2, 10**7]", lambda v: 2 <= v <= 10**7)
+# a re-identification risk: the chance to single out one of k equally likely candidates
+MAX_SINGLING_OUT = Param(
+    "float", "(0, 1) (the calibration to it applies above 1/singling_out_among)", is_unit
+)
+SINGLING_OUT_AMONG = Param("int", "[2, 10**9]", lambda v: 2 <= v <= 10**9)
 
 
 # --- each notebook's declaration, from its paper's folder ---------------------------------------

@@ -119,19 +119,13 @@ DECLARED: dict[str, declare.Param] = {
         default=0.01,
         comment="... whose false-positive rate is this (below max_tpr)",
     ),
-    "max_singling_out": declare.Param(
-        "float",
-        "(0, 1) (the calibration to it applies above 1/singling_out_among)",
-        declare.is_unit,
-        default=0.2,
-        comment="re-identification: largest acceptable chance to single out one person ...",
+    "max_singling_out": declare.with_default(
+        declare.MAX_SINGLING_OUT,
+        0.2,
+        "re-identification: largest acceptable chance to single out one person ...",
     ),
-    "singling_out_among": declare.Param(
-        "int",
-        "[2, 10**9]",
-        lambda v: 2 <= v <= 10**9,
-        default=10,
-        comment="... among this many equally likely candidates",
+    "singling_out_among": declare.with_default(
+        declare.SINGLING_OUT_AMONG, 10, "... among this many equally likely candidates"
     ),
     "gaussian_delta": declare.in_unit(
         default=1e-05,
