@@ -707,20 +707,19 @@ def _candidates(k: int) -> int:
     return int(k)
 
 
-def attained_singling_out(pld: Any, k: int, upto: float | None = None) -> tuple[float, float]:
+def attained_singling_out(pld: Any, k: int) -> float:
     """The chance to single out one of k that a mechanism with DP-SGD's guarantee (the curve of
     ``pld``) attains: k-ary randomized response at the largest ε that lies under the curve
-    (``randomized_response_within``, on a grid of ``PROFILE_STEP`` up to ``upto``, by default
-    until the ε is found). Returns (success, ε)."""
+    (``randomized_response_within``, on a grid of ``PROFILE_STEP`` widened until the ε is found)."""
     n = _candidates(k)
-    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0 if upto is None else float(upto)
+    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0
     while True:
         grid = np.arange(0.0, top + PROFILE_STEP, PROFILE_STEP)
         eps, ran_out = randomized_response_within(
             grid, np.asarray(pld.get_delta_for_epsilon(grid)), n
         )
-        if not ran_out or upto is not None:
-            return randomized_response_success(eps, n), eps
+        if not ran_out:
+            return randomized_response_success(eps, n)
         top *= 2
 
 
