@@ -489,10 +489,10 @@ def synthesis(count: int) -> ScrubAnimation:
     interval as it is (unless ρ falls below the prior 1/n, where no ε meets it).
     """
     v = parameters.committed_values("synthesis")
-    n0 = v["n_people"]
+    n0 = v["demo_n_people"]
     grid = grid_through(n0, n0 / 100, n0 * 50, count, log=True)
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
-    tables = [synthesis_run.methods_at(n_people=int(n)) for n in values]
+    tables = [synthesis_run.methods_at(demo_n_people=int(n)) for n in values]
     methods = list(tables[0].method)
     positive = np.concatenate([t.epsilon[synth.has_epsilon(t.epsilon)] for t in tables])
     low, high = positive.min() / 2, positive.max() * 2

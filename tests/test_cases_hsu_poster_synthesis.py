@@ -308,7 +308,7 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
     "params, words",
     [
         (
-            {"n_people": 3},
+            {"demo_n_people": 3},
             [
                 "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, "
                 "Hsu et al., accuracy at N",
@@ -319,7 +319,7 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
             {"prior": 0.999},
             ["no feasible ε: no ε at all meets Posterior bound", "none: unmet"],
         ),  # the table showed nan
-        ({"error_years": 1e7, "rho": 0.999}, ["always met", "∞: any ε"]),  # the table showed inf
+        ({"max_error": 1e7, "rho": 0.999}, ["always met", "∞: any ε"]),  # the table showed inf
     ],
 )
 def test_synthesis_unmeetable_or_vacuous_requirements(tmp_path, params, words):
@@ -356,10 +356,10 @@ def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str
     delta = width / n
     upper, exact = synth.lee_clifton_epsilons(ages, width / (n - 1), v["rho"])
     p_cost = v["bad_event_cost"] * v["bad_event_probability"]
-    t = v["error_years"] / width
+    t = v["max_error"] / width
     # Hsu et al.: the smallest ε with 2 exp(-N t²/12) + exp(-N t ε/2) ≤ α
     sampling = v["failure_probability"] - 2 * math.exp(-n * t * t / 12)
-    floor = max(v["value_range"][0], v["mean_lower_bound"])
+    floor = max(v["value_range"][0], v["lower_bound"])
     return {
         "Lee & Clifton, Eq. (7)": upper,
         "Lee & Clifton, exact": exact,
@@ -370,8 +370,8 @@ def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str
         "Shoaran et al., MTA ≤ public lower bound of the mean": delta
         * math.log(1 / v["pr"])
         / (v["relative_error"] * floor),
-        "Poster, Theorem 2": delta * math.log(1 / (1 - v["p"])) / v["c_years"],
-        "Poster, Theorem 3": cf.theorem3_epsilon(delta, v["c_years"], v["p"]),
+        "Poster, Theorem 2": delta * math.log(1 / (1 - v["p"])) / v["noise_bound"],
+        "Poster, Theorem 3": cf.theorem3_epsilon(delta, v["noise_bound"], v["p"]),
         "Posterior bound": math.log(
             v["posterior_threshold"]
             / (1 - v["posterior_threshold"])
@@ -445,8 +445,8 @@ def score_changes(path) -> dict:
         "data_path": str(path),
         "column": "score",
         "value_range": [0, 10],
-        "mean_lower_bound": 1.0,
-        "error_years": 0.5,
+        "lower_bound": 1.0,
+        "max_error": 0.5,
     }
 
 
@@ -528,9 +528,9 @@ def test_synthesis_on_50000_incomes_keeps_every_text_clear(tmp_path):
         "data_path": str(path),
         "column": "income",
         "value_range": [0, 1000000],
-        "mean_lower_bound": 1000,
-        "error_years": 5000,
-        "c_years": 1000,
+        "lower_bound": 1000,
+        "max_error": 5000,
+        "noise_bound": 1000,
     }
     run("synthesis", changes, tmp_path / "out")
     scale = pd.read_csv(tmp_path / "out" / "risk_scale.csv")
@@ -596,12 +596,12 @@ def test_synthesis_calibrates_a_tiny_range_to_risks_near_zero_and_one(tmp_path):
     standard Gaussian route), and a TPR of 0.999 at FPR 0.001; the run finishes, its figure keeps
     to the style, and every noise is the closed form's."""
     changes = {
-        "n_people": 1000,
+        "demo_n_people": 1000,
         "value_range": [0, 1],
-        "observed_ages": [0, 1],
-        "mean_lower_bound": 0.5,
-        "error_years": 0.05,
-        "c_years": 0.01,
+        "demo_ages": [0, 1],
+        "lower_bound": 0.5,
+        "max_error": 0.05,
+        "noise_bound": 0.01,
         "max_advantage": 1e-6,
         "max_tpr": 0.999,
         "at_fpr": 0.001,
@@ -645,17 +645,17 @@ def departures(out) -> dict:
 @pytest.mark.notebook
 def test_synthesis_on_a_0_1_column_computes_every_method_but_shoaran(tmp_path, monkeypatch):
     """Issue 46: a new user's 0/1 column with no lower bound of the mean was refused before a
-    kernel started ("mean_lower_bound must be in (0, inf)"), though only Shoaran et al.'s relative
+    kernel started ("lower_bound must be in (0, inf)"), though only Shoaran et al.'s relative
     error needs one. The run now computes every other method and says which does not apply and
     why: in the answer, the table, the risk scale, the figure, its caption and results.json; as a
     reader's run it records no style departure."""
     monkeypatch.setenv(figures.STRICT, "0")  # a reader's run: departures recorded, not raised
     changes = {
-        "n_people": 50,
+        "demo_n_people": 50,
         "value_range": [0, 1],
-        "observed_ages": [0, 1],
-        "mean_lower_bound": 0,  # as the command line reads -p mean_lower_bound 0
-        "error_years": 0.1,
+        "demo_ages": [0, 1],
+        "lower_bound": 0,  # as the command line reads -p lower_bound 0
+        "max_error": 0.1,
     }
     text, results = run("synthesis", changes, tmp_path)
     why = "a relative error needs a mean bounded away from 0, and L = 0"

@@ -18,7 +18,7 @@ CASES = {
     "lee_clifton_2011": {"rho": 0.5, "example_epsilon": 1.5, "year_epsilon": 0.8},
     "mugunthan_poster": {"c": 5.0, "p": 0.8, "w": 0.2},
     "shoaran_2012": {"epsilon": 0.05, "pr": 0.2, "re": 0.2},
-    "synthesis": {"rho": 0.01, "n_people": 5000, "max_advantage": 0.1},
+    "synthesis": {"rho": 0.01, "demo_n_people": 5000, "max_advantage": 0.1},
 }
 
 

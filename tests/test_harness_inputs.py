@@ -66,8 +66,8 @@ def test_registry_as_a_folder_or_an_older_csv(tmp_path):
 @pytest.mark.parametrize(
     "value_range, observed, floor, message",
     [
-        ([0, 110], [18, 120], 18.0, r"observed_ages must lie inside value_range \[0, 110\]"),
-        ([20, 110], [18, 90], 18.0, r"observed_ages must lie inside"),
+        ([0, 110], [18, 120], 18.0, r"demo_ages must lie inside value_range \[0, 110\]"),
+        ([20, 110], [18, 90], 18.0, r"demo_ages must lie inside"),
     ],
 )
 def test_survey_ranges_refused(value_range, observed, floor, message):
@@ -79,10 +79,10 @@ def survey(value_range, observed, floor):
     """The synthetic survey's inputs (no data_path) at these ranges, 50 people."""
     return {
         "value_range": value_range,
-        "observed_ages": observed,
-        "mean_lower_bound": floor,
+        "demo_ages": observed,
+        "lower_bound": floor,
         "data_path": "",
-        "n_people": 50,
+        "demo_n_people": 50,
         "seed": 1,
     }
 

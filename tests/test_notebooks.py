@@ -308,9 +308,9 @@ def test_laplace_intro_rejects_a_bad_budget(tmp_path):
 @pytest.mark.notebook
 def test_synthesis_papermill_run_with_another_scenario(tmp_path):
     params = {
-        "n_people": 5000,
+        "demo_n_people": 5000,
         "max_advantage": 0.5,
-        "c_years": 2.0,
+        "noise_bound": 2.0,
         "p": 0.9,
         "posterior_threshold": 0.9,
         "rho": 0.01,
@@ -331,9 +331,9 @@ def test_synthesis_rejects_ages_outside_the_range(tmp_path):
         reproduce.execute(
             NOTEBOOKS / "synthesis.ipynb",
             tmp_path / "run.ipynb",
-            {"observed_ages": [18.0, 130.0], "output_dir": str(tmp_path)},
+            {"demo_ages": [18.0, 130.0], "output_dir": str(tmp_path)},
         )
-    assert "'observed_ages' must lie inside value_range" in failure.value.evalue
+    assert "'demo_ages' must lie inside value_range" in failure.value.evalue
 
 
 def test_split_print_output_is_stored_as_one_stream():

@@ -190,8 +190,8 @@ def test_runner_and_notebook_checks_are_one_function(monkeypatch):
 
 BAD_JOINT = [
     ("shoaran_2012", {"query_index": [1]}, r"'query_answers', 'query_index' and .* 2, 1 and 2"),
-    ("synthesis", {"observed_ages": [18, 120]}, r"'observed_ages' must lie inside value_range"),
-    ("synthesis", {"value_range": [0, 60]}, r"'observed_ages' must lie inside value_range"),
+    ("synthesis", {"demo_ages": [18, 120]}, r"'demo_ages' must lie inside value_range"),
+    ("synthesis", {"value_range": [0, 60]}, r"'demo_ages' must lie inside value_range"),
     ("kazan_reiter_2024", {"lc_a_tilde": 0.2}, r"'lc_a_tilde' must exceed the prior"),
     ("kulynych_2024", {"gap_fpr": 0.3}, r"'gap_fpr' must be below"),
     ("kulynych_2024", {"tpr_targets": [0.005]}, r"'tpr_targets' needs a value above .* = 0.01001"),
@@ -222,11 +222,11 @@ def test_joint_checks_refuse_on_both_paths(name, changes, message):
     "name, changes",
     [
         ("shoaran_2012", {"query_answers": [5], "query_index": [1], "query_sensitivities": [2]}),
-        ("synthesis", {"observed_ages": [0, 110], "mean_lower_bound": 110.0}),  # at the edges
+        ("synthesis", {"demo_ages": [0, 110], "lower_bound": 110.0}),  # at the edges
         # read by one method each, which says in the run that it does not apply
-        ("synthesis", {"mean_lower_bound": 200.0, "max_tpr": 0.005, "kr_r_tilde": 0.5}),
-        ("synthesis", {"mean_lower_bound": -5.0}),
-        ("synthesis", {"data_path": "survey.csv", "observed_ages": [18, 120]}),  # not drawn
+        ("synthesis", {"lower_bound": 200.0, "max_tpr": 0.005, "kr_r_tilde": 0.5}),
+        ("synthesis", {"lower_bound": -5.0}),
+        ("synthesis", {"data_path": "survey.csv", "demo_ages": [18, 120]}),  # not drawn
         ("lee_clifton_2011", {"alumni_n": 100, "alumni_rho": 0.01}),  # ρ = 1/n exactly
         # at the edge: (ub − lb)/ε = 110/1.1e-68 = 1e70
         ("laplace_intro", {"epsilon": 1.1e-68, "epsilon_high": 7e-70}),

@@ -88,7 +88,7 @@ def test_png_frames_carry_no_metadata():
         ("shoaran_2012", "epsilon"),
         ("mugunthan_poster", "p"),
         ("hsu_2014", "budget"),
-        ("synthesis", "n_people"),
+        ("synthesis", "demo_n_people"),
         ("kazan_reiter_2024", "profile_a_tilde"),
     ],
 )
@@ -184,7 +184,7 @@ def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods
     animation = scrubbers.synthesis(FEW)
     committed_methods = pd.read_csv(FIGURES / "synthesis" / "methods.csv")
     animation.draw(animation.start)
-    assert animation.title.startswith(f"n = {committed('synthesis', 'n_people'):,} people:")
+    assert animation.title.startswith(f"n = {committed('synthesis', 'demo_n_people'):,} people:")
     for method, epsilon in zip(committed_methods.method, committed_methods.epsilon):
         x, _ = animation.marks[method].get_data()
         if math.isfinite(epsilon) and epsilon > 0:
@@ -195,7 +195,7 @@ def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods
     animation.draw(0)
     (small,), _ = animation.marks["Poster, Theorem 2"].get_data()
     default = committed_methods.set_index("method").epsilon["Poster, Theorem 2"]
-    ratio = committed("synthesis", "n_people") / animation.values[0]
+    ratio = committed("synthesis", "demo_n_people") / animation.values[0]
     assert small == pytest.approx(default * ratio, rel=1e-9)
     # and below n = 1/ρ no ε keeps the posterior on who is absent under ρ: nothing is feasible
     assert animation.values[0] < 1 / committed("synthesis", "rho")

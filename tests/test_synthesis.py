@@ -34,7 +34,7 @@ def results(params, tmp_path):
 def test_only_the_marked_methods_move_with_the_private_data(tmp_path):
     base = results({}, tmp_path / "base")
     other = results(
-        {"seed": 7, "observed_ages": [20.0, 95.0]}, tmp_path / "other"
+        {"seed": 7, "demo_ages": [20.0, 95.0]}, tmp_path / "other"
     )  # other ages, same public inputs
     assert (
         base["uses_private_data"]
@@ -54,7 +54,7 @@ def test_only_the_marked_methods_move_with_the_private_data(tmp_path):
 
 @pytest.mark.notebook
 def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
-    got = results({"n_people": 5000, "value_range": [0.0, 120.0]}, tmp_path)
+    got = results({"demo_n_people": 5000, "value_range": [0.0, 120.0]}, tmp_path)
     delta = 120 / 5000
     assert got["sensitivity"] == pytest.approx(delta)
     assert got["sensitivity_lee_clifton"] == pytest.approx(120 / 4999)
@@ -74,10 +74,10 @@ def test_every_shared_axis_epsilon_uses_the_public_sensitivity(tmp_path):
     "params, message",
     [
         ({"kr_r_tilde": 0.0}, r"parameter 'kr_r_tilde' must be in \(0, inf\)"),  # no ratio
-        ({"observed_ages": [0.0, 200.0]}, r"observed_ages'? must lie inside value_range"),
+        ({"demo_ages": [0.0, 200.0]}, r"demo_ages'? must lie inside value_range"),
         (
             {"value_range": [20.0, 60.0]},
-            r"observed_ages'? must lie inside value_range",
+            r"demo_ages'? must lie inside value_range",
         ),  # the default ages [18, 90] fall outside
     ],
 )
@@ -179,8 +179,9 @@ def test_feasibility_and_results_are_the_committed_ones():
     calibrated = synthesis_run.noise_for_risk_table(
         SURVEY, parameters.committed_values("synthesis")
     )
+    stated = synthesis_run.stated(parameters.committed_values("synthesis"))
     got = synthesis_run.results(
-        table, window, 110 / 20000, 110 / 19999, 18.0, calibrated=calibrated
+        table, window, 110 / 20000, 110 / 19999, 18.0, calibrated=calibrated, stated=stated
     )
     # by content, as make reproduce keeps results.json: equal to compare's tolerances
     assert compare.results_equivalent(json.loads(json.dumps(outputs.strict_json(got))), results)
@@ -203,12 +204,17 @@ def test_feasibility_when_the_bounds_cross_or_a_requirement_is_unmet():
     crossed = synth.feasibility(one_mechanism(0.5, 0.1))
     assert not crossed.feasible and crossed.interval is None
     assert crossed.summary().endswith(
-        "no feasible ε: the utility methods need ε ≥ 0.5, more than the privacy and budget "
-        "bounds allow (ε ≤ 0.1)"
+        "no feasible ε: utility needs ε ≥ 0.5, but privacy allows ε ≤ 0.1: 5 times as much"
     )  # Theorem 3 (99) is shown, never a bound
+    assert crossed.conflict == "utility needs ε ≥ 0.5, but privacy allows ε ≤ 0.1: 5 times as much"
     unmet = synth.feasibility(one_mechanism(0.01, 0.1, other=math.nan))
     assert unmet.unmet == ["other"] and not unmet.feasible
     assert unmet.summary().endswith("no feasible ε: no ε at all meets other")
+    assert unmet.conflict == "no ε at all meets other"
+    # no utility requirement at all: the interval starts at 0, and nothing binds from below
+    alone = synth.feasibility(one_mechanism(0.01, 0.1).iloc[[1]])
+    assert alone.feasible and alone.interval == [0.0, 0.1] and alone.binding_lower is None
+    assert alone.summary().startswith("from below: no utility requirement applies (ε ≥ 0)")
     unbounded = synth.feasibility(one_mechanism(0.01, math.inf))
     assert unbounded.upper == math.inf and unbounded.binding_upper is None
     assert unbounded.feasible and "no finite bound from above" in unbounded.summary()
@@ -242,7 +248,8 @@ def answer_at(methods, advantages, names=None, **kwargs):
     """The answer in short for ``methods`` beside deployments at ``advantages``."""
     deployed = deployed_at(advantages, names)
     scale = synth.risk_scale(methods, deployed)
-    return synth.answer_in_short(synth.feasibility(methods), scale, deployed, SURVEY, **kwargs)
+    window = synth.feasibility(methods)
+    return synth.Answer(SURVEY, methods, window, scale, deployed, **kwargs).markdown()
 
 
 def answer_table(text):
@@ -254,47 +261,48 @@ def answer_table(text):
 def test_the_answer_in_short_states_the_interval_the_attacker_and_the_deployments():
     table = one_mechanism(0.1, 0.5)
     answer = answer_at(table, [0.01, 0.3])
-    sentences, _, rows = answer.partition("\n\n")
+    title, sentences, rows = answer.split("\n\n")[:3]
+    assert title == "## Which ε for the mean age of 20,000 survey participants?"
     assert sentences.startswith(
-        "**For the mean of all 20,000 ages, any ε from 0.1 to 0.5 meets every method that bounds "
-        "it from public inputs.**"
+        "**For the mean age of 20,000 survey participants, the risk you accept allows ε up to "
+        "0.5 (by privacy); the accuracy you ask for needs ε ≥ 0.1 (by utility).** Any ε from "
+        "0.1 to 0.5 meets both: the risk you accept binds"
     )
-    # two or three sentences, then a table of one fact a row
-    assert len(re.findall(r"[.!?]\**(?:\s|$)", sentences)) == 3 - 1  # no calibration given
+    # three sentences (no calibration given), then a table of one fact a row
+    assert len(re.findall(r"[.!?]\**(?:\s|$)", sentences)) == 3
     table_rows = answer_table(answer)
-    assert table_rows["ε the methods agree on"] == "0.1 (utility) to 0.5 (privacy)"
+    assert table_rows["ε that meets every requirement that applies"] == (
+        "0.1 (utility) to 0.5 (privacy)"
+    )
     # the attacker at each end: advantage tanh(ε/2), TPR at 1% e^ε × 1%, a guess (1 + adv)/2
-    assert table_rows["advantage of the best membership test, TPR − FPR (a blind guess: 0)"] == (
-        f"{math.tanh(0.05):.3g} to {math.tanh(0.25):.3g}"
-    )
-    assert table_rows["TPR of a membership test at FPR 1% (a blind guess: 0.01)"] == (
-        f"{math.exp(0.1) * 0.01:.4g} to {math.exp(0.5) * 0.01:.4g}"
-    )
-    assert table_rows["how often a guess at prior ½ is right (a blind guess: 50 in 100)"] == (
+    advantage = next(k for k in table_rows if k.startswith("how much more often the best test"))
+    assert table_rows[advantage] == f"{math.tanh(0.05):.3g} to {math.tanh(0.25):.3g}"
+    tpr = next(k for k in table_rows if k.startswith("share of those who took part"))
+    assert table_rows[tpr] == f"{math.exp(0.1) * 0.01:.4g} to {math.exp(0.5) * 0.01:.4g}"
+    guess = next(k for k in table_rows if k.startswith("how often a guess"))
+    assert table_rows[guess] == (
         f"{round(50 * (1 + math.tanh(0.05)))} in 100 to {round(50 * (1 + math.tanh(0.25)))} in 100"
     )
     assert table_rows["deployments that allow a larger advantage than ε = 0.5"] == (
-        "1 of the 2 that state a guarantee; the least of them, d0, allows 0.01"
+        "1 of the 2 that state a guarantee; the strictest of them all, d0, allows 0.01"
     )
-    assert f"an advantage of at most {math.tanh(0.25):.3g}" in sentences
+    assert f"at most {math.tanh(0.25):.3g} more often" in sentences
     assert (
-        "1 of the 2 deployments that state a guarantee allow more, the least of them 0.01 (d0)"
-        in (sentences)
+        "1 of the 2 published deployments that state a guarantee allow more than ε = 0.5 does; "
+        "the strictest of them all, d0, allows 0.01" in sentences
     )
     crossed = one_mechanism(0.5, 0.1)
     none = answer_at(crossed, [0.3])
-    assert "no ε meets every requirement at these parameters (the table says why)" in none
+    conflict = "utility needs ε ≥ 0.5, but privacy allows ε ≤ 0.1: 5 times as much"
+    assert f"No ε meets every requirement: {conflict}." in none
     rows = answer_table(none)
-    assert rows["ε the methods agree on"] == (
-        "none: the utility methods need ε ≥ 0.5 (utility), more than the privacy and budget "
-        "bounds allow, ε ≤ 0.1 (privacy)"
-    )
+    assert rows["ε that meets every requirement that applies"] == f"none: {conflict}"
     # the bound that binds is named, and the attacker read there
     binding = synth.feasibility(crossed).binding_upper
     assert rows["largest ε the privacy and budget bounds allow"] == f"0.1 ({binding})"
-    attacker = "At ε = 0.1 an attacker testing whether one person took part gains an advantage"
-    assert f"{attacker} of at most {math.tanh(0.05):.3g}" in none
-    assert "the one deployment that states a guarantee (d0) allows more: 0.3" in none
+    attacker = "At ε = 0.1, someone guessing whether a given person took part is right at most"
+    assert f"{attacker} {round(50 * (1 + math.tanh(0.05)))} in 100 times" in none
+    assert "the one published deployment that states a guarantee (d0) allows more: 0.3" in none
 
 
 def test_a_long_name_is_shortened_in_whole_words_in_the_prose_and_whole_in_the_table():
@@ -302,10 +310,13 @@ def test_a_long_name_is_shortened_in_whole_words_in_the_prose_and_whole_in_the_t
     whole words, the table the whole name; no word of the answer ends in an ellipsis."""
     long_name = "Wikimedia Foundation: Wikipedia Russian Editor Activity Statistics"
     answer = answer_at(one_mechanism(0.1, 0.5), [0.05, 0.3], names=[long_name, "Other: other"])
-    assert "(Wikimedia Foundation: Wikipedia Russian Editor …)" in answer
-    assert f"the least of them, {long_name}, allows 0.05" in answer
+    assert (
+        "the strictest of them all, Wikimedia Foundation: Wikipedia Russian Editor …, allows"
+        in (answer)
+    )
+    assert f"the strictest of them all, {long_name}, allows 0.05" in answer
     assert not re.search(r"\w…", answer)
-    committed = synthesis_run.the_answer(defaults())
+    committed = synthesis_run.the_answer(defaults()).markdown()
     assert not re.search(r"\w…", committed) and "Acti…" not in committed
 
 
@@ -315,7 +326,12 @@ def test_rows_name_unmeetable_and_vacuous_requirements():
     assert exact.meaning == "none, as above"
     _, never = synth.hsu_rows(SURVEY, 0.02, math.inf, 63.7, 30000, 5, 0.1)
     assert math.isnan(never.epsilon)
-    assert never.meaning.endswith(": none, with 20,000 people the sampling term alone exceeds 0.1")
+    # the error below which the sampling term 2 exp(-N T²/12) alone reaches α, in years
+    floor = 110 * math.sqrt(12 * math.log(2 / 0.1) / 20000)
+    assert never.meaning.endswith(
+        f": none, with 20,000 people the sampling term alone exceeds 0.1; no ε meets an error "
+        f"below {floor:.4g} years at this N"
+    )
     _, always = synth.hsu_rows(SURVEY, 0.02, 0.0, 63.7, 30000, 200, 0.1)
     assert always.meaning.endswith(", wider than the range 110: always met")
     posterior, _ = synth.reading_rows(math.nan, 0.9, 0.75, 0.5, 0.25)
@@ -355,9 +371,17 @@ def test_a_readers_script_gets_the_table_without_the_harness():
     """``methods_for`` on the survey's column, every input named, gives the committed table: the
     harness only reads the notebook's parameters into it."""
     v = parameters.committed_values("synthesis")
-    column = synth.survey_column(synth.synthetic_ages(v["n_people"], v["observed_ages"], v["seed"]))
+    column = synth.survey_column(
+        synth.synthetic_ages(v["demo_n_people"], v["demo_ages"], v["seed"])
+    )
     inputs = {name: v[name] for name in synthesis_run.METHOD_INPUTS}
-    survey, table = synth.methods_for(column, **inputs)
+    # what the demo states about its release, in years: a reader's script states its own
+    stated = synth.release_inputs(
+        from_file=False, value_range=v["value_range"], max_error=None, noise_bound=None,
+        lower_bound=None, pays_participants=None,
+    )  # fmt: skip
+    assert (stated.max_error, stated.noise_bound, stated.lower_bound) == (5.0, 1.0, 18.0)
+    survey, table = synth.methods_for(column, stated=stated, **inputs)
     pd.testing.assert_frame_equal(table, synthesis_run.methods_at())
     assert survey == synthesis_run.survey_and_methods(v)[0]
     stated = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
@@ -376,7 +400,7 @@ def test_synthetic_ages_are_the_committed_survey():
 
 
 def test_methods_at_other_inputs_follow_the_closed_forms():
-    small = synthesis_run.methods_at(n_people=2000).set_index("method").epsilon
+    small = synthesis_run.methods_at(demo_n_people=2000).set_index("method").epsilon
     assert small["Poster, Theorem 2"] == pytest.approx(110 / 2000 * math.log(20), rel=1e-12)
     assert small["Hsu et al., budget at N"] == pytest.approx(
         math.log1p(30000 / (2000 * 0.05 * 1274)), rel=1e-12
@@ -394,10 +418,11 @@ def test_methods_at_other_inputs_follow_the_closed_forms():
     "changes, message",
     [
         ({"n_peple": 2000}, r"synthesis has no parameter 'n_peple'"),
-        ({"n_people": 2}, r"parameter 'n_people' must be in \[3, 10\*\*7\], got 2"),
-        ({"value_range": [20, 60]}, r"observed_ages'? must lie inside value_range"),
+        ({"demo_n_people": 2}, r"parameter 'demo_n_people' must be in \[3, 10\*\*7\], got 2"),
+        ({"n_people": 2}, r"parameter 'demo_n_people' must be in \[3, 10\*\*7\], got 2"),
+        ({"value_range": [20, 60]}, r"demo_ages'? must lie inside value_range"),
         ({"at_fpr": 1.0}, r"parameter 'at_fpr' must be in \(0, 1\) \(the calibration .*1.0$"),
-        ({"mean_lower_bound": [18]}, r"'mean_lower_bound' must be of type float \(any finite"),
+        ({"lower_bound": [18]}, r"'lower_bound' must be of type float\? \(any finite"),
         ({"gaussian_delta": 0.0}, r"parameter 'gaussian_delta' must be in \(0, 1\), got 0.0"),
     ],
 )
@@ -514,8 +539,8 @@ def test_a_parquet_column_is_read_as_counts(tmp_path):
         f"7 rows of column 'age' in survey.parquet (4 distinct values), mean {ages.mean():.6g} "
         "(private)"
     )
-    # the synthetic survey's observed_ages are not used with a file
-    synthesis_run.read_survey(defaults(data_path=str(path), observed_ages=[0, 500]))
+    # the synthetic survey's demo_ages are not used with a file
+    synthesis_run.read_survey(defaults(data_path=str(path), demo_ages=[0, 500]))
 
 
 @pytest.mark.parametrize(
@@ -568,11 +593,17 @@ def test_the_table_says_what_was_read_from_a_file():
 def test_methods_at_reads_a_file_like_the_notebook(tmp_path):
     ages = np.random.default_rng(1).integers(18, 91, 3000)
     path = parquet(tmp_path, pd.DataFrame({"age": ages}))
-    table = synthesis_run.methods_at(data_path=str(path)).set_index("method").epsilon
+    table = synthesis_run.methods_at(data_path=str(path)).set_index("method")
     want = synth.lee_clifton_epsilons(ages.astype(float), 110 / 2999, 0.002)
-    assert table["Lee & Clifton, Eq. (7)"] == pytest.approx(want[0], rel=1e-9)
-    assert table["Lee & Clifton, exact"] == pytest.approx(want[1], rel=1e-9)
-    assert table["Poster, Theorem 2"] == pytest.approx(110 / 3000 * math.log(20), rel=1e-12)
+    assert table.epsilon["Lee & Clifton, Eq. (7)"] == pytest.approx(want[0], rel=1e-9)
+    assert table.epsilon["Lee & Clifton, exact"] == pytest.approx(want[1], rel=1e-9)
+    # on a file, the demo's noise bound of 1 year is not read: the poster asks for one
+    assert math.isnan(table.epsilon["Poster, Theorem 2"])
+    assert table.meaning["Poster, Theorem 2"] == (
+        "not applicable: give noise_bound, the largest noise you accept, in units of 'age'"
+    )
+    given = synthesis_run.methods_at(data_path=str(path), noise_bound=1.0).set_index("method")
+    assert given.epsilon["Poster, Theorem 2"] == pytest.approx(110 / 3000 * math.log(20), rel=1e-12)
 
 
 def test_nulls_are_refused_with_what_the_reader_can_do(tmp_path):
@@ -632,8 +663,8 @@ def test_the_answer_and_the_lines_say_both_routes():
     assert f"{g.noise_ratio['Gaussian', 'advantage']:.4g} times as much Gaussian noise" in advantage
     assert tpr.endswith("and the same Laplace noise")  # TPR 0.1 at FPR 0.01: the Laplace tail
     # the answer's sentence: the largest saving of the run
-    said = synthesis_run.the_answer(defaults())
-    assert f"the noise is up to {table.noise_ratio.max():.4g} times less than the standard" in said
+    said = synthesis_run.the_answer(defaults()).markdown()
+    assert f"the noise is up to {table.noise_ratio.max():.4g} times less than choosing an" in said
     lines = synth.calibration_lines(table, SURVEY)
     assert len(lines) == 7 and lines[4].endswith("meets the worst case of its ε at this risk")
     # and how far below the stated risk each attack-aware noise keeps it: never above
@@ -667,29 +698,32 @@ def run_at(**changes):
     survey, table = synthesis_run.survey_and_methods(v)
     window = synth.feasibility(table)
     scale = synth.risk_scale(table, synthesis_run.deployments(v))
-    return survey, table, window, scale, synthesis_run.the_answer(v)
+    return survey, table, window, scale, synthesis_run.the_answer(v).markdown()
+
+
+NO_POSITIVE_BOUND = (
+    "L = {}: give lower_bound, a public positive lower bound of the mean in years (a relative "
+    "error needs a mean bounded away from 0)"
+)
 
 
 @pytest.mark.parametrize(
     "changes, why",
     [
-        ({"mean_lower_bound": 0.0}, "a relative error needs a mean bounded away from 0, and L = 0"),
+        ({"lower_bound": 0.0}, NO_POSITIVE_BOUND.format(0)),
+        ({"lower_bound": -4.0}, NO_POSITIVE_BOUND.format(0)),
         (
-            {"mean_lower_bound": -4.0},
-            "a relative error needs a mean bounded away from 0, and L = 0",
-        ),
-        (
-            {"mean_lower_bound": 200.0},
+            {"lower_bound": 200.0},
             "L = 200 lies above the range's upper end 110: no mean reaches it",
         ),
         (
-            {"value_range": [-5, 110], "mean_lower_bound": -2.0},
-            "a relative error needs a mean bounded away from 0, and L = -2",
+            {"value_range": [-5, 110], "lower_bound": -2.0},
+            NO_POSITIVE_BOUND.format(-2),
         ),
     ],
 )
 def test_shoaran_without_a_positive_bound_in_the_range_does_not_apply(changes, why):
-    """L = max(lb, mean_lower_bound) not positive, or above the range: Shoaran et al.'s row says
+    """L = max(lb, lower_bound) not positive, or above the range: Shoaran et al.'s row says
     so with the reason, bounds nothing and is no unmet requirement; the other methods are the
     defaults' (the interval too, which Theorem 2 binds from below)."""
     _, table, window, scale, answer = run_at(**changes)
@@ -701,14 +735,14 @@ def test_shoaran_without_a_positive_bound_in_the_range_does_not_apply(changes, w
     assert window.not_applicable == {SHOARAN: why} and window.unmet == []
     assert f"left out, not applicable: {SHOARAN}: {why}" in window.summary()
     # the others as at the defaults (with the wider range, the same steps)
-    base_v = defaults(**{k: v for k, v in changes.items() if k != "mean_lower_bound"})
+    base_v = defaults(**{k: v for k, v in changes.items() if k != "lower_bound"})
     base = synthesis_run.survey_and_methods(base_v)[1].set_index("method")
     others = rows.index != SHOARAN
     assert np.allclose(rows.epsilon[others], base.epsilon[others], rtol=1e-12, equal_nan=True)
     assert window.feasible and window.binding_lower == "Poster, Theorem 2"
     assert window.interval == synth.feasibility(base.reset_index()).interval
     # the answer does not count it among those that agree, and says why it is left out
-    assert "meets every method that applies and bounds it from public inputs" in answer
+    assert f"Any ε from {window.lower:.4g} to {window.upper:.4g} meets both" in answer
     assert answer_table(answer)[f"left out: {SHOARAN}"] == f"does not apply: {why}"
     # the risk scale keeps its row, with no place on it and the reason
     on_scale = scale.set_index("row").loc[SHOARAN]
@@ -721,8 +755,8 @@ def test_a_method_that_applies_keeps_the_defaults_words():
     survey, table, window, _, answer = run_at()
     assert survey.mean_floor_problem is None and synth.not_applicable(table) == {}
     assert window.not_applicable == {} and "left out" not in window.summary()
-    assert "meets every method that bounds it from public inputs" in answer
-    assert "does not apply" not in answer
+    assert f"Any ε from {window.lower:.4g} to {window.upper:.4g} meets both" in answer
+    assert "does not apply" not in answer and "left out" not in answer
 
 
 @pytest.mark.parametrize("r_tilde", [1.0, 0.5])
@@ -745,12 +779,17 @@ def test_kazan_reiter_at_a_ratio_of_at_most_one_does_not_apply(r_tilde):
 def test_an_unmet_requirement_is_not_a_method_that_does_not_apply():
     """ρ below the prior: no ε meets it and nothing is feasible, while Shoaran et al., out of the
     question at L = 0, is named apart."""
-    _, _, window, _, answer = run_at(rho=1e-5, mean_lower_bound=0.0)
+    _, _, window, _, answer = run_at(rho=1e-5, lower_bound=0.0)
     assert window.unmet == ["Lee & Clifton, Eq. (7)", "Lee & Clifton, exact"]
     assert list(window.not_applicable) == [SHOARAN] and not window.feasible
-    assert "no ε meets every requirement at these parameters" in answer
+    assert (
+        "No ε meets every requirement: no ε at all meets Lee & Clifton, Eq. (7) (ρ = 1e-05 is "
+        "below the prior 1/n = 5e-05); no ε at all meets Lee & Clifton, exact (as above)."
+    ) in answer
     rows = answer_table(answer)
-    assert rows["ε the methods agree on"].startswith("none: no ε at all meets Lee")
+    assert rows["ε that meets every requirement that applies"].startswith(
+        "none: no ε at all meets Lee"
+    )
     assert rows[f"left out: {SHOARAN}"].startswith("does not apply: ")
 
 
@@ -778,14 +817,16 @@ def test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to(max_tpr, at_f
     assert short[-1] == (f"noise for {target}", f"none: it does not apply ({why})")
     v = defaults(max_tpr=max_tpr, at_fpr=at_fpr, max_singling_out=math.nan)
     assert synthesis_run.inapplicable_risks(v) == skipped
-    assert answer_table(synthesis_run.the_answer(v))[f"noise for {target}"] == short[-1][1]
+    assert (
+        answer_table(synthesis_run.the_answer(v).markdown())[f"noise for {target}"] == short[-1][1]
+    )
     assert synth.inapplicable_risks(0.1, 0.01) == {}  # the defaults' risk applies
 
 
 def test_results_name_what_does_not_apply(tmp_path):
     """results.json names each method and stated risk that does not apply, with the reason, and
     stays strict JSON; at the defaults the entry is empty."""
-    v = defaults(mean_lower_bound=0.0, max_tpr=0.01)
+    v = defaults(lower_bound=0.0, max_tpr=0.01)
     survey, table = synthesis_run.survey_and_methods(v)
     skipped = synthesis_run.inapplicable_risks(v)
     calibrated = synthesis_run.noise_for_risk_table(survey, v)
@@ -794,7 +835,7 @@ def test_results_name_what_does_not_apply(tmp_path):
         calibrated=calibrated, skipped=skipped,
     )  # fmt: skip
     assert found["not_applicable"] == {
-        SHOARAN: "a relative error needs a mean bounded away from 0, and L = 0",
+        SHOARAN: NO_POSITIVE_BOUND.format(0),
         "calibration to TPR ≤ 0.01 at FPR 0.01": skipped["TPR ≤ 0.01 at FPR 0.01"],
     }
     assert SHOARAN not in found["recommendations"]
@@ -859,7 +900,14 @@ def test_the_answer_reads_singling_out_at_both_ends_of_the_interval():
     for k in (10, 1000):
         bound = " to ".join(f"{math.exp(e) / k:.4g}" for e in (0.1, 0.5))
         attained = " to ".join(f"{math.exp(e) / (math.exp(e) + k - 1):.4g}" for e in (0.1, 0.5))
-        head = f"chance to single out one of {k:,} people"
-        assert rows[f"{head}, at most 1 − f(1/{k:,}) (a blind guess: {1 / k:g})"] == bound
-        worst = "attained by k-ary randomized response, exactly the worst case at ε"
-        assert rows[f"{head}, {worst} (a blind guess: {1 / k:g})"] == attained
+        head = f"chance to single out one of {k:,} equally likely people"
+        at_most, reached = (
+            next(
+                r
+                for r in rows
+                if r.startswith(f"{head}, {what}") and f"blind guess: {1 / k:g})" in r
+            )
+            for what in ("at most", "reached by a mechanism")
+        )
+        assert f"1 − f(1/{k:,})" in at_most and "k-ary randomized response" in reached
+        assert rows[at_most] == bound and rows[reached] == attained

@@ -229,6 +229,18 @@ def sampling_n(error: float, failure_probability: float, slide_constants: bool =
     return math.log(2 / open_unit("failure_probability", failure_probability)) / c_s
 
 
+def sampling_error(n: float, failure_probability: float) -> float:
+    """The error on the unit scale below which N participants miss α whatever ε: where the
+    sampling term alone reaches α (``sampling_n``'s inverse in the error; 1 where no error below
+    the whole range is met)."""
+    n = _count("n", n)
+    alpha = open_unit("failure_probability", failure_probability)
+    top = 1 - 1e-12
+    if sampling_n(top, alpha) >= n:
+        return 1.0
+    return float(optimize.brentq(lambda t: sampling_n(t, alpha) - n, 1e-12, top, xtol=1e-15))
+
+
 def cost_floor(
     expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False
 ) -> float:

@@ -22,6 +22,7 @@ import importlib
 import json
 import math
 import os
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ class Param:
     value, and how the notebook's parameters cell shows it (``parameters_cell``)."""
 
     # "int", "float", "str", "name" (text; an integer as typed, -p absent 3, is read as its text),
-    # "path", "bool", "list[float]", "list[str]"
+    # "path", "bool", "list[float]", "list[str]"; a kind ending in "?" also takes None (not given)
     kind: str
     allowed: str = ""
     check: Callable[[Any], bool] | None = None  # called with a value of the declared kind
@@ -213,6 +214,8 @@ def check_inputs(notebook: str, values: Mapping[str, object]) -> None:
 
 
 def _is_kind(value: object, kind: str) -> bool:
+    if kind.endswith("?"):  # optional: None says the reader gave no value
+        return value is None or _is_kind(value, kind[:-1])
     if kind == "int":
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "float":
@@ -249,7 +252,7 @@ def _kinds_and_ranges(
                 + (f" ({param.allowed})" if param.allowed else "")
                 + f", got {value!r} ({type(value).__name__})"
             )
-        if param.check is not None and not param.check(value):
+        if param.check is not None and value is not None and not param.check(value):
             raise ValueError(f"parameter {name!r} must be in {param.allowed}, got {value!r}")
         checked[name] = (
             str(value)
@@ -261,6 +264,38 @@ def _kinds_and_ranges(
             else value
         )
     return checked
+
+
+def renamed(notebook: str) -> dict[str, str]:
+    """``notebook``'s renamed parameters, each old name with its new one (the paper's ``RENAMED``):
+    a reader's script that still passes the old name keeps working, with a notice."""
+    if notebook not in NOTEBOOK_NAMES:
+        return {}
+    return dict(getattr(_declaration(notebook), "RENAMED", {}))
+
+
+def rename_notice(notebook: str, old: str) -> str:
+    """The one line that says an old parameter name was read as its new one."""
+    new = renamed(notebook)[old]
+    return f"note: parameter {old!r} of {notebook} is now called {new!r}; read as such"
+
+
+def take_renamed(
+    notebook: str, values: MutableMapping[str, object], names: Sequence[str] | set[str]
+) -> list[str]:
+    """Move each old name of ``names`` (``renamed``) found in ``values`` to its new name, in place,
+    and return the notices, one line each. Refused where both names are given."""
+    notices = []
+    for old, new in renamed(notebook).items():
+        if old not in names or old not in values:
+            continue
+        if new in names and new in values:
+            raise ValueError(
+                f"parameter {new!r} given twice, as {new!r} and by its old name {old!r}: give one"
+            )
+        values[new] = values.pop(old)
+        notices.append(rename_notice(notebook, old))
+    return notices
 
 
 def _injected_names(history: Sequence[str]) -> set[str]:
@@ -298,8 +333,18 @@ def check(
     spec = SPECS.get(notebook)
     if spec is None:
         raise ValueError(f"notebook must be one of {sorted(SPECS)}, got {notebook!r}")
+    injected = _injected_names(history)
+    old_names = injected | (set(values) if partial else set())
+    if any(old in old_names for old in renamed(notebook)):
+        # an old name a reader's script still passes: its value goes to the new name (in the
+        # notebook's globals too, where the cells below read it), with a notice
+        given = values if isinstance(values, MutableMapping) else dict(values)
+        for notice in take_renamed(notebook, given, old_names):
+            print(notice, file=sys.stderr)
+        values = given
+        injected = {renamed(notebook).get(name, name) for name in injected}
     named = set(values) if partial else set()  # a notebook's globals hold more than parameters
-    unknown = sorted((named | _injected_names(history)) - set(spec))
+    unknown = sorted((named | injected) - set(spec))
     if unknown:
         raise ValueError(f"unknown parameter(s) {unknown} for {notebook}; known: {sorted(spec)}")
     checked = _kinds_and_ranges(values, spec, partial)

@@ -598,6 +598,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
+        for name in names:  # an old parameter name still works, read as its new one, said once
+            for notice in params.take_renamed(name, given, set(given)):
+                print(notice, file=sys.stderr)
         args.output_dir = _merged_output_dir(given, args.output_dir)  # -p output_dir is -o
         for (
             name

@@ -49,7 +49,10 @@ AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
 CAPTION_CHARACTERS = 400  # the longest caption a reader reads under the figure
-NOTE_CHARACTERS = 85  # words written on a row wrap here, to stay within the panel's width
+# words written on a row stop here, on one line, in whole words: the panel's right half stays
+# free for its markers and legend; the table says the rest
+NOTE_CHARACTERS = 60
+LEGEND_ROWS = 1.6  # the rows of panel (a) its legend takes, below the methods
 
 
 def _listed(words: Sequence[str]) -> str:
@@ -58,8 +61,8 @@ def _listed(words: Sequence[str]) -> str:
 
 
 def _row_note(text: str) -> str:
-    """Words written on a panel's row, wrapped to NOTE_CHARACTERS."""
-    return textwrap.fill(text, NOTE_CHARACTERS)
+    """Words written on a panel's row: one line of at most NOTE_CHARACTERS, cut between words."""
+    return registry.in_whole_words(text, NOTE_CHARACTERS)
 
 
 def _wrapped(title: str) -> str:
@@ -316,7 +319,7 @@ def methods_and_deployments(
     deployed = rows_c[rows_c.kind == "deployment"]
     named = len(deployed) <= MAX_NAMED
     rows = [
-        max(len(panels["(a)"]), 1),
+        max(len(panels["(a)"]), 1) + LEGEND_ROWS,
         max(len(panels["(b)"]), 1),
         max(len(rows_c), 1)
         if named
@@ -341,10 +344,16 @@ def methods_and_deployments(
     if interval is not None:
         label = "feasible: above every utility bound, below every privacy bound"
         noted = ~has_epsilon(panels["(a)"].epsilon.to_numpy())
-        if not noted.any():
-            ax.axvspan(*interval, color=style.FEASIBLE, alpha=0.25, label=label, lw=0)
+        low, high = interval
+        if not noted.any():  # the rows only: the legend's band below stays clear
+            count_a = len(panels["(a)"])
+            ax.add_patch(
+                Rectangle(
+                    (low, -0.5), high - low, count_a, color=style.FEASIBLE, alpha=0.25, lw=0,
+                    label=label,
+                )
+            )  # fmt: skip
         else:  # the rows that say their ε in words keep them clear of the shading
-            low, high = interval
             for k, i in enumerate(np.flatnonzero(~noted)):
                 ax.add_patch(
                     Rectangle(
@@ -354,7 +363,9 @@ def methods_and_deployments(
                 )  # fmt: skip
     ax.plot([], [], "<", color=style.UPPER, label="upper bound (privacy, budget)")
     ax.plot([], [], ">", color=style.LOWER, label="lower bound (utility)")
-    ax.legend(loc="best")  # where it hides the fewest markers, whatever the parameters
+    # the legend in a band below the last row, where no marker or note is ever drawn
+    ax.set_ylim(max(len(panels["(a)"]), 1) - 0.3 + LEGEND_ROWS, -0.7)
+    ax.legend(loc="lower center", ncols=2)
     verdict = "" if interval is not None or not len(panels["(a)"]) else ": no ε is feasible"
     style.panel_title(ax, 0, _wrapped(f"one mechanism, every input public{verdict}\n{mechanism}"))
     hatch = Rectangle(

@@ -25,12 +25,12 @@ DECLARED: dict[str, declare.Param] = {
         default="age",
         comment="the numeric column of data_path whose mean is released",
     ),
-    "n_people": declare.Param(
+    "demo_n_people": declare.Param(
         "int",
         "[3, 10**7]",
         lambda v: 3 <= v <= 10**7,
         default=20000,
-        comment="participants in the synthetic survey",
+        comment="the demo: participants in its synthetic survey (unused with data_path)",
     ),
     "value_range": declare.Param(
         "list[float]",
@@ -39,19 +39,33 @@ DECLARED: dict[str, declare.Param] = {
         default=[0, 110],
         comment="the column's public range, known before the data: it fixes Δ",
     ),
-    "observed_ages": declare.Param(
+    "demo_ages": declare.Param(
         "list[float]",
         "[youngest, oldest] inside value_range",
         lambda v: len(v) == 2 and v[0] <= v[1],
         default=[18, 90],
-        comment="the synthetic ages are whole years spread evenly over this range",
+        comment="the demo: its ages, whole years spread evenly over this range",
     ),
-    "mean_lower_bound": declare.Param(
-        "float",
-        "any finite number (Shoaran et al.'s method applies where max(lower end of value_range, "
-        "mean_lower_bound) is positive and at most the upper end)",
-        default=18.0,
-        comment="Shoaran et al.: public lower bound of the mean age (never from the data)",
+    "lower_bound": declare.Param(
+        "float?",
+        "any finite number, or None (Shoaran et al.'s method applies where max(lower end of "
+        "value_range, lower_bound) is positive and at most the upper end)",
+        default=None,
+        comment="Shoaran et al.: a public lower bound of the mean, in the column's unit",
+        comment_above="None: the demo's 18 years; with data_path, the range's lower end",
+    ),
+    "pays_participants": declare.Param(
+        "bool?",
+        "True, False or None",
+        default=None,
+        comment="Hsu et al.'s premise: you pay each participant from a budget",
+        comment_above="None: True for the demo, as in their study; False with data_path",
+    ),
+    "adversary_knows_data": declare.Param(
+        "bool",
+        "True or False",
+        default=True,
+        comment="Lee & Clifton's premise: the adversary knows every record but one",
     ),
     "rho": declare.in_unit(
         default=0.002,
@@ -79,9 +93,13 @@ DECLARED: dict[str, declare.Param] = {
         default=0.05, comment="its probability without participating"
     ),
     "budget": declare.positive_float(default=30000, comment="dollars to pay the participants"),
-    "error_years": declare.positive_float(
-        default=5,
-        comment="Hsu et al.: the mean age must be within this many years ...",
+    "max_error": declare.Param(
+        "float?",
+        "(0, inf), or None (not given)",
+        declare.is_positive,
+        default=None,
+        comment="Hsu et al.: the mean within this much, in the column's unit ...",
+        comment_above="None: the demo's 5 years; with data_path, not given",
     ),
     "failure_probability": declare.in_unit(default=0.1, comment="... except with this probability"),
     "relative_error": declare.positive_float(
@@ -89,9 +107,13 @@ DECLARED: dict[str, declare.Param] = {
         comment="Shoaran et al.: relative-error target re",
     ),
     "pr": declare.in_unit(default=0.1, comment="... met with probability 1 - pr"),
-    "c_years": declare.positive_float(
-        default=1,
-        comment="poster: the noise stays within c years ...",
+    "noise_bound": declare.Param(
+        "float?",
+        "(0, inf), or None (not given)",
+        declare.is_positive,
+        default=None,
+        comment="poster: the noise stays within this much, in the column's unit ...",
+        comment_above="None: the demo's 1 year; with data_path, not given",
     ),
     "p": declare.in_unit(default=0.95, comment="... with probability p"),
     "prior": declare.in_unit(
@@ -152,16 +174,27 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
+RENAMED = {
+    "n_people": "demo_n_people",
+    "observed_ages": "demo_ages",
+    "mean_lower_bound": "lower_bound",
+    "error_years": "max_error",
+    "c_years": "noise_bound",
+}
+"""Old parameter names a reader's script may still pass, each read as its new name with a notice
+(``harness.parameters.take_renamed``)."""
+
+
 def joint(v: Mapping[str, Any]) -> None:
-    """The synthesis's parameters that constrain one another: the synthetic ages inside the
-    public range. A parameter only one method reads (the lower bound of the mean, r̃, the stated
-    TPR and its FPR) is refused only where it is no number of its kind; where it rules out its
-    method, that method says so in the run and every other one is computed."""
-    (lb, ub), observed = v["value_range"], v["observed_ages"]
-    if not v["data_path"] and not lb <= observed[0] <= observed[1] <= ub:
+    """The synthesis's parameters that constrain one another: the demo's ages inside the public
+    range. A parameter only one method reads (the lower bound of the mean, r̃, the stated TPR and
+    its FPR) is refused only where it is no number of its kind; where it rules out its method,
+    that method says so in the run and every other one is computed."""
+    (lb, ub), ages = v["value_range"], v["demo_ages"]
+    if not v["data_path"] and not lb <= ages[0] <= ages[1] <= ub:
         raise ValueError(
-            f"parameter 'observed_ages' must lie inside value_range {v['value_range']!r} (the "
-            f"synthetic ages are drawn from it), got {observed!r}"
+            f"parameter 'demo_ages' must lie inside value_range {v['value_range']!r} (the demo's "
+            f"ages are drawn from it), got {ages!r}"
         )
 
 

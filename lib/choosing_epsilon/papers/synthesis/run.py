@@ -16,6 +16,7 @@ from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import synthesis as synthesis
+from choosing_epsilon.papers.synthesis.release import ReleaseInputs, release_inputs
 from choosing_epsilon.papers.synthesis.synthesis import Column, Feasibility, Survey
 
 __all__ = [
@@ -34,25 +35,42 @@ __all__ = [
 NOTEBOOK = "synthesis"
 OLDER_REGISTRY = DATA / "epsilon_registry.csv"
 """OpenDP's older registry: labels, and an ε or unit where a record of the new one states none."""
-# the parameters that the table of methods reads (``synthesis.methods_for``'s keywords)
+# the parameters that the table of methods reads (``methods.methods_for``'s keywords)
 METHOD_INPUTS = (
-    "value_range", "mean_lower_bound", "rho", "lee_clifton_query", "lee_clifton_q",
-    "bad_event_cost", "bad_event_probability", "budget", "error_years", "failure_probability",
-    "relative_error", "pr", "c_years", "p", "prior", "posterior_threshold", "max_advantage",
-    "kr_r_tilde",
+    "value_range", "rho", "lee_clifton_query", "lee_clifton_q", "bad_event_cost",
+    "bad_event_probability", "budget", "failure_probability", "relative_error", "pr", "p", "prior",
+    "posterior_threshold", "max_advantage", "kr_r_tilde",
 )  # fmt: skip
+
+
+def stated(v: Mapping[str, Any]) -> ReleaseInputs:
+    """What the reader states about the release at the parameters ``v``, resolved
+    (``release.release_inputs``): the demo's own values without ``data_path``, and on a file only
+    what is given or safely derived."""
+    return release_inputs(
+        from_file=bool(v["data_path"]),
+        value_range=v["value_range"],
+        max_error=v["max_error"],
+        noise_bound=v["noise_bound"],
+        lower_bound=v["lower_bound"],
+        pays_participants=v["pays_participants"],
+        adversary_knows_data=v["adversary_knows_data"],
+    )
 
 
 def survey_and_methods(v: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
     """The survey and the table of methods at the validated parameters ``v``, from one read of
     the data."""
-    return synthesis.methods_for(read_survey(v), **{name: v[name] for name in METHOD_INPUTS})
+    inputs = {name: v[name] for name in METHOD_INPUTS}
+    return synthesis.methods_for(read_survey(v), stated=stated(v), **inputs)
 
 
 def methods_at(**changes: Any) -> pd.DataFrame:
     """The table of methods at the declared defaults with ``changes`` (by name): the notebook's
     steps at once, to set the survey at other inputs beside it in one kernel."""
     spec = parameters.SPECS[NOTEBOOK]
+    changes = dict(changes)
+    parameters.take_renamed(NOTEBOOK, changes, set(changes))
     unknown = sorted(set(changes) - set(spec))
     if unknown:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
@@ -88,18 +106,26 @@ def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
     return synthesis.noise_for_risk_table(survey, risk_targets(v), v["gaussian_delta"])
 
 
-def the_answer(v: Mapping[str, Any]) -> str:
-    """``synthesis.answer_in_short`` at the run's parameters ``v`` (every parameter of the
-    notebook, by name, as the set-up cell validated them): the table of methods as the notebook's
-    steps build it, and the registry's deployments on the scale, computed at once so that the
-    answer can open the notebook."""
-    survey, methods = survey_and_methods(v)
+def the_answer(v: Mapping[str, Any]) -> synthesis.Answer:
+    """The answer at the run's parameters ``v`` (every parameter of the notebook, by name, as the
+    set-up cell validated them), computed once: the table of methods, its interval, the
+    registry's deployments on the risk scale and the noise for each stated risk. The notebook
+    opens with its ``markdown`` and its sections show its parts."""
+    data, resolved = read_survey(v), stated(v)
+    inputs = {name: v[name] for name in METHOD_INPUTS}
+    survey, methods = synthesis.methods_for(data, stated=resolved, **inputs)
     deployed = deployments(v)
-    scale = synthesis.risk_scale(methods, deployed)
-    calibrated = noise_for_risk_table(survey, v)
-    window = synthesis.feasibility(methods)
-    skipped = inapplicable_risks(v)
-    return synthesis.answer_in_short(window, scale, deployed, survey, calibrated, skipped)
+    return synthesis.Answer(
+        survey=survey,
+        methods=methods,
+        window=synthesis.feasibility(methods),
+        scale=synthesis.risk_scale(methods, deployed),
+        deployments=deployed,
+        calibrated=noise_for_risk_table(survey, v),
+        skipped=inapplicable_risks(v),
+        stated=resolved,
+        data=data,
+    )
 
 
 def results(
@@ -112,18 +138,29 @@ def results(
     lee_statistic: str = "mean",
     calibrated: pd.DataFrame | None = None,
     skipped: Mapping[str, str] | None = None,
+    stated: ReleaseInputs | None = None,
 ) -> dict[str, object]:
     """What results.json holds: every finite ε > 0, the feasible interval, which methods share
     panel (a) and which read the private data, the public inputs Δ and L, and what does not
     apply at these parameters (each method, and each stated risk of ``skipped``, with the
     reason); with ``data`` read from a file, what was read from it; with ``calibrated``
-    (``noise_for_risk_table``), the noise for each stated risk by both routes."""
+    (``noise_for_risk_table``), the noise for each stated risk by both routes; with ``stated``,
+    what the reader states about the release and where each input not given came from."""
     finite = methods[synthesis.has_epsilon(methods.epsilon)]
     reads = ~methods["uses the private data"].str.startswith("no")
     read: dict[str, object] = {}
     if calibrated is not None:
         kept = [c for c in calibrated.columns if c != "curve"]
         read["noise_for_risk"] = calibrated[kept].to_dict(orient="records")
+    if stated is not None:
+        read["stated"] = {
+            "max_error": stated.max_error,
+            "noise_bound": stated.noise_bound,
+            "lower_bound": stated.lower_bound,
+            "pays_participants": stated.pays_participants,
+            "adversary_knows_data": stated.adversary_knows_data,
+            "not_given": dict(stated.said),
+        }
     if data is not None and data.source:
         read["data"] = {
             "source": data.source,
@@ -140,7 +177,8 @@ def results(
         "sensitivity": delta,
         "sensitivity_lee_clifton": delta_lc,
         "statistic_lee_clifton": lee_statistic,
-        "mean_lower_bound": mean_floor,
+        "lower_bound": mean_floor,
+        "premises": synthesis.premises(),
         "not_applicable": synthesis.not_applicable(methods)
         | {f"calibration to {target}": why for target, why in (skipped or {}).items()},
     }
@@ -159,18 +197,17 @@ def check_registry(values: Mapping[str, Any]) -> None:
 
 def read_survey(values: Mapping[str, Any]) -> Column:
     """The private data at the synthesis's parameters ``values``, every input checked (the
-    runner's check before a kernel starts): the synthetic survey, or the column of ``data_path``
-    as distinct values and counts (``synthesis.column_from_file``), refused in one line if any
-    value lies outside the public range. The public lower bound of the mean is Shoaran et al.'s
-    alone: where it is not positive or lies above the range, their row says it does not apply."""
+    runner's check before a kernel starts): the demo's synthetic survey, or the column of
+    ``data_path`` as distinct values and counts (``synthesis.column_from_file``), refused in one
+    line if any value lies outside the public range."""
     (lb, ub) = values["value_range"]
     path, name = str(values.get("data_path", "")), str(values.get("column", "age"))
-    observed = values["observed_ages"]
-    if not path and not lb <= observed[0] <= observed[1] <= ub:
+    ages = values["demo_ages"]
+    if not path and not lb <= ages[0] <= ages[1] <= ub:
         raise ValueError(
-            f"observed_ages must lie inside value_range {values['value_range']}, got {observed}"
+            f"demo_ages must lie inside value_range {values['value_range']}, got {ages}"
         )
     if not path:
-        ages = synthesis.synthetic_ages(values["n_people"], observed, values["seed"])
-        return synthesis.survey_column(ages)
+        drawn = synthesis.synthetic_ages(values["demo_n_people"], ages, values["seed"])
+        return synthesis.survey_column(drawn)
     return synthesis.column_from_file(path, name, values["value_range"])
