@@ -17,6 +17,7 @@ from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.papers.mugunthan_poster import forensics as poster
+from choosing_epsilon.papers.synthesis import figures as plot
 from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import synthesis as synth
 from choosing_epsilon.plots import figures
@@ -310,8 +311,9 @@ def test_poster_huge_distance_and_extreme_p(tmp_path):
         (
             {"demo_n_people": 3},
             [
-                "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7), Lee & Clifton, exact, "
-                "Hsu et al., accuracy at N",
+                "no feasible ε: no ε at all meets Lee & Clifton, Eq. (7) (",
+                "; no ε at all meets Lee & Clifton, exact (",
+                "; no ε at all meets Hsu et al., accuracy at N (",
                 "with 3 people the sampling term alone exceeds 0.1",
             ],
         ),  # its ε was inf, shown as "∞" like an upper bound met by any ε
@@ -356,22 +358,30 @@ def expected_epsilons(ages: np.ndarray, width: float, changes: dict) -> dict[str
     delta = width / n
     upper, exact = synth.lee_clifton_epsilons(ages, width / (n - 1), v["rho"])
     p_cost = v["bad_event_cost"] * v["bad_event_probability"]
-    t = v["max_error"] / width
+    # on a file only what the reader gives is read: NaN for a method whose input is not given,
+    # or whose premise (paying participants) does not hold
+    paid, error, bound = v["pays_participants"] is True, v["max_error"], v["noise_bound"]
+    t = error / width if paid and error is not None else math.nan
     # Hsu et al.: the smallest ε with 2 exp(-N t²/12) + exp(-N t ε/2) ≤ α
     sampling = v["failure_probability"] - 2 * math.exp(-n * t * t / 12)
-    floor = max(v["value_range"][0], v["lower_bound"])
+    lb = v["value_range"][0]
+    floor = lb if v["lower_bound"] is None else max(lb, v["lower_bound"])
     return {
         "Lee & Clifton, Eq. (7)": upper,
         "Lee & Clifton, exact": exact,
-        "Hsu et al., budget at N": math.log1p(v["budget"] / (n * p_cost)),
+        "Hsu et al., budget at N": math.log1p(v["budget"] / (n * p_cost)) if paid else math.nan,
         "Hsu et al., accuracy at N": (
             math.log(1 / sampling) / (n * t / 2) if sampling > 0 else math.nan
         ),
-        "Shoaran et al., MTA ≤ public lower bound of the mean": delta
-        * math.log(1 / v["pr"])
-        / (v["relative_error"] * floor),
-        "Poster, Theorem 2": delta * math.log(1 / (1 - v["p"])) / v["noise_bound"],
-        "Poster, Theorem 3": cf.theorem3_epsilon(delta, v["noise_bound"], v["p"]),
+        "Shoaran et al., MTA ≤ public lower bound of the mean": (
+            delta * math.log(1 / v["pr"]) / (v["relative_error"] * floor) if floor > 0 else math.nan
+        ),
+        "Poster, Theorem 2": (
+            delta * math.log(1 / (1 - v["p"])) / bound if bound is not None else math.nan
+        ),
+        "Poster, Theorem 3": (
+            cf.theorem3_epsilon(delta, bound, v["p"]) if bound is not None else math.nan
+        ),
         "Posterior bound": math.log(
             v["posterior_threshold"]
             / (1 - v["posterior_threshold"])
@@ -416,6 +426,7 @@ def test_synthesis_on_a_parquet_column(tmp_path):
         pd.DataFrame({"id": np.arange(ages.size), "age": ages.astype(np.int64)}), path, "parquet"
     )
     changes = {"data_path": str(path), "column": "age", "value_range": [0, 110], "rho": 0.01}
+    changes |= {"noise_bound": 1.0}  # the poster's, given in years: the demo's is never read
     text, results = run("synthesis", changes, tmp_path / "out")
     table = check_every_epsilon(tmp_path / "out", ages, 110, changes)
     assert results["data"] == {
@@ -447,6 +458,8 @@ def score_changes(path) -> dict:
         "value_range": [0, 10],
         "lower_bound": 1.0,
         "max_error": 0.5,
+        "noise_bound": 0.5,
+        "pays_participants": True,
     }
 
 
@@ -466,12 +479,12 @@ def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
     )
     assert "score range [0, 10]" in table["public inputs"]["Poster, Theorem 2"]
     # the answer that opens the notebook is this column's, in numbers
-    assert "**For the mean of all 800 values of 'score', " in text
+    assert "## Which ε for the mean of `score` over 800 rows?" in text
     if results["feasible"]:
         low, high = results["feasible_interval"]
-        assert f"any ε from {low:.4g} to {high:.4g} meets every method" in text
+        assert f"Any ε from {low:.4g} to {high:.4g} meets both" in text
         # the attacker at the upper end: a pure ε's advantage tanh(ε/2)
-        assert f"gains an advantage of at most {math.tanh(high / 2):.3g} (" in text
+        assert f"the others it flags by at most {math.tanh(high / 2):.3g}" in text
         # singling out one of k at both ends: the bound e^ε/k (while e^ε/k ≤ 1 − e^−ε(1 − 1/k))
         # and k-ary randomized response's e^ε/(e^ε + k − 1), in closed form
         for k in (10, 1000):
@@ -480,7 +493,7 @@ def test_synthesis_on_a_csv_column_with_another_range(tmp_path):
             assert f"| {bound[0]:.4g} to {bound[1]:.4g} |" in text
             assert f"| {attained[0]:.4g} to {attained[1]:.4g} |" in text
     else:
-        assert "no ε meets every requirement at these parameters" in text
+        assert "No ε meets every requirement: " in text
 
 
 @pytest.mark.parametrize(
@@ -658,7 +671,10 @@ def test_synthesis_on_a_0_1_column_computes_every_method_but_shoaran(tmp_path, m
         "max_error": 0.1,
     }
     text, results = run("synthesis", changes, tmp_path)
-    why = "a relative error needs a mean bounded away from 0, and L = 0"
+    why = (
+        "L = 0: give lower_bound, a public positive lower bound of the mean in years (a relative "
+        "error needs a mean bounded away from 0)"
+    )
     assert f"| left out: {SHOARAN} | does not apply: {why} |" in text  # the answer's table
     assert f"left out, not applicable: {SHOARAN}: {why}" in text  # under the table
     table = pd.read_csv(tmp_path / "methods.csv").set_index("method")
@@ -681,7 +697,8 @@ def test_synthesis_on_a_0_1_column_computes_every_method_but_shoaran(tmp_path, m
     assert math.isnan(scale.advantage[SHOARAN])
     # the figure writes the reason on the method's rows, (a) and (c); the caption names it
     svg = (tmp_path / "methods_and_deployments.svg").read_text(encoding="utf-8")
-    assert svg.count(f"not applicable: {why}") == 2
+    note = registry.in_whole_words(f"not applicable: {why}", plot.NOTE_CHARACTERS)
+    assert svg.count(note) == 2 and note.startswith("not applicable: L = 0: give lower_bound")
     caption = json.loads((tmp_path / "captions.json").read_text(encoding="utf-8"))
     assert "(Shoaran et al. does not apply)" in caption["methods_and_deployments"]["caption"]
     assert departures(tmp_path) == {}

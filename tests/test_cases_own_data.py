@@ -62,7 +62,7 @@ def test_the_readmes_own_data_command_answers_about_the_column(tmp_path):
     assert "the risk you accept allows ε up to 0.5108 (by Hypothesis testing)" in answer
     assert "you state no accuracy" in answer
     g = risk.pure(2 * math.atanh(0.25))
-    assert f"at most {risk.advantage(g):.3g} more often" in answer
+    assert f"the others it flags by at most {risk.advantage(g):.3g}" in answer
     assert not re.search(r"\b(years?|ages?|aged)\b", answer)
 
 

@@ -275,7 +275,7 @@ def test_the_answer_in_short_states_the_interval_the_attacker_and_the_deployment
         "0.1 (utility) to 0.5 (privacy)"
     )
     # the attacker at each end: advantage tanh(ε/2), TPR at 1% e^ε × 1%, a guess (1 + adv)/2
-    advantage = next(k for k in table_rows if k.startswith("how much more often the best test"))
+    advantage = next(k for k in table_rows if k.startswith("by how much the share"))
     assert table_rows[advantage] == f"{math.tanh(0.05):.3g} to {math.tanh(0.25):.3g}"
     tpr = next(k for k in table_rows if k.startswith("share of those who took part"))
     assert table_rows[tpr] == f"{math.exp(0.1) * 0.01:.4g} to {math.exp(0.5) * 0.01:.4g}"
@@ -286,7 +286,7 @@ def test_the_answer_in_short_states_the_interval_the_attacker_and_the_deployment
     assert table_rows["deployments that allow a larger advantage than ε = 0.5"] == (
         "1 of the 2 that state a guarantee; the strictest of them all, d0, allows 0.01"
     )
-    assert f"at most {math.tanh(0.25):.3g} more often" in sentences
+    assert f"the others it flags by at most {math.tanh(0.25):.3g}" in sentences
     assert (
         "1 of the 2 published deployments that state a guarantee allow more than ε = 0.5 does; "
         "the strictest of them all, d0, allows 0.01" in sentences

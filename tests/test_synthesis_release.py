@@ -259,7 +259,7 @@ def test_the_answers_sentences_are_true(changes):
         assert f"ε = {upper:.4g} gives the most accurate release" in text
     # the attacker at the largest ε allowed
     g = risk.pure(upper)
-    assert f"at most {risk.advantage(g):.3g} more often" in text
+    assert f"the others it flags by at most {risk.advantage(g):.3g}" in text
     assert f"right at most {risk.in_100((1 + risk.advantage(g)) / 2)} times" in text
     # the deployments: how many allow a larger advantage, and the strictest of them all
     _, advantages = deployment_advantages()

@@ -61,8 +61,8 @@ def _singling_out_text(g: risk.Guarantee, k: int, side: str) -> str:
 READINGS: tuple[Reading, ...] = (
     Reading("how often a guess whether a person took part is right, from even odds", _guess_text),
     Reading(
-        "how much more often the best test flags a person who took part than one who did not "
-        "(its advantage, TPR − FPR)",
+        "by how much the share of those who took part that the best test flags exceeds the share "
+        "of the others it flags (its advantage, TPR − FPR)",
         _advantage_text,
     ),
     Reading(
@@ -262,8 +262,9 @@ class Answer:
             where = f"At ε = {ends[-1]:.4g}"
             attacker = (
                 f"{where}, someone guessing whether a given person took part is right at most "
-                f"{_guess_text(g)} times (50 by chance), and the best test flags those who took "
-                f"part at most {_advantage_text(g)} more often than those who did not"
+                f"{_guess_text(g)} times (50 by chance), and the share of those who took part "
+                f"that the best test flags exceeds the share of the others it flags by at most "
+                f"{_advantage_text(g)}"
             )
             deployed = deployed_at(ends[-1], self.scale, self.deployments)
             if deployed is not None:

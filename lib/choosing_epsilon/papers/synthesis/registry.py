@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -416,3 +417,68 @@ def truth_table(epsilons: tuple[float, ...] = REGISTRY_UI_EPSILONS) -> pd.DataFr
             ],
         }
     )
+
+
+# --- the privacy unit: whom one guarantee protects, and over how long --------------------------
+
+
+@dataclass(frozen=True)
+class PrivacyUnit:
+    """What a record's free-text ``privacy_unit`` says, by ``privacy_unit``'s rules: whom one
+    guarantee protects (``who``: "person", or what else it protects: "event", "record", "tuple",
+    "aggregate", "establishment", "bounded contributions", "not stated"), the time period of the
+    unit ("day", "quarter-day", "month"; "" for none), how many such periods a year holds, and
+    what else the unit is split by ("trip", "country"; "" for nothing)."""
+
+    who: str
+    period: str
+    per_year: float
+    split_by: str = ""
+
+    @property
+    def is_person(self) -> bool:
+        """Whether one guarantee covers a person (a user, an account, a device taken as one
+        person's) for the unit's period."""
+        return self.who == "person"
+
+
+PERIODS_PER_YEAR = {"quarter-day": 4 * 365, "day": 365, "week": 52, "month": 12, "year": 1}
+# whom a unit protects, by the words its text holds, checked in this order
+UNIT_WHO = (
+    ("bounded contribution", "bounded contributions"),
+    ("event", "event"),
+    ("tuple", "tuple"),
+    ("record", "record"),
+    ("aggregate", "aggregate"),
+    ("establishment", "establishment"),
+    ("user", "person"),
+    ("person", "person"),
+    ("individual", "person"),
+    ("birth", "person"),
+    ("account", "person"),
+    ("device", "person"),
+)
+UNIT_SPLITS = ("trip", "country")
+
+
+def privacy_unit(text: str) -> PrivacyUnit:
+    """A record's privacy unit read by stated rules, the text lowercased:
+
+    - whom it protects: the first of ``UNIT_WHO``'s words the text holds (a "user", "person",
+      "individual", "birth", "account" or "device" is a person; an event, a tuple, a record, an
+      aggregate, an establishment or bounded contributions are not); "not stated" where the
+      registry states no unit;
+    - its period: "quarter-day" before "day", then "week", "month" and "year"
+      (``PERIODS_PER_YEAR``), or none;
+    - what else splits it: a "trip" or a "country" (``UNIT_SPLITS``).
+
+    Raises ValueError for a text no rule covers, naming it."""
+    lowered = str(text).lower()
+    if lowered == UNIT_NOT_STATED:
+        return PrivacyUnit("not stated", "", math.nan)
+    who = next((kind for word, kind in UNIT_WHO if word in lowered), None)
+    if who is None:
+        raise ValueError(f"privacy unit {text!r}: no rule says whom it protects")
+    period = next((p for p in PERIODS_PER_YEAR if re.search(rf"\b{p}\b", lowered)), "")
+    split = ", ".join(s for s in UNIT_SPLITS if s in lowered)
+    return PrivacyUnit(who, period, float(PERIODS_PER_YEAR.get(period, math.nan)), split)
