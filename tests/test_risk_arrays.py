@@ -52,11 +52,30 @@ def test_tpr_bound_reads_an_array_of_rates_element_by_element(g):
     np.testing.assert_allclose(risk.tradeoff(g, FPRS), 1 - risk.tpr_bound(g, FPRS), atol=1e-12)
 
 
+@pytest.mark.parametrize(
+    "g",
+    [risk.pure(1e-9), risk.pure(3.0), risk.pure(800.0), risk.approximate(2.0, 0.3)]
+    + [risk.gdp(m) for m in (1e-6, 1.0, 40.0)]
+    + [risk.laplace(m) for m in (1e-6, 1.0, 60.0)],
+    ids=lambda g: g.describe(),
+)
+def test_the_closed_forms_read_at_once_are_the_single_readings_bit_for_bit(g):
+    """``tpr_bound`` reads the closed forms for many rates with numpy at once: the same floats
+    as one rate at a time, over rates from the smallest double to 1 (a seeded draw)."""
+    rng = np.random.default_rng(20261202)
+    fprs = np.concatenate(
+        [rng.random(400), 10.0 ** -rng.uniform(0, 300, 200), [0.0, 5e-324, 0.5, 1 - 2**-53, 1.0]]
+    )
+    one = np.array([risk.tpr_bound(g, float(a)) for a in fprs])
+    np.testing.assert_array_equal(risk.tpr_bound(g, fprs), one)
+
+
 @pytest.mark.parametrize("g", GUARANTEES, ids=lambda g: g.model)
 def test_a_single_rate_still_gives_a_float(g):
     assert type(risk.tpr_bound(g, 0.01)) is float
     assert type(risk.tpr_bound(g, np.float64(0.01))) is float
-    assert risk.tpr_bound(g, np.array(0.01)) == risk.tpr_bound(g, 0.01)  # a 0-d array: a float
+    assert type(risk.tpr_bound(g, np.array(0.01))) is float  # a 0-d array: a float
+    assert risk.tpr_bound(g, np.array(0.01)) == risk.tpr_bound(g, 0.01)
     assert risk.tpr_bound(g, np.array([])).shape == (0,)
 
 

@@ -619,7 +619,35 @@ def tpr_bound(g: Guarantee, fpr: float | Many) -> float | np.ndarray:
     >>> tpr_bound(gdp(1.0), [0.001, 0.01, 0.1]).round(4).tolist()
     [0.0183, 0.0924, 0.3891]
     """
+    if _many(fpr) and g.model in _CLOSED_FORMS:
+        # the closed forms at once: every element checked as one value is, then numpy's
+        # operations, one for each of the single value's (the same float, element by element)
+        alpha = _rates(fpr)
+        if g.model == "gdp":
+            value = np.asarray(stats.norm.cdf(stats.norm.ppf(alpha) + g.mu), dtype=float)
+        elif g.model == "laplace":
+            value = np.asarray(_laplace_tpr(g.mu, alpha), dtype=float)
+        else:
+            e, d = g.epsilon, g.delta
+            first = d + math.exp(e) * alpha if e < 700 else np.ones_like(alpha)
+            value = np.minimum(np.minimum(1.0, first), 1 - math.exp(-e) * (1 - d - alpha))
+        return float(value) if value.ndim == 0 else value
     return _each(_tpr_bound, g, fpr)
+
+
+# the models whose bound is a closed form, read for many rates at once
+_CLOSED_FORMS = ("pure", "approximate", "gdp", "laplace")
+
+
+def _rates(fpr: float | Many) -> np.ndarray:
+    """Many false-positive rates as a float array, each checked as ``closed_unit`` checks one: a
+    numeric array whose every element lies in [0, 1] at once, anything else element by element
+    (which names the first bad one)."""
+    if isinstance(fpr, np.ndarray) and fpr.dtype.kind in "fiu":
+        rates = fpr.astype(float)
+        if np.all((rates >= 0) & (rates <= 1)):  # NaN fails both
+            return rates
+    return np.asarray(_each(lambda x: closed_unit("fpr", x), fpr), dtype=float)
 
 
 def _tpr_bound(g: Guarantee, fpr: float) -> float:
