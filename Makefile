@@ -33,7 +33,7 @@ ifneq ($(shell $(BIN)/python -c 'print(1)' 2>/dev/null),1)
 $(shell rm -f $(STAMP))
 endif
 
-.PHONY: help reproduce authors-code test test-cases test-fast test-explore test-spark test-site site assignments lint bench lab lock hooks clean
+.PHONY: help venv reproduce authors-code test test-cases test-fast test-explore test-spark test-site site assignments lint bench lab lock hooks clean
 
 help:  ## this list: every target and what it does
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-13s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -49,6 +49,9 @@ $(STAMP): requirements.lock pyproject.toml
 	else echo "make: uv $(UV_VERSION) could not be installed; installing requirements.lock with pip (slower)"; \
 		$(PIP) install -q -r requirements.lock && $(PIP) install -q --no-deps -e .; fi
 	@touch $(STAMP)
+
+venv: $(STAMP)  ## only set up .venv from requirements.lock (every other target does it first), for the docs' .venv/bin/python commands
+	@echo "make: $(VENV) is ready: $(BIN)/python"
 
 reproduce: $(STAMP)  ## recompute the stored DP-SGD calibrations, run every notebook in place with the papers' parameters; figures/ and README status
 	$(BIN)/python -m choosing_epsilon.papers.kulynych_2024.precompute

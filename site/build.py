@@ -777,11 +777,30 @@ def doc_pages() -> dict[str, str]:
 
 
 def write_docs() -> set[Path]:
-    """docs/*.md as pages of the site, under docs/, their links made to work there."""
+    """docs/*.md as pages of the site, under docs/, their links made to work there and their
+    modules' references written out (``autodoc_directives``)."""
     return {
-        write_if_changed(SRC / "docs" / path.name, doc_links(path.read_text()))
+        write_if_changed(SRC / "docs" / path.name, doc_links(autodoc_directives(path.read_text())))
         for path in sorted(DOCS.glob("*.md"))
     }
+
+
+# a module's reference on a page of docs/ (the API reference): a line GitHub does not show, an HTML
+# comment, which the site replaces by autodoc's directive; "docstring": the module's docstring only
+AUTODOC = re.compile(r"^<!-- autodoc ([a-z_][\w.]*)( docstring)? -->$", re.M)
+
+
+def autodoc_directives(text: str) -> str:
+    """Each ``<!-- autodoc MODULE -->`` line of a page of docs/ as Sphinx's ``automodule``
+    directive with the module's members, each ``<!-- autodoc MODULE docstring -->`` as one with
+    its docstring alone: so that docs/api.md reads as Markdown on GitHub, and as the reference
+    built from the docstrings on the site."""
+
+    def directive(match: re.Match[str]) -> str:
+        options = "" if match.group(2) else "\n   :members:\n   :undoc-members:"
+        return f"```{{eval-rst}}\n.. automodule:: {match.group(1)}{options}\n```"
+
+    return AUTODOC.sub(directive, text)
 
 
 def doc_links(text: str) -> str:

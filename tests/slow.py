@@ -139,6 +139,7 @@ SLOW_TESTS = {
         "test_run_all_starts_the_longest_first_and_answers_in_the_order_asked",
     },
     "test_parameters.py": {
+        "test_help_from_the_command_line_lists_the_parameters",
         "test_joint_checks_refuse_on_both_paths",
         "test_notebook_declares_exactly_the_spec_with_the_committed_values",
         "test_parameters_cell_is_the_rendered_declaration",
@@ -202,10 +203,17 @@ SLOW_TESTS = {
     "test_reproduce_safety.py": {
         "test_no_run_writes_into_a_folder_the_repository_tracks",
     },
+    "test_python_guide.py": {
+        "test_every_example_of_the_guide_runs_and_shows_its_output",
+    },
     "test_risk.py": {
         "test_gdp_tpr_is_the_shifted_normal",
         "test_tradeoff_is_one_minus_tpr_and_decreasing",
         "test_zcdp_never_promises_more_than_the_gaussian_with_its_rho",
+    },
+    "test_risk_arrays.py": {
+        "test_the_conversions_take_arrays",
+        "test_tpr_bound_reads_an_array_of_rates_element_by_element",
     },
     "test_risk_exact.py": {
         "test_approximate_curve_is_attained_by_the_four_outcome_mechanism",

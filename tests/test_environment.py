@@ -3,6 +3,7 @@ be tracked."""
 
 import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -225,3 +226,23 @@ def test_pre_commit_runs_the_checks_of_make_lint():
     for tool in ("ruff check", "ruff format", "mypy"):
         assert f"$(BIN)/{tool}" in lint and f".venv/bin/{tool}" in hooks, tool
     assert "lint" in (ROOT / ".ci" / "run").read_text().split("make test")[0]
+
+
+def test_every_page_with_a_venv_command_names_make_venv_before_it():
+    """A fresh clone has no .venv until a make target has run: a page that shows a
+    ``.venv/bin/...`` command names ``make venv`` (the target that only sets it up) first."""
+    pages = [ROOT / "README.md", *sorted(ROOT.glob("*.md")), *sorted((ROOT / "docs").glob("*.md"))]
+    with_commands = 0
+    for page in dict.fromkeys(pages):
+        text = page.read_text()
+        first = text.find(".venv/bin/")
+        if first < 0:
+            continue
+        with_commands += 1
+        named = text.find("make venv")
+        assert 0 <= named < first, (
+            f"{page.name}: `make venv` is not named before {text[first:][:40]!r}"
+        )
+    assert with_commands >= 3  # docs/running.md, CONTRIBUTING.md, TEACHING.md at least
+    makefile = (ROOT / "Makefile").read_text()
+    assert re.search(r"^venv: \$\(STAMP\)  ## ", makefile, re.M), "venv: only the environment"

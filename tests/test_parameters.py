@@ -1,10 +1,12 @@
 import json
+import subprocess
+import sys
 
 import nbformat
 import papermill
 import pytest
 
-from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 from choosing_epsilon.papers.hsu_2014 import parameters as hsu_2014
 from choosing_epsilon.papers.kazan_reiter_2024 import parameters as kazan_reiter_2024
@@ -271,3 +273,75 @@ def test_each_papers_declaration_is_the_harness_s():
     assert set(parameters.SPECS) == set(papers)
     for name, module in papers.items():
         assert parameters.SPECS[name] is module.DECLARED
+
+
+# --- `reproduce NOTEBOOK --help`: the declaration, as a reader of the command line sees it ------
+
+
+def words(text):
+    """``text`` with its whitespace as single spaces: --help wraps its lines."""
+    return " ".join(text.split())
+
+
+def help_of(capsys, monkeypatch, *argv):
+    """What ``reproduce ... --help`` prints, and its exit status; it starts no run."""
+    monkeypatch.setattr(reproduce, "run_all", lambda *a, **k: pytest.fail("--help ran notebooks"))
+    status = reproduce.main([*argv, "--help"])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name", sorted(parameters.SPECS))
+def test_help_of_a_notebook_lists_every_declared_parameter_with_kind_range_default_meaning(
+    capsys, monkeypatch, name
+):
+    status, out, _ = help_of(capsys, monkeypatch, name)
+    assert status == 0
+    spec = parameters.SPECS[name]
+    section = out.split(f"\nparameters of {name} ", 1)[1]
+    # an entry's first line is indented by two spaces, its meaning and range by six
+    heads = [line for line in section.splitlines() if line[:2] == "  " and line[2] != " "]
+    assert [line.split(" (")[0].strip() for line in heads] == list(spec), "each, in order"
+    entries = words(section)
+    for key, param in spec.items():
+        value = param.paper if param.default is None else param.default
+        shown = param.source or parameters.value_text(value)
+        head = f"{key} ({param.kind}, default {shown}"
+        assert head in entries, f"{name}.{key}: its kind and value"
+        entry = entries.split(head, 1)[1]
+        meaning = words(" ".join([param.comment_above, param.comment]))
+        assert entry.split(") ", 1)[1].startswith(meaning), f"{name}.{key}: its meaning"
+        if param.allowed:
+            assert f"allowed: {words(param.allowed)}" in entry, f"{name}.{key}: its range"
+        if param.paper is not None and param.default is None:
+            assert entry.startswith(" (the paper's)"), f"{name}.{key}: the paper's value"
+
+
+def test_help_alone_lists_the_notebooks_and_how_to_list_their_parameters(capsys, monkeypatch):
+    status, out, _ = help_of(capsys, monkeypatch)
+    assert status == 0
+    listed = out.split("notebooks:\n", 1)[1].split("\n\n")[0].split()
+    assert listed == reproduce.notebook_names() == sorted(parameters.SPECS)
+    assert "NOTEBOOK --help lists that notebook's parameters" in out
+    assert "parameters of" not in out
+
+
+def test_help_of_two_notebooks_lists_both_and_an_unknown_one_is_refused(capsys, monkeypatch):
+    status, out, _ = help_of(capsys, monkeypatch, "hsu_2014", "shoaran_2012")
+    assert status == 0 and "parameters of hsu_2014" in out and "parameters of shoaran_2012" in out
+    status, out, err = help_of(capsys, monkeypatch, "hsu_2014", "no_such_notebook")
+    assert status == 2 and out == ""
+    assert err.startswith("error: notebook must be one of") and "no_such_notebook" in err
+
+
+def test_help_from_the_command_line_lists_the_parameters():
+    done = subprocess.run(
+        [sys.executable, "-m", "choosing_epsilon.harness.reproduce", "laplace_intro", "--help"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert all(f"  {key} (" in done.stdout for key in parameters.SPECS["laplace_intro"])

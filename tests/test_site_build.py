@@ -141,7 +141,7 @@ def test_the_api_reference_has_a_section_for_every_module():
     """docs/api.md documents every module of the package (its functions and classes, by Sphinx's
     autodoc) but the papers' code and the private modules: a module added to lib/choosing_epsilon
     needs its section there, and this test names it until it has one."""
-    text = (ROOT / "docs" / "api.md").read_text()
+    text = build.autodoc_directives((ROOT / "docs" / "api.md").read_text())  # as the site reads it
     documented = re.findall(
         r"^\.\. automodule:: (\S+)\n   :members:\n   :undoc-members:$", text, re.M
     )
@@ -341,3 +341,24 @@ def test_the_ledger_paragraph_counts_what_the_ledger_holds_and_contradicts_none_
     assert "10 printed and 5 read off 3 of the sources' original figures (4 off 2 of [a]" in two
     assert contradictions(one, {"readings": 4}) == contradictions(two, {"readings": 5}) == []
     assert contradictions(one, {"readings": 0}) == ["4 read off"]  # and the rules see it
+
+
+def test_the_api_reference_reads_as_markdown_where_the_site_reads_its_directives():
+    """On GitHub docs/api.md shows each module's section in words, with no directive: each
+    module's reference is a comment line that the site turns into autodoc's directive. A comment
+    that misspells the mark would vanish from both: every ``<!-- autodoc`` line is a mark."""
+    text = (ROOT / "docs" / "api.md").read_text()
+    assert "{eval-rst}" not in text and ".. automodule::" not in text
+    marks = [line for line in text.splitlines() if line.startswith("<!-- autodoc")]
+    assert marks and all(build.AUTODOC.fullmatch(line) for line in marks), marks
+    site = build.autodoc_directives(text)
+    assert site.count("```{eval-rst}\n.. automodule:: ") == len(marks)
+    assert "<!-- autodoc" not in site
+    # each section names its module, says what it holds and links its source
+    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+        module, _, body = section.partition("\n")
+        path = "/".join(module.split("."))
+        assert re.search(rf"\(\.\./lib/choosing_epsilon/{path}(\.py|/__init__\.py)\)", body), module
+        words = body.split("<!--")[0].split()
+        assert len(words) >= 8, f"{module}: what it holds, in words"
+        assert f"<!-- autodoc choosing_epsilon.{module}" in body, module

@@ -23,6 +23,13 @@ processing); any pair that meets them is itself a ρ-zCDP mechanism. So T(α) is
 whose pair meets them (``bernoulli_zcdp_rho``). Reading ρ through its family of (ε(δ), δ)
 guarantees (Canonne, Kamath & Steinke 2020, Prop. 12: ``zcdp_tpr_via_approximate``) is valid but
 looser.
+
+The readings and their inverses take many values at once, as ``tradeoff`` does: an array (or a
+list) of false-positive rates, priors, shifts, numbers of candidates, or a target's levels
+(``RiskTargets``), gives an array of the same shape, the arguments broadcast against each other
+as numpy's are. Each element is the float that the call on that element alone gives, bit for bit;
+a single number gives that float. An element outside its range is refused as a single value is,
+with its position in the array.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, overload
 
 import mpmath
 import numpy as np
@@ -58,6 +65,58 @@ READINGS = {
         "curve, which lies above it)"
     ),
 }
+# many values at once: an array, a list or a tuple of numbers (a text is one value)
+Many = np.ndarray | Sequence[float]
+
+
+def _many(x: object) -> bool:
+    """Whether ``x`` holds many values: an array, a list, a tuple or a ``RiskTargets``."""
+    return isinstance(x, (np.ndarray, list, tuple, RiskTargets))
+
+
+def _elements(x: object) -> np.ndarray:
+    """``x`` as an array of the values a call on single values takes: the targets of a
+    ``RiskTargets`` one by one, any other single value (a guarantee, a name) as a 0-d array."""
+    if isinstance(x, RiskTargets):
+        return x.targets()
+    if isinstance(x, np.ndarray):
+        return x
+    if isinstance(x, (list, tuple)):
+        try:  # the elements as given, so that each is checked as itself (True is no number)
+            return np.asarray(x, dtype=object)
+        except ValueError:  # a ragged list
+            raise ValueError(f"an array of numbers was expected, got {x!r}") from None
+    one = np.empty((), dtype=object)
+    one[()] = x
+    return one
+
+
+def _each(function: Callable[..., Any], *args: Any) -> Any:
+    """``function`` of single values called on every element of ``args``, broadcast as numpy
+    broadcasts: the float array of its results, of the arguments' common shape (a float for a 0-d
+    one), or the result of ``function(*args)`` itself when no argument holds many values, so that
+    a single value takes the same path, bit for bit. An element ``function`` refuses is refused
+    with its position in the array."""
+    if not any(_many(a) for a in args):
+        return function(*args)
+    given = [_elements(a) for a in args]
+    try:
+        arrays = np.broadcast_arrays(*given)
+    except ValueError:
+        shapes = ", ".join(str(a.shape) for a in given if a.ndim)
+        raise ValueError(f"the arrays must broadcast to one shape, got shapes {shapes}") from None
+    out = np.empty(arrays[0].shape)
+    for index in np.ndindex(out.shape):
+        values = [a[index] for a in arrays]
+        values = [v.item() if isinstance(v, np.generic) else v for v in values]
+        try:
+            out[index] = function(*values)
+        except ValueError as error:
+            where = index[0] if len(index) == 1 else index
+            raise ValueError(f"{error} (at position {where} of the array)") from None
+    return float(out) if out.ndim == 0 else out
+
+
 # the ε grid of a zCDP guarantee's (ε(δ), δ) family: points per unit of log ε
 _GRID_POINTS = 100
 
@@ -173,13 +232,22 @@ def _log_delta_at_order(order: float, rho: float, epsilon: float) -> float:
     )
 
 
-def zcdp_delta(rho: float, epsilon: float) -> float:
+@overload
+def zcdp_delta(rho: float, epsilon: float) -> float: ...
+@overload
+def zcdp_delta(rho: float | Many, epsilon: float | Many) -> float | np.ndarray: ...
+def zcdp_delta(rho: float | Many, epsilon: float | Many) -> float | np.ndarray:
     """The δ at which ρ-zCDP gives (ε, δ)-DP (Canonne, Kamath & Steinke 2020, Prop. 12 with
     Rényi divergence aρ at order a): inf over a > 1 of e^((a−1)(aρ−ε)) (1 − 1/a)^(a−1) / a.
 
     >>> round(zcdp_delta(0.5, 3.0), 6)
     0.005143
     """
+    return _each(_zcdp_delta, rho, epsilon)
+
+
+def _zcdp_delta(rho: float, epsilon: float) -> float:
+    """``zcdp_delta`` of single values."""
     r, eps = positive("rho", rho), nonnegative("epsilon", epsilon)
     # the quadratic (a−1)(aρ−ε) is least at a = (ε + ρ)/(2ρ): search well beyond it
     top = 4 * (eps + r) / (2 * r) + 4
@@ -192,7 +260,11 @@ def zcdp_delta(rho: float, epsilon: float) -> float:
     return min(1.0, math.exp(min(float(found.fun), 0.0)))
 
 
-def zcdp_epsilon(rho: float, delta: float) -> float:
+@overload
+def zcdp_epsilon(rho: float, delta: float) -> float: ...
+@overload
+def zcdp_epsilon(rho: float | Many, delta: float | Many) -> float | np.ndarray: ...
+def zcdp_epsilon(rho: float | Many, delta: float | Many) -> float | np.ndarray:
     """The smallest ε at which ρ-zCDP gives (ε, δ)-DP by ``zcdp_delta`` (Canonne, Kamath &
     Steinke 2020, Prop. 12): the root of zcdp_delta(ρ, ε) = δ, at most Bun & Steinke's
     ρ + 2 √(ρ ln(1/δ)) (2016, Prop. 1.3).
@@ -200,6 +272,11 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
     >>> round(zcdp_epsilon(0.5, 1e-5), 4)
     4.7284
     """
+    return _each(_zcdp_epsilon, rho, delta)
+
+
+def _zcdp_epsilon(rho: float, delta: float) -> float:
+    """``zcdp_epsilon`` of single values."""
     r, d = positive("rho", rho), open_unit("delta", delta)
     if zcdp_delta(r, 0.0) <= d:
         return 0.0
@@ -214,13 +291,22 @@ def zcdp_epsilon(rho: float, delta: float) -> float:
 _LOG_SMALLEST = math.log(5e-324)  # below it e^x underflows to 0
 
 
-def gdp_delta(mu: float, epsilon: float) -> float:
+@overload
+def gdp_delta(mu: float, epsilon: float) -> float: ...
+@overload
+def gdp_delta(mu: float | Many, epsilon: float | Many) -> float | np.ndarray: ...
+def gdp_delta(mu: float | Many, epsilon: float | Many) -> float | np.ndarray:
     """The δ at which μ-GDP gives (ε, δ)-DP, exactly (Dong, Roth & Su 2019, Cor. 2.13):
     Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
 
     >>> round(gdp_delta(1.0, 1.0), 4)
     0.1269
     """
+    return _each(_gdp_delta, mu, epsilon)
+
+
+def _gdp_delta(mu: float, epsilon: float) -> float:
+    """``gdp_delta`` of single values."""
     m, eps = positive("mu", mu), nonnegative("epsilon", epsilon)
     first = stats.norm.logcdf(-eps / m + m / 2)
     if first < _LOG_SMALLEST:
@@ -231,12 +317,21 @@ def gdp_delta(mu: float, epsilon: float) -> float:
     return float(math.exp(first) * -math.expm1(min(second - first, 0.0)))
 
 
-def gdp_epsilon(mu: float, delta: float) -> float:
+@overload
+def gdp_epsilon(mu: float, delta: float) -> float: ...
+@overload
+def gdp_epsilon(mu: float | Many, delta: float | Many) -> float | np.ndarray: ...
+def gdp_epsilon(mu: float | Many, delta: float | Many) -> float | np.ndarray:
     """The smallest ε at which μ-GDP gives (ε, δ)-DP (Dong, Roth & Su 2019, Cor. 2.13).
 
     >>> round(gdp_epsilon(1.0, 1e-5), 4)
     4.3772
     """
+    return _each(_gdp_epsilon, mu, delta)
+
+
+def _gdp_epsilon(mu: float, delta: float) -> float:
+    """``gdp_epsilon`` of single values."""
     m, d = positive("mu", mu), open_unit("delta", delta)
     if gdp_delta(m, 0.0) <= d:
         return 0.0
@@ -244,13 +339,22 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     return float(optimize.brentq(lambda e: gdp_delta(m, e) - d, 0.0, top, xtol=1e-13, rtol=1e-13))
 
 
-def gaussian_mu_for_rho(rho: float) -> float:
+@overload
+def gaussian_mu_for_rho(rho: float) -> float: ...
+@overload
+def gaussian_mu_for_rho(rho: float | Many) -> float | np.ndarray: ...
+def gaussian_mu_for_rho(rho: float | Many) -> float | np.ndarray:
     """The μ of the Gaussian mechanism whose zCDP parameter is ρ: μ = √(2ρ) (Bun & Steinke 2016,
     Prop. 1.6, ρ = Δ²/(2σ²), and Dong, Roth & Su 2019, Thm. 2.7, μ = Δ/σ).
 
     >>> gaussian_mu_for_rho(0.5)
     1.0
     """
+    return _each(_gaussian_mu_for_rho, rho)
+
+
+def _gaussian_mu_for_rho(rho: float) -> float:
+    """``gaussian_mu_for_rho`` of single values."""
     return math.sqrt(2 * positive("rho", rho))
 
 
@@ -266,7 +370,11 @@ def _approximate_tpr(epsilon: float, delta: float, fpr: float) -> float:
     )
 
 
-def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
+@overload
+def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float: ...
+@overload
+def zcdp_tpr_via_approximate(rho: float | Many, fpr: float | Many) -> float | np.ndarray: ...
+def zcdp_tpr_via_approximate(rho: float | Many, fpr: float | Many) -> float | np.ndarray:
     """ρ-zCDP read through its whole family of (ε(δ), δ) guarantees (Canonne, Kamath & Steinke
     2020, Prop. 12): the least of their bounds at ``fpr``. A valid bound, but above the exact
     ``tpr_bound(zcdp(ρ), fpr)`` at every α in (0, 1): shown beside it, never used for the scale.
@@ -274,6 +382,11 @@ def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
     >>> round(zcdp_tpr_via_approximate(0.5, 0.01), 4), round(tpr_bound(zcdp(0.5), 0.01), 4)
     (0.1261, 0.1246)
     """
+    return _each(_zcdp_tpr_via_approximate, rho, fpr)
+
+
+def _zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
+    """``zcdp_tpr_via_approximate`` of single values."""
     r, alpha = positive("rho", rho), closed_unit("fpr", fpr)
     epsilons, deltas = _zcdp_family(r)
     with np.errstate(over="ignore"):
@@ -296,13 +409,22 @@ def zcdp_tpr_via_approximate(rho: float, fpr: float) -> float:
     return float(min(values[best], found.fun))
 
 
-def zcdp_advantage_via_approximate(rho: float) -> float:
+@overload
+def zcdp_advantage_via_approximate(rho: float) -> float: ...
+@overload
+def zcdp_advantage_via_approximate(rho: float | Many) -> float | np.ndarray: ...
+def zcdp_advantage_via_approximate(rho: float | Many) -> float | np.ndarray:
     """The largest advantage that ρ-zCDP's (ε(δ), δ) family allows (``zcdp_tpr_via_approximate``
     where its symmetric curve crosses α = 1 − T(α)): above the exact ``advantage(zcdp(ρ))``.
 
     >>> round(zcdp_advantage_via_approximate(0.5), 4), round(advantage(zcdp(0.5)), 4)
     (0.5439, 0.4791)
     """
+    return _each(_zcdp_advantage_via_approximate, rho)
+
+
+def _zcdp_advantage_via_approximate(rho: float) -> float:
+    """``zcdp_advantage_via_approximate`` of single values."""
     r = positive("rho", rho)
 
     def crossing(alpha: float) -> float:
@@ -364,7 +486,11 @@ def _log_moment(b: np.ndarray, fpr: float, l1: float, l0: float, linear: float) 
     return np.where(near, k_near, k_far)
 
 
-def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
+@overload
+def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float: ...
+@overload
+def bernoulli_zcdp_rho(fpr: float | Many, tpr: float | Many) -> float | np.ndarray: ...
+def bernoulli_zcdp_rho(fpr: float | Many, tpr: float | Many) -> float | np.ndarray:
     """The least ρ for which a test with rates (α, T) = (``fpr``, ``tpr``) is possible under
     ρ-zCDP: the largest D_a(P‖Q)/a or D_a(Q‖P)/a over orders a > 1 between P = Bernoulli(T) and
     Q = Bernoulli(α) (Bun & Steinke 2016, Def. 1.1, applied to the test's outcome). With
@@ -375,6 +501,11 @@ def bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
     >>> round(bernoulli_zcdp_rho(0.01, 0.1), 4)
     0.3991
     """
+    return _each(_bernoulli_zcdp_rho, fpr, tpr)
+
+
+def _bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
+    """``bernoulli_zcdp_rho`` of single values."""
     alpha, t = closed_unit("fpr", fpr), closed_unit("tpr", tpr)
     if t == alpha:
         return 0.0
@@ -473,7 +604,11 @@ def _laplace_tpr(mu: float, fpr: float | np.ndarray) -> float | np.ndarray:
     return stats.laplace.sf(stats.laplace.isf(fpr) - mu)
 
 
-def tpr_bound(g: Guarantee, fpr: float) -> float:
+@overload
+def tpr_bound(g: Guarantee, fpr: float) -> float: ...
+@overload
+def tpr_bound(g: Guarantee, fpr: float | Many) -> float | np.ndarray: ...
+def tpr_bound(g: Guarantee, fpr: float | Many) -> float | np.ndarray:
     """The largest true-positive rate of a membership test with false-positive rate ``fpr``
     under ``g``, exactly: (ε, δ) by Kairouz, Oh & Viswanath's Thm. 2.1, μ-GDP by Φ(Φ⁻¹(α) + μ)
     (Dong, Roth & Su, Eq. (2.4)), ρ-zCDP by the Rényi bounds on the test's two outcomes
@@ -481,7 +616,42 @@ def tpr_bound(g: Guarantee, fpr: float) -> float:
 
     >>> round(tpr_bound(gdp(1.0), 0.01), 4)
     0.0924
+    >>> tpr_bound(gdp(1.0), [0.001, 0.01, 0.1]).round(4).tolist()
+    [0.0183, 0.0924, 0.3891]
     """
+    if _many(fpr) and g.model in _CLOSED_FORMS:
+        # the closed forms at once: every element checked as one value is, then numpy's
+        # operations, one for each of the single value's (the same float, element by element)
+        alpha = _rates(fpr)
+        if g.model == "gdp":
+            value = np.asarray(stats.norm.cdf(stats.norm.ppf(alpha) + g.mu), dtype=float)
+        elif g.model == "laplace":
+            value = np.asarray(_laplace_tpr(g.mu, alpha), dtype=float)
+        else:
+            e, d = g.epsilon, g.delta
+            first = d + math.exp(e) * alpha if e < 700 else np.ones_like(alpha)
+            value = np.minimum(np.minimum(1.0, first), 1 - math.exp(-e) * (1 - d - alpha))
+        return float(value) if value.ndim == 0 else value
+    return _each(_tpr_bound, g, fpr)
+
+
+# the models whose bound is a closed form, read for many rates at once
+_CLOSED_FORMS = ("pure", "approximate", "gdp", "laplace")
+
+
+def _rates(fpr: float | Many) -> np.ndarray:
+    """Many false-positive rates as a float array, each checked as ``closed_unit`` checks one: a
+    numeric array whose every element lies in [0, 1] at once, anything else element by element
+    (which names the first bad one)."""
+    if isinstance(fpr, np.ndarray) and fpr.dtype.kind in "fiu":
+        rates = fpr.astype(float)
+        if np.all((rates >= 0) & (rates <= 1)):  # NaN fails both
+            return rates
+    return np.asarray(_each(lambda x: closed_unit("fpr", x), fpr), dtype=float)
+
+
+def _tpr_bound(g: Guarantee, fpr: float) -> float:
+    """``tpr_bound`` of single values."""
     alpha = closed_unit("fpr", fpr)
     if g.model in ("pure", "approximate"):
         return _approximate_tpr(g.epsilon, g.delta, alpha)
@@ -515,7 +685,7 @@ def tradeoff(g: Guarantee, fprs: float | Sequence[float] | np.ndarray) -> float 
     elif g.model == "laplace":
         value = 1 - _laplace_tpr(g.mu, a)
     else:
-        value = np.array([1 - tpr_bound(g, float(x)) for x in np.atleast_1d(a)]).reshape(a.shape)
+        value = 1 - np.asarray(_each(_tpr_bound, g, a))
     return float(value) if np.ndim(value) == 0 else np.asarray(value)
 
 
@@ -553,13 +723,28 @@ def accuracy_at_half(g: Guarantee) -> float:
     return (1 + advantage(g)) / 2
 
 
-def posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float:
+@overload
+def posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float: ...
+@overload
+def posterior_after_positive(
+    g: Guarantee, prior: float | Many, fpr: float | Many
+) -> float | np.ndarray: ...
+def posterior_after_positive(
+    g: Guarantee, prior: float | Many, fpr: float | Many
+) -> float | np.ndarray:
     """The posterior that the person is in the data after a test at false-positive rate ``fpr``
     says "in": p T(α) / (p T(α) + (1 − p) α), from prior p.
 
     >>> round(posterior_after_positive(gdp(1.0), 0.5, 0.01), 4)
     0.9023
+    >>> posterior_after_positive(gdp(1.0), [0.01, 0.5], 0.01).round(4).tolist()
+    [0.0853, 0.9023]
     """
+    return _each(_posterior_after_positive, g, prior, fpr)
+
+
+def _posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float:
+    """``posterior_after_positive`` of single values."""
     p, alpha = open_unit("prior", prior), positive("fpr", fpr)
     if alpha > 1:
         raise ValueError(f"fpr must lie in (0, 1], got {fpr!r}")
@@ -567,7 +752,11 @@ def posterior_after_positive(g: Guarantee, prior: float, fpr: float) -> float:
     return p * tpr / (p * tpr + (1 - p) * alpha)
 
 
-def largest_posterior(g: Guarantee, prior: float) -> float:
+@overload
+def largest_posterior(g: Guarantee, prior: float) -> float: ...
+@overload
+def largest_posterior(g: Guarantee, prior: float | Many) -> float | np.ndarray: ...
+def largest_posterior(g: Guarantee, prior: float | Many) -> float | np.ndarray:
     """The largest posterior a positive test can leave from prior p: p e^ε/(1 − p + p e^ε) under
     pure ε and for the Laplace mechanism at ε = μ (Bayes' rule with the likelihood ratio at most
     e^ε, which the Laplace tails attain); 1 for every other model, whose bound T(α)/α grows
@@ -576,6 +765,11 @@ def largest_posterior(g: Guarantee, prior: float) -> float:
     >>> round(largest_posterior(pure(1.0), 0.1), 4)
     0.232
     """
+    return _each(_largest_posterior, g, prior)
+
+
+def _largest_posterior(g: Guarantee, prior: float) -> float:
+    """``largest_posterior`` of single values."""
     p = open_unit("prior", prior)
     if g.model not in ("pure", "laplace"):
         return 1.0
@@ -597,18 +791,29 @@ def in_100(probability: float) -> str:
     return f"{count} in 100"
 
 
-def summary(g: Guarantee) -> dict[str, float]:
-    """The scale's numbers for ``g``: advantage, TPR at FPR 1% and 0.1%, accuracy at prior ½.
+# the candidates among which ``summary`` reads the chance to single one out: the synthesis's
+# default (its parameter ``singling_out_among``)
+SUMMARY_CANDIDATES = 10
+
+
+def summary(g: Guarantee, k: int = SUMMARY_CANDIDATES) -> dict[str, float]:
+    """The scale's numbers for ``g``: advantage, TPR at FPR 1% and 0.1%, accuracy at prior ½, and
+    the chance to single out one of ``k`` candidates, its bound and what a mechanism with the
+    guarantee attains (``singling_out``), under the keys ``single_out_<k>_bound`` and
+    ``single_out_<k>_attained``.
 
     >>> [round(v, 4) for v in summary(gdp(1.0)).values()]
-    [0.3829, 0.0924, 0.0183, 0.6915]
+    [0.3829, 0.0924, 0.0183, 0.6915, 0.3891, 0.2533]
     """
     adv = advantage(g)
+    found = singling_out(g, k)
     return {
         "advantage": adv,
         "tpr_at_fpr_1pct": tpr_bound(g, 0.01),
         "tpr_at_fpr_0.1pct": tpr_bound(g, 0.001),
         "accuracy_at_half": (1 + adv) / 2,
+        f"single_out_{found.k}_bound": found.bound,
+        f"single_out_{found.k}_attained": found.attained,
     }
 
 
@@ -660,44 +865,132 @@ class RiskTarget:
         return f"TPR ≤ {self.value:g} at FPR {self.fpr:g}"
 
 
-def at_most_advantage(max_advantage: float) -> RiskTarget:
-    """The risk "no test gains more than ``max_advantage`` = TPR − FPR".
+@dataclass(frozen=True, eq=False)
+class RiskTargets(RiskTarget):
+    """Many risks of one kind at once: a ``RiskTarget`` whose ``value`` (and, for 'tpr', ``fpr``)
+    is an array, each element (the two broadcast against each other) a risk that ``RiskTarget``
+    accepts. ``at_most_advantage``, ``at_most_tpr`` and ``at_most_singling_out`` return one for
+    an array, and every reading and inverse of a target then gives an array of its ``shape``."""
+
+    def __post_init__(self) -> None:
+        # each element is checked as a target of its own (its position named where it fails)
+        kind, k = self.kind, self.candidates
+        fprs = np.asarray(_each(lambda v, a: RiskTarget(kind, v, a, k).fpr, self.value, self.fpr))
+        values = np.broadcast_to(np.asarray(self.value, dtype=float), fprs.shape).copy()
+        for name, array in (("value", values), ("fpr", fprs)):
+            array.flags.writeable = False
+            object.__setattr__(self, name, array)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape of the levels (and of every reading of them)."""
+        return tuple(np.shape(self.value))
+
+    def targets(self) -> np.ndarray:
+        """The risks one by one: an array of ``RiskTarget``, of the levels' shape."""
+        values, fprs = np.asarray(self.value), np.asarray(self.fpr)
+        out = np.empty(self.shape, dtype=object)
+        for index in np.ndindex(self.shape):
+            out[index] = RiskTarget(
+                self.kind, float(values[index]), float(fprs[index]), self.candidates
+            )
+        return out
+
+    def describe(self) -> str:
+        """The risks in a line, one after the other: "advantage ≤ 0.1; advantage ≤ 0.25"."""
+        return "; ".join(t.describe() for t in self.targets().flat)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, RiskTargets)
+            and (self.kind, self.candidates) == (other.kind, other.candidates)
+            and np.array_equal(self.value, other.value)
+            and np.array_equal(self.fpr, other.fpr, equal_nan=True)
+        )
+
+    def __hash__(self) -> int:
+        values, fprs = np.asarray(self.value), np.asarray(self.fpr)
+        return hash((self.kind, self.candidates, self.shape, values.tobytes(), fprs.tobytes()))
+
+
+@overload
+def at_most_advantage(max_advantage: float) -> RiskTarget: ...
+@overload
+def at_most_advantage(max_advantage: Many) -> RiskTargets: ...
+def at_most_advantage(max_advantage: float | Many) -> RiskTarget:
+    """The risk "no test gains more than ``max_advantage`` = TPR − FPR" (``RiskTargets`` for an
+    array of levels).
 
     >>> at_most_advantage(0.25).describe()
     'advantage ≤ 0.25'
+    >>> at_most_advantage([0.1, 0.25]).describe()
+    'advantage ≤ 0.1; advantage ≤ 0.25'
     """
-    return RiskTarget("advantage", max_advantage)
+    if _many(max_advantage):
+        return RiskTargets("advantage", max_advantage)  # type: ignore[arg-type]
+    return RiskTarget("advantage", max_advantage)  # type: ignore[arg-type]
 
 
-def at_most_tpr(max_tpr: float, fpr: float) -> RiskTarget:
-    """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``".
+@overload
+def at_most_tpr(max_tpr: float, fpr: float) -> RiskTarget: ...
+@overload
+def at_most_tpr(max_tpr: Many, fpr: float | Many) -> RiskTargets: ...
+@overload
+def at_most_tpr(max_tpr: float | Many, fpr: Many) -> RiskTargets: ...
+def at_most_tpr(max_tpr: float | Many, fpr: float | Many) -> RiskTarget:
+    """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``"
+    (``RiskTargets`` where either is an array).
 
     >>> at_most_tpr(0.1, 0.01).describe()
     'TPR ≤ 0.1 at FPR 0.01'
     """
-    return RiskTarget("tpr", max_tpr, fpr)
+    if _many(max_tpr) or _many(fpr):
+        return RiskTargets("tpr", max_tpr, fpr)  # type: ignore[arg-type]
+    return RiskTarget("tpr", max_tpr, fpr)  # type: ignore[arg-type]
 
 
-def at_most_singling_out(max_success: float, k: int) -> RiskTarget:
+@overload
+def at_most_singling_out(max_success: float, k: int) -> RiskTarget: ...
+@overload
+def at_most_singling_out(max_success: Many, k: int) -> RiskTargets: ...
+def at_most_singling_out(max_success: float | Many, k: int) -> RiskTarget:
     """The risk "no attacker picks the right one of ``k`` candidates with a chance above
-    ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``).
+    ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``; ``RiskTargets`` for an
+    array of chances).
 
     >>> at_most_singling_out(0.5, 10).describe()
     'success ≤ 0.5 singling out one of 10'
     """
-    return RiskTarget("singling_out", max_success, candidates=k)
+    if _many(max_success):
+        return RiskTargets("singling_out", max_success, candidates=k)  # type: ignore[arg-type]
+    return RiskTarget("singling_out", max_success, candidates=k)  # type: ignore[arg-type]
 
 
-def reading(g: Guarantee, target: RiskTarget) -> float:
+@overload
+def reading(g: Guarantee, target: RiskTargets) -> np.ndarray: ...  # type: ignore[overload-overlap]
+@overload
+def reading(g: Guarantee, target: RiskTarget) -> float: ...
+def reading(g: Guarantee, target: RiskTarget) -> float | np.ndarray:
     """The risk ``target`` measures, read off ``g``: its advantage, or its TPR at the target's FPR.
 
     >>> round(reading(gdp(1.0), at_most_tpr(0.1, 0.01)), 4)
     0.0924
     """
+    return _each(_reading, g, target)
+
+
+def _reading(g: Guarantee, target: RiskTarget) -> float:
+    """``reading`` of single values."""
     return advantage(g) if target.kind == "advantage" else tpr_bound(g, target.fpr)
 
 
-def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
+@overload
+def epsilon_for(target: RiskTargets, delta: float | Many = ...) -> np.ndarray: ...  # type: ignore[overload-overlap]
+@overload
+def epsilon_for(target: RiskTarget, delta: float = ...) -> float: ...
+@overload
+def epsilon_for(target: RiskTarget, delta: float | Many = ...) -> float | np.ndarray: ...
+def epsilon_for(target: RiskTarget, delta: float | Many = 0.0) -> float | np.ndarray:
     """The largest ε at which (ε, δ)-DP allows at most ``target``: log((1 + η − 2δ)/(1 − η)) for an
     advantage η (Kulynych et al., Eq. 25), and for a TPR t at FPR α the largest ε whose Eq. (5)
     curve keeps it, max{log((t − δ)/α), log((1 − δ − α)/(1 − t))} (their Algorithm 5); NaN where no
@@ -706,7 +999,14 @@ def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
 
     >>> round(epsilon_for(at_most_advantage(0.25)), 4)
     0.5108
+    >>> epsilon_for(at_most_advantage([0.1, 0.25])).round(4).tolist()
+    [0.2007, 0.5108]
     """
+    return _each(_epsilon_for, target, delta)
+
+
+def _epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
+    """``epsilon_for`` of single values."""
     d = closed_unit("delta", delta)
     if d >= 1:
         raise ValueError(f"delta must lie in [0, 1), got {delta!r}")
@@ -727,13 +1027,22 @@ def epsilon_for(target: RiskTarget, delta: float = 0.0) -> float:
     return max(safe_side(start, target.value, readings, toward=-math.inf), 0.0)
 
 
-def epsilon_for_posterior(prior: float, threshold: float) -> float:
+@overload
+def epsilon_for_posterior(prior: float, threshold: float) -> float: ...
+@overload
+def epsilon_for_posterior(prior: float | Many, threshold: float | Many) -> float | np.ndarray: ...
+def epsilon_for_posterior(prior: float | Many, threshold: float | Many) -> float | np.ndarray:
     """The largest ε whose largest posterior from ``prior`` stays ≤ ``threshold``:
     ln(t (1 − p) / (p (1 − t))).
 
     >>> round(epsilon_for_posterior(0.5, 0.75), 4)
     1.0986
     """
+    return _each(_epsilon_for_posterior, prior, threshold)
+
+
+def _epsilon_for_posterior(prior: float, threshold: float) -> float:
+    """``epsilon_for_posterior`` of single values."""
     p, t = open_unit("prior", prior), open_unit("threshold", threshold)
     if not t > p:
         raise ValueError(
@@ -743,7 +1052,11 @@ def epsilon_for_posterior(prior: float, threshold: float) -> float:
     return math.log(t) - math.log1p(-t) - (math.log(p) - math.log1p(-p))
 
 
-def mu_for(mechanism: str, target: RiskTarget) -> float:
+@overload
+def mu_for(mechanism: str, target: RiskTargets) -> np.ndarray: ...  # type: ignore[overload-overlap]
+@overload
+def mu_for(mechanism: str, target: RiskTarget) -> float: ...
+def mu_for(mechanism: str, target: RiskTarget) -> float | np.ndarray:
     """The largest shift μ = Δ/noise at which ``mechanism`` ('Gaussian' or 'Laplace') allows
     exactly ``target`` on its own curve: for the Gaussian 2√2 erf⁻¹(η) and Φ⁻¹(1 − α) + Φ⁻¹(t)
     (Kulynych et al., Corollaries G.2 and G.3), for the Laplace −2 log(1 − η) and
@@ -752,6 +1065,11 @@ def mu_for(mechanism: str, target: RiskTarget) -> float:
     >>> round(mu_for("Gaussian", at_most_advantage(0.25)), 4)
     0.6373
     """
+    return _each(_mu_for, mechanism, target)
+
+
+def _mu_for(mechanism: str, target: RiskTarget) -> float:
+    """``mu_for`` of single values."""
     model = _model(mechanism)
     if target.kind == "advantage":
         eta = target.value
@@ -762,14 +1080,33 @@ def mu_for(mechanism: str, target: RiskTarget) -> float:
     return float(family.isf(target.fpr) + family.ppf(target.value))
 
 
-def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> float:
+@overload
+def noise_for(  # type: ignore[overload-overlap]
+    mechanism: str, target: RiskTargets, sensitivity: float | Many = ...
+) -> np.ndarray: ...
+@overload
+def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = ...) -> float: ...
+@overload
+def noise_for(
+    mechanism: str, target: RiskTarget, sensitivity: float | Many = ...
+) -> float | np.ndarray: ...
+def noise_for(
+    mechanism: str, target: RiskTarget, sensitivity: float | Many = 1.0
+) -> float | np.ndarray:
     """The least noise (σ or b) of ``mechanism`` on a release of sensitivity Δ that allows at
     most ``target`` on the mechanism's own curve (the attack-aware calibration, Kulynych et al.,
     Eqs. 13 and 18): Δ/``mu_for``, moved up to the safe side.
 
     >>> round(noise_for("Gaussian", at_most_advantage(0.25)), 4)
     1.5692
+    >>> noise_for("Gaussian", at_most_tpr([0.05, 0.1], 0.01)).round(4).tolist()
+    [1.4674, 0.9571]
     """
+    return _each(_noise_for, mechanism, target, sensitivity)
+
+
+def _noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> float:
+    """``noise_for`` of single values."""
     model, width = _model(mechanism), positive("sensitivity", sensitivity)
     readings = (
         lambda n: exact_reading(Guarantee(model, mu=as_exact(width) / as_exact(n)), target),
@@ -778,7 +1115,11 @@ def noise_for(mechanism: str, target: RiskTarget, sensitivity: float = 1.0) -> f
     return safe_side(width / mu_for(mechanism, target), target.value, readings)
 
 
-def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
+@overload
+def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float: ...
+@overload
+def gdp_mu_for_epsilon_delta(epsilon: float | Many, delta: float | Many) -> float | np.ndarray: ...
+def gdp_mu_for_epsilon_delta(epsilon: float | Many, delta: float | Many) -> float | np.ndarray:
     """The largest μ at which μ-GDP (the Gaussian mechanism with σ = Δ/μ) is (ε, δ)-DP: the root
     of ``gdp_delta(μ, ε)`` = δ (Balle & Wang 2018's analytic Gaussian mechanism), found in log μ
     from μ = 1e-300 (δ(0) ≈ μφ(0), so a δ of 1e-12 at ε = 0 needs μ near 2.5e-12).
@@ -786,6 +1127,11 @@ def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     >>> round(gdp_mu_for_epsilon_delta(1.0, 1e-5), 4)
     0.2681
     """
+    return _each(_gdp_mu_for_epsilon_delta, epsilon, delta)
+
+
+def _gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
+    """``gdp_mu_for_epsilon_delta`` of single values."""
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
     # δ(μ, ε) rises to 1 with μ: the upper end starts at μ = 1e3 or √(2ε), where the first term
     # of δ is ½ already (a search that stopped at μ = 1e3 found no root beyond ε ≈ 5e5), and grows
@@ -797,7 +1143,15 @@ def gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     return math.exp(log_mu)
 
 
-def gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+@overload
+def gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float = ...) -> float: ...
+@overload
+def gaussian_noise_for_epsilon(
+    epsilon: float | Many, delta: float | Many, sensitivity: float | Many = ...
+) -> float | np.ndarray: ...
+def gaussian_noise_for_epsilon(
+    epsilon: float | Many, delta: float | Many, sensitivity: float | Many = 1.0
+) -> float | np.ndarray:
     """The least Gaussian noise σ that is (ε, δ)-DP on a release of sensitivity Δ (the standard
     calibration; Balle & Wang 2018's analytic Gaussian mechanism): Δ/μ with μ from
     ``gdp_mu_for_epsilon_delta``, moved up until δ(ε), read exactly and as printed, is at most δ.
@@ -806,6 +1160,11 @@ def gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float 
     >>> round(gaussian_noise_for_epsilon(1.0, 1e-5), 4)
     3.7306
     """
+    return _each(_gaussian_noise_for_epsilon, epsilon, delta, sensitivity)
+
+
+def _gaussian_noise_for_epsilon(epsilon: float, delta: float, sensitivity: float = 1.0) -> float:
+    """``gaussian_noise_for_epsilon`` of single values."""
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
     width = positive("sensitivity", sensitivity)
     readings = (
@@ -954,7 +1313,9 @@ class SinglingOut:
     mechanism with the guarantee (Hayes, Mahloujifar & Balle 2023; Kulynych et al. 2025, for a
     baseline κ in general: ``tpr_bound(g, κ)``). ``attained`` is what ``attained_by``, a mechanism
     with the guarantee, achieves: the exact worst case where ``exact``, else a lower bound on it.
-    ``balle`` is Balle, Cherubin & Hayes (2022)'s older bound where they give one (NaN else)."""
+    ``balle`` is Balle, Cherubin & Hayes (2022)'s older bound where they give one (NaN else).
+    ``singling_out`` of an array of k gives ``k``, ``bound``, ``attained`` and ``balle`` as arrays
+    of its shape."""
 
     k: int
     bound: float
@@ -964,19 +1325,49 @@ class SinglingOut:
     balle: float
 
 
-def singling_out(g: Guarantee, k: int) -> SinglingOut:
-    """``SinglingOut`` for ``g`` among ``k`` ≥ 2 candidates. Pure ε: the worst case is exactly
-    e^ε/(e^ε + k − 1), k-ary randomized response's (sum the DP constraints q_ii ≤ e^ε q_ij over
-    the other candidates j); (ε, δ): exactly (e^ε + (k − 1)δ)/(e^ε + k − 1), the same sum with δ,
-    attained by k-ary randomized response that reports the truth with that probability. μ-GDP
-    and ρ-zCDP (μ = √(2ρ)): the Gaussian mechanism on a regular simplex of pairwise distance μ
-    attains ``simplex_gaussian_success``; the exact worst case is open. The Laplace mechanism:
-    Laplace noise on the vertices of an L1 simplex of pairwise distance Δ attains
-    ``simplex_laplace_success`` (each pair's curve lies at or above the Laplace shift's).
+def singling_out(g: Guarantee, k: int | Many) -> SinglingOut:
+    """``SinglingOut`` for ``g`` among ``k`` ≥ 2 candidates (for an array of k, its ``k``,
+    ``bound``, ``attained`` and ``balle`` are arrays of k's shape). Pure ε: the worst case is
+    exactly e^ε/(e^ε + k − 1), k-ary randomized response's (sum the DP constraints q_ii ≤ e^ε q_ij
+    over the other candidates j); (ε, δ): exactly (e^ε + (k − 1)δ)/(e^ε + k − 1), the same sum with
+    δ, attained by k-ary randomized response that reports the truth with that probability. μ-GDP and
+    ρ-zCDP (μ = √(2ρ)): the Gaussian mechanism on a regular simplex of pairwise distance μ attains
+    ``simplex_gaussian_success``; the exact worst case is open. The Laplace mechanism: Laplace noise
+    on the vertices of an L1 simplex of pairwise distance Δ attains ``simplex_laplace_success``
+    (each pair's curve lies at or above the Laplace shift's).
 
     >>> round(singling_out(pure(3.0), 10).attained, 4)
     0.6906
+    >>> singling_out(pure(3.0), [2, 10]).attained.round(4).tolist()
+    [0.9526, 0.6906]
     """
+    if not _many(k):
+        return _singling_out(g, k)  # type: ignore[arg-type]
+    found: list[SinglingOut] = []
+
+    def one(n: int) -> float:
+        found.append(_singling_out(g, n))
+        return found[-1].bound
+
+    bound = np.asarray(_each(one, k))
+    first = found[0] if found else _singling_out(g, 2)  # how it is attained: the same for every k
+
+    def field(name: str) -> np.ndarray:
+        return np.array([getattr(f, name) for f in found]).reshape(bound.shape)
+
+    # fields of arrays, as the class says (their annotations are a single k's)
+    return SinglingOut(
+        field("k"),  # type: ignore[arg-type]
+        bound,  # type: ignore[arg-type]
+        field("attained"),  # type: ignore[arg-type]
+        first.exact,
+        first.attained_by,
+        field("balle"),  # type: ignore[arg-type]
+    )
+
+
+def _singling_out(g: Guarantee, k: int) -> SinglingOut:
+    """``singling_out`` among a single number of candidates."""
     n = _candidates(k)
     bound = tpr_bound(g, 1 / n)
     if g.model in EXACT_SINGLING_OUT:
@@ -995,7 +1386,11 @@ def singling_out(g: Guarantee, k: int) -> SinglingOut:
 _LOG_SQRT_2PI = math.log(math.sqrt(2 * math.pi))  # as scipy.stats.norm's
 
 
-def simplex_gaussian_success(mu: float, k: int) -> float:
+@overload
+def simplex_gaussian_success(mu: float, k: int) -> float: ...
+@overload
+def simplex_gaussian_success(mu: float | Many, k: int | Many) -> float | np.ndarray: ...
+def simplex_gaussian_success(mu: float | Many, k: int | Many) -> float | np.ndarray:
     """The chance the best guess is right when Gaussian noise of scale 1 hides which of k points,
     pairwise μ apart (a regular simplex, as k orthogonal points μ/√2 from the origin), was
     released: ∫ φ(y − μ/√2) Φ(y)^(k−1) dy (the largest coordinate wins), by quadrature.
@@ -1003,6 +1398,11 @@ def simplex_gaussian_success(mu: float, k: int) -> float:
     >>> round(simplex_gaussian_success(1.0, 10), 4)
     0.2533
     """
+    return _each(_simplex_gaussian_success, mu, k)
+
+
+def _simplex_gaussian_success(mu: float, k: int) -> float:
+    """``simplex_gaussian_success`` of single values."""
     m, n = nonnegative("mu", mu), _candidates(k)
     shift = m / math.sqrt(2)
 
@@ -1020,7 +1420,11 @@ def simplex_gaussian_success(mu: float, k: int) -> float:
     return min(max(float(value), 1 / n), 1.0)
 
 
-def simplex_laplace_success(mu: float, k: int) -> float:
+@overload
+def simplex_laplace_success(mu: float, k: int) -> float: ...
+@overload
+def simplex_laplace_success(mu: float | Many, k: int | Many) -> float | np.ndarray: ...
+def simplex_laplace_success(mu: float | Many, k: int | Many) -> float | np.ndarray:
     """The chance the best guess is right when independent Laplace noise of scale b hides which of k
     points, pairwise Δ apart in L1 (Δ/2 on their own axis, μ = Δ/b), was released, ties guessed at
     random. With t = μ/2 the score of each axis is its value clipped to [0, t]: the true one sits at
@@ -1030,6 +1434,11 @@ def simplex_laplace_success(mu: float, k: int) -> float:
     >>> round(simplex_laplace_success(1.0, 10), 4)
     0.1637
     """
+    return _each(_simplex_laplace_success, mu, k)
+
+
+def _simplex_laplace_success(mu: float, k: int) -> float:
+    """``simplex_laplace_success`` of single values."""
     m, n = nonnegative("mu", mu), _candidates(k)
     t = m / 2
     if t == 0:
@@ -1071,7 +1480,11 @@ def _candidates(k: int) -> int:
     return int(k)
 
 
-def attained_success(mechanism: str, mu: float, k: int) -> float:
+@overload
+def attained_success(mechanism: str, mu: float, k: int) -> float: ...
+@overload
+def attained_success(mechanism: str, mu: float | Many, k: int | Many) -> float | np.ndarray: ...
+def attained_success(mechanism: str, mu: float | Many, k: int | Many) -> float | np.ndarray:
     """What ``mechanism`` ('Gaussian' or 'Laplace') at shift μ = Δ/noise attains singling out one
     of ``k`` (``simplex_gaussian_success``, ``simplex_laplace_success``): a lower bound on the
     worst case of its guarantee.
@@ -1079,14 +1492,31 @@ def attained_success(mechanism: str, mu: float, k: int) -> float:
     >>> round(attained_success("Gaussian", 2.0, 10), 4)
     0.4792
     """
+    return _each(_attained_success, mechanism, mu, k)
+
+
+def _attained_success(mechanism: str, mu: float, k: int) -> float:
+    """``attained_success`` of single values."""
     if _model(mechanism) == "gdp":
         return simplex_gaussian_success(mu, k)
     return simplex_laplace_success(mu, k)
 
 
+@overload
+def noise_for_attained_singling_out(  # type: ignore[overload-overlap]
+    mechanism: str, target: RiskTargets, sensitivity: float | Many = ...
+) -> np.ndarray: ...
+@overload
 def noise_for_attained_singling_out(
-    mechanism: str, target: RiskTarget, sensitivity: float = 1.0
-) -> float:
+    mechanism: str, target: RiskTarget, sensitivity: float = ...
+) -> float: ...
+@overload
+def noise_for_attained_singling_out(
+    mechanism: str, target: RiskTarget, sensitivity: float | Many = ...
+) -> float | np.ndarray: ...
+def noise_for_attained_singling_out(
+    mechanism: str, target: RiskTarget, sensitivity: float | Many = 1.0
+) -> float | np.ndarray:
     """The least noise at which ``mechanism`` on its simplex of k candidates (``attained_success``)
     picks the right one with a chance of at most the target: less than ``noise_for`` asks, as the
     bound covers every mechanism with the guarantee and this is one of them. Found by brentq in
@@ -1095,6 +1525,13 @@ def noise_for_attained_singling_out(
     >>> round(noise_for_attained_singling_out("Gaussian", at_most_singling_out(0.25, 10)), 4)
     1.0172
     """
+    return _each(_noise_for_attained_singling_out, mechanism, target, sensitivity)
+
+
+def _noise_for_attained_singling_out(
+    mechanism: str, target: RiskTarget, sensitivity: float = 1.0
+) -> float:
+    """``noise_for_attained_singling_out`` of single values."""
     if target.kind != "singling_out":
         raise ValueError(f"target must be a 'singling_out' risk, got {target.kind!r}")
     width, n = positive("sensitivity", sensitivity), target.candidates

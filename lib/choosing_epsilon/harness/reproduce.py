@@ -1,7 +1,9 @@
 """The runner behind ``make reproduce``: papermill over the notebooks, deterministic outputs.
 
 - ``python -m choosing_epsilon.harness.reproduce``: every notebook, in place, at the paper's values;
-- ``python -m choosing_epsilon.harness.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho``.
+- ``python -m choosing_epsilon.harness.reproduce lee_clifton_2011 -p rho 0.25 -o runs/rho``;
+- ``python -m choosing_epsilon.harness.reproduce lee_clifton_2011 --help``: the notebook's
+  parameters, each with its kind, allowed range, committed value and meaning, from its declaration.
 
 A default run executes each notebook into a temporary file and, if the run succeeds, replaces the
 committed notebook and its figures/ only where their content changed beyond the tolerances of
@@ -32,6 +34,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import textwrap
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -574,9 +577,57 @@ def stopped(error: papermill.PapermillExecutionError, names: Sequence[str]) -> t
     ), 1
 
 
+# the width of --help's text, as argparse's: the terminal's, at most 100 columns
+HELP_WIDTH = min(shutil.get_terminal_size((100, 24)).columns - 2, 100)
+
+
+def parameter_help(notebook: str, width: int = HELP_WIDTH) -> str:
+    """``notebook``'s parameters as ``NOTEBOOK --help`` lists them, from its declaration
+    (``parameters.SPECS``), in the order of its parameters cell: each one's name, kind and
+    committed value (the paper's, where the paper fixes it), then its meaning (the cell's
+    comment) and its allowed range."""
+
+    def wrapped(text: str) -> list[str]:
+        return textwrap.wrap(
+            text,
+            width,
+            initial_indent=" " * 6,
+            subsequent_indent=" " * 6,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+
+    lines = [
+        f"parameters of {notebook} (-p NAME VALUE; a parameter not given keeps the value shown):",
+    ]
+    for name, param in params.SPECS[notebook].items():
+        value = param.paper if param.default is None else param.default
+        whose = " (the paper's)" if param.default is None and param.paper is not None else ""
+        shown = param.source or params.value_text(value)
+        lines.append(f"  {name} ({param.kind}, default {shown}{whose})")
+        meaning = " ".join([*param.comment_above.splitlines(), param.comment]).strip()
+        lines += wrapped(meaning) if meaning else []
+        lines += wrapped(f"allowed: {param.allowed}") if param.allowed else []
+    return "\n".join(lines)
+
+
+def notebooks_help() -> str:
+    """The notebooks a run may name, as ``--help`` lists them."""
+    names = "\n".join(f"  {name}" for name in notebook_names())
+    return f"notebooks:\n{names}\n\nNOTEBOOK --help lists that notebook's parameters."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m choosing_epsilon.harness.reproduce", description=__doc__.split("\n\n")[0]
+        prog="python -m choosing_epsilon.harness.reproduce",
+        description=__doc__.split("\n\n")[0],
+        add_help=False,  # --help with notebook names lists their parameters
+    )
+    parser.add_argument(
+        "-h",
+        "--help",
+        action="store_true",
+        help="show this help and exit; with notebook names, list their parameters",
     )
     parser.add_argument("notebooks", nargs="*", help="notebook names (default: all)")
     parser.add_argument(
@@ -595,6 +646,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "-j", "--jobs", type=int, default=None, help="notebooks run at once (default: one per core)"
     )
     args = parser.parse_args(argv)
+    if args.help:
+        unknown = sorted(set(args.notebooks) - set(notebook_names()))
+        if unknown:
+            print(
+                f"error: notebook must be one of {notebook_names()}, got {unknown}", file=sys.stderr
+            )
+            return 2
+        helps = [parameter_help(name) for name in args.notebooks] or [notebooks_help()]
+        print("\n\n".join([parser.format_help().rstrip(), *helps]))
+        return 0
     names = args.notebooks or notebook_names()
     given = {name: _parse_value(value) for name, value in args.parameter}
     try:
