@@ -338,7 +338,7 @@ def test_bad_input_is_refused_by_name():
         composition.compose([risk.zcdp(0.1), risk.pure(1.0)])
     with pytest.raises(ValueError, match="delta_prime"):
         composition.advanced_composition(risk.pure(1.0), 3, delta_prime=0.0)
-    with pytest.raises(ValueError, match="g.model"):
+    with pytest.raises(ValueError, match=r"g\.model"):
         composition.advanced_composition(risk.gdp(1.0), 3)
     with pytest.raises(ValueError, match="n must be"):
         composition.compose(risk.pure(1.0), 2).singling_out(1)
