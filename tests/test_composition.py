@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy import special, stats
+from scipy import integrate, special, stats
 
 from choosing_epsilon import composition, risk
 
@@ -177,6 +177,13 @@ def test_the_averaging_test_against_its_monte_carlo(epsilon, k):
     assert abs(gain - value) < SE * math.sqrt(0.5 / draws)
     if k == 1:
         assert value == pytest.approx(risk.advantage(risk.laplace(epsilon)), rel=1e-12)
+    # and by another route: P(|G₁ − G₂| < c) by quadrature over G₂ ~ Gamma(k)
+    c, gamma = k * epsilon / 2, stats.gamma(k)
+    quad, _ = integrate.quad(
+        lambda y: (gamma.cdf(y + c) - gamma.cdf(max(y - c, 0.0))) * gamma.pdf(y),
+        0, k + 40 * math.sqrt(k) + c, points=[k], epsabs=1e-13, epsrel=1e-12, limit=500,
+    )  # fmt: skip
+    assert value == pytest.approx(quad, rel=1e-9)
 
 
 def test_a_million_releases_keep_their_digits():
