@@ -18,7 +18,8 @@ coincide the reading is exact:
   the bracket closes on the advantage (``risk.advantage`` is that randomized response's); beyond,
   whether the worst case of k ρ-zCDP releases reaches kρ-zCDP's curve is not known to us, and the
   gap is what ``Composed.gap`` reports;
-- the Laplace mechanism, k times: no closed form; dp-accounting's privacy loss distribution
+- the Laplace mechanism, k times: its own curve at k = 1 (``risk``); beyond, no closed form:
+  dp-accounting's privacy loss distribution
   (connect-the-dots, Doroshenko et al. 2022) brackets it, its pessimistic estimate above and its
   optimistic one below, read directly (``calibration.pld_tpr``);
 - different guarantees together: μ-GDP and ρ-zCDP as above (a GDP counts as ρ = μ²/2); pure, (ε, δ),
@@ -37,9 +38,9 @@ risk, on the safe side: the value returned allows at most the target on the comp
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 import mpmath
@@ -153,9 +154,16 @@ class GuaranteeCurve:
 @dataclass(frozen=True)
 class PldCurve:
     """A dp-accounting privacy loss distribution's curve, read directly (``calibration.pld_tpr``);
-    its advantage is δ(0), the total variation."""
+    its advantage is δ(0), the total variation. ``build`` makes the distribution, on first use
+    (a composition takes tens of milliseconds: a bracket read on one side never builds the other).
+    """
 
-    pld: Any = field(compare=False)
+    build: Callable[[], Any] = field(compare=False)
+
+    @cached_property
+    def pld(self) -> Any:
+        """The distribution, built once."""
+        return self.build()
 
     def tpr(self, fprs: np.ndarray) -> np.ndarray:
         return np.asarray(calibration.pld_tpr(self.pld, np.asarray(fprs, dtype=float)))
@@ -471,6 +479,10 @@ def compose(
             return Composed(releases, curve, curve, True, how, basic)
         if g.model == "zcdp":
             return _zcdp_bracket(releases)
+        if g.model == "laplace" and n == 1:  # one release: the mechanism's own curve, exact
+            own = GuaranteeCurve(g)
+            how = f"the Laplace mechanism at μ = Δ/b = {g.mu:g}: its own curve, exact"
+            return Composed(releases, own, own, True, how, risk.pure(g.mu))
         if g.model == "laplace":
             return _pld_bracket(releases, step, f"{n} Laplace releases at μ = Δ/b = {g.mu:g}")
     if models == {"gdp"}:
@@ -539,15 +551,19 @@ def _pld(g: risk.Guarantee, pessimistic: bool, step: float) -> Any:
 def _pld_bracket(releases: tuple[risk.Guarantee, ...], step: float, what: str) -> Composed:
     """dp-accounting's composition: pessimistic above, optimistic below (an (ε, δ)'s distribution
     has one form, its losses ±ε rounded outward)."""
-    curves = []
-    for pessimistic in (True, False):
-        if len(set(releases)) == 1:
-            pld = _pld(releases[0], pessimistic, step).self_compose(len(releases))
-        else:
+
+    def build(pessimistic: bool) -> Callable[[], Any]:
+        def composed() -> Any:
+            if len(set(releases)) == 1:
+                return _pld(releases[0], pessimistic, step).self_compose(len(releases))
             pld = _pld(releases[0], pessimistic, step)
             for g in releases[1:]:
                 pld = pld.compose(_pld(g, pessimistic, step))
-        curves.append(PldCurve(pld))
+            return pld
+
+        return composed
+
+    curves = [PldCurve(build(True)), PldCurve(build(False))]
     how = (
         f"{what}: dp-accounting's privacy loss distribution (grid {step:g}), pessimistic above, "
         "optimistic below"
