@@ -711,12 +711,12 @@ def rules_table(
 def averaging_advantage(epsilon: float, k: int) -> float:
     """The advantage of the averaging attacker's own test against k Laplace releases of one count
     at ε each (noise b = Δ/ε): "the mean of the k answers exceeds the midpoint of the two worlds'
-    answers", whose advantage P(``|W|`` < kε/2) is the largest of the mean's threshold tests (W, the
-    sum of k standard Laplace variables, is symmetric and unimodal). In closed form: W = G₁ − G₂
-    with G₁, G₂ ~ Gamma(k), whose density is e^(−``|x|``) Σ_j C(k − 1 + j, j) 2^(−(k + j))
-    ``|x|``^(k − 1 − j)/(k − 1 − j)!, so P(``|W|`` < c) = Σ_(j < k) 2 NB(j; k, ½) P(k − j, c), a
-    sum of positive terms (NB the negative binomial law, P the regularised lower incomplete gamma
-    function, scipy's ``gammainc``): full double precision at any k.
+    answers", whose advantage P(``|W| < kε/2``) is the largest of the mean's threshold tests (W,
+    the sum of k standard Laplace variables, is symmetric and unimodal). In closed form: W = G₁ − G₂
+    with G₁, G₂ ~ Gamma(k), whose density at x is e^(−a) Σ_j C(k − 1 + j, j) 2^(−(k + j))
+    a^(k − 1 − j)/(k − 1 − j)! with ``a = |x|``, so P(``|W| < c``) = Σ_(j < k) 2 NB(j; k, ½)
+    P(k − j, c), a sum of positive terms (NB the negative binomial law, P the regularised lower
+    incomplete gamma function, scipy's ``gammainc``): full double precision at any k.
 
     Parameters
     ----------
