@@ -15,9 +15,11 @@ coincide the reading is exact:
   k-fold compositions of ρ-zCDP mechanisms, the Gaussian with μ = √(2ρ) and randomized response
   at the ε whose Kullback-Leibler divergence ε·tanh(ε/2) is ρ (the largest randomized response
   that is ρ-zCDP: its Rényi divergences of order a, divided by a, are largest as a → 1). At k = 1
-  the bracket closes on the advantage (``risk.advantage`` is that randomized response's); beyond,
-  whether the worst case of k ρ-zCDP releases reaches kρ-zCDP's curve is not known to us, and the
-  gap is what ``Composed.gap`` reports;
+  the reading is exact (``risk``: a two-outcome mechanism attains each point of ρ-zCDP's curve);
+  beyond, whether the worst case of k ρ-zCDP releases reaches kρ-zCDP's curve is not known to us,
+  and the gap is what ``Composed.gap`` reports (at ρ = 0.015: 0.055 in advantage at k = 10, 0.090
+  at k = 365). The f-DP composition of the one-release curve, a bound that may lie below kρ's, is
+  not computed;
 - the Laplace mechanism, k times: its own curve at k = 1 (``risk``); beyond, no closed form:
   dp-accounting's privacy loss distribution
   (connect-the-dots, Doroshenko et al. 2022) brackets it, its pessimistic estimate above and its
