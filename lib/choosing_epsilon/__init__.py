@@ -21,6 +21,10 @@ The mathematics, one module per concept:
   attacker testing one person's presence can read off it (trade-off curve, advantage, TPR at an
   FPR, accuracy at prior ½, posterior), with the inverses beside them: the ε, the shift or the
   noise for a stated risk, always on the safe side.
+- ``composition``: many releases read on the same scale: the composed trade-off curve of k copies
+  of a guarantee or of a list (exact for pure ε, (ε, δ) and μ-GDP, a bracket for ρ-zCDP and the
+  Laplace mechanism), beside basic and advanced composition, the averaging attacker's own test, and
+  the per-release ε or noise for a risk over k releases.
 - ``calibration``: noise calibrated to an attack risk by both routes (Kulynych et al. 2024), for
   one release in closed form and for DP-SGD through riskcal and dp-accounting.
 - ``laplace``: the Laplace mechanism, its scale, sampling and privacy-loss ratios.

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import numpy as np
-from numba import njit
 
 from ._validate import finite_array, real
 
@@ -370,6 +369,28 @@ def standardised_counts(values: np.ndarray, ends: np.ndarray) -> tuple[np.ndarra
     return t - centre, centre, scale
 
 
+# the kernels numba compiles, on their first call: importing numba (with llvmlite) takes about a
+# second, which a notebook that never sums exactly (the Laplace introduction) need not pay
+_KERNELS: list[Callable[..., Any]] = []
+
+
+def _compiled_on_first_call(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, compiled by numba's ``njit(cache=True)`` when any kernel is first called:
+    every kernel is then replaced in the module by its compiled form, so that kernels calling each
+    other call compiled code."""
+    _KERNELS.append(function)
+
+    def first_call(*args: Any) -> Any:
+        from numba import njit
+
+        for kernel in _KERNELS:
+            globals()[kernel.__name__] = njit(cache=True)(kernel)
+        return globals()[function.__name__](*args)
+
+    first_call.__name__, first_call.__doc__ = function.__name__, function.__doc__
+    return first_call
+
+
 # The superaccumulator of ``exact_weighted_sum``: a fixed-point number of 32-bit limbs, limb j
 # worth 2**(32 j - 1074) (the least float64 bit, 2**-1074, is bit 0 of limb 0). A count up to
 # 2**53 times a value's 53-bit significand, at any exponent, lies below bit 2046 + 106, and a sum
@@ -382,7 +403,7 @@ _LIMB_MASK = (1 << _LIMB_BITS) - 1
 _CARRY_EVERY = 1 << 20
 
 
-@njit(cache=True)
+@_compiled_on_first_call
 def _add_shifted(limbs: np.ndarray, part: np.int64, position: np.int64, sign: np.int64) -> None:
     """limbs += sign * part * 2**position, for 0 <= part < 2**63 and sign ±1: added in three
     pieces, each below 2**33 (a product by the sign rather than a branch on it, which random signs
@@ -396,7 +417,7 @@ def _add_shifted(limbs: np.ndarray, part: np.int64, position: np.int64, sign: np
     limbs[q + 2] += sign * (high >> _LIMB_BITS)
 
 
-@njit(cache=True)
+@_compiled_on_first_call
 def _carry(limbs: np.ndarray) -> None:
     """Propagate carries: every limb but the last into [0, 2**32), the last keeps the sign."""
     for j in range(limbs.size - 1):
@@ -405,7 +426,7 @@ def _carry(limbs: np.ndarray) -> None:
         limbs[j + 1] += carry
 
 
-@njit(cache=True)
+@_compiled_on_first_call
 def _accumulate(bits: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The exact Σ c_i v_i as limbs (see ``_LIMBS``), from the values' IEEE-754 bit patterns
     (int64) and counts in [0, 2**53]. A product of a count below 2**10 and a 53-bit significand is

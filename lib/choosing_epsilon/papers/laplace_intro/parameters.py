@@ -72,6 +72,17 @@ DECLARED: dict[str, declare.Param] = {
         default=2.0,
         comment="privacy budget ε_t for the dataset (our choice)",
     ),
+    "releases_read": declare.Param(
+        "list[int]",
+        "increasing integers in [1, 10**5]",
+        lambda v: len(v) > 0 and all(1 <= x <= 10**5 for x in v) and list(v) == sorted(set(v)),
+        default=[1, 2, 5, 10, 20, 50, 100, 200, 500],
+        comment="numbers of releases at which the averaging attack is read exactly (our choice)",
+    ),
+    "averaging_risk": declare.in_unit(
+        default=0.5,
+        comment="the advantage whose crossing the averaging figure marks (our choice)",
+    ),
     "seed": declare.with_default(declare.SEED, 20230315, "seeds every random draw below"),
     "output_dir": declare.output_dir("laplace_intro"),
 }
