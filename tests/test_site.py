@@ -3,7 +3,8 @@ error and no request to another host, its figures show, its math is typeset, eac
 claims table has one row per row of its claims.csv, each ε scrubber follows its figure and
 moves, and the API reference shows every function of ``risk`` with its docstring and example,
 reached from the Python guide's link; on a laptop's width and a phone's, a notebook page shows no
-code before its first output (the synthesis's answer, no word of it cut) or its first section.
+code before its first output (the synthesis's answer, no word of it cut) or its first section, and
+every page one search box; the sidebar opens at its top, its first entries below the header.
 
 ``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
 driven by Playwright; with no browser on the machine the tests are skipped, and none is ever

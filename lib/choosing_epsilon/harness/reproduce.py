@@ -223,26 +223,17 @@ QUIET = ["--IPKernelApp.log_level=ERROR"]
 
 
 def kernel_settings(stack: contextlib.ExitStack) -> tuple[dict[str, str], list[str]]:
-    """The settings of a quiet kernel manager and the kernel's extra arguments, for the runner's
-    kernels and for any other tool that starts one (nbgrader's, in ``tools/assignments.py``).
+    """The traits of a quiet kernel manager (``transport`` and ``ip`` over IPC, ``connection_file``
+    always) and the arguments to start its kernel with (no history file, an errors-only log), for
+    the runner's kernels and any other tool's (nbgrader's, in ``tools/assignments.py``);
+    ``stack`` removes the kernel's private directory, with whatever it holds, when it closes.
 
     The kernel runs over IPC sockets where the platform has a short enough place for them.
     Where it has none, it runs over TCP on the loopback interface (the unencrypted-TCP warning,
     which the quiet log leaves out, is about traffic that never leaves the machine). The kernel's
     connection file goes into the same private directory as its sockets (one of its own where
-    there are none), which ``stack`` removes: however the run ends, and whatever jupyter_client's
-    own clean-up does, nothing of the kernel stays in TMPDIR.
-
-    Parameters
-    ----------
-    stack : contextlib.ExitStack
-        Removes the kernel's private directory, with whatever it holds, when it closes.
-
-    Returns
-    -------
-    tuple[dict[str, str], list[str]]
-        The kernel manager's traits (``transport`` and ``ip`` over IPC, ``connection_file``
-        always) and the arguments to start the kernel with (no history file, errors-only log).
+    there are none): however the run ends, and whatever jupyter_client's own clean-up does,
+    nothing of the kernel stays in TMPDIR.
     """
     prefix = _socket_prefix(stack) if os.name == "posix" else None
     arguments = [*NO_HISTORY, *QUIET]
