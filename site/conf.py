@@ -53,6 +53,7 @@ napoleon_google_docstring = False  # numpydoc sections only: "Args:" in prose st
 mathjax_path = "mathjax/tex-chtml.js"
 html_static_path = ["_static", str(BUILD / "vendor")]
 html_css_files = ["site.css"]
+html_js_files = [("sidebar.js", {"defer": "defer"})]  # the sidebar opens at its top
 html_favicon = "_static/favicon.svg"  # else browsers ask for /favicon.ico, which is not there
 # the theme's colour mode, set, so that its script does not warn of an empty one
 html_context = {"default_mode": "auto"}
@@ -67,6 +68,10 @@ html_theme_options = {
     "use_download_button": True,
     "home_page_in_toc": True,
     "show_navbar_depth": 1,
+    # no search box in a header above the page: the sidebar has one (pydata-sphinx-theme 0.20
+    # puts its search field in a header of its own unless this is set, which sphinx-book-theme
+    # does not do)
+    "navbar_persistent": [],
     "extra_footer": (
         f"Equations typeset by MathJax {MATHJAX_VERSION} (the npm package <code>mathjax</code> "
         "from registry.npmjs.org, Apache License 2.0), served from this site. "

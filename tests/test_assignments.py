@@ -9,12 +9,17 @@ hidden test in the student copy, and malformed input is refused in one line. Wit
 
 import copy
 import json
+import os
 import re
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import nbformat
 import pandas as pd
+import psutil
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
@@ -523,3 +528,112 @@ def test_grade_takes_the_notebook_a_renamed_copy_answers(monkeypatch, tmp_path, 
     assert "total: 2 of 2 autograded points" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         A.main(["grade", str(submission), "--notebook", "no_such_notebook"])
+
+
+# --- the kernel: quiet, and stopped with its grading -------------------------------------------
+
+# what a kernel's own log would add to a grading's output: its start-up warning about plain TCP,
+# or its notice, from a kernel outliving its grading, that its parent has gone
+KERNEL_NOISE = ("IPKernelApp", "WARNING", "without encryption", "Parent appears to have exited")
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize(
+    "transport, quiet", [("ipc", True), ("tcp", True), ("tcp", False)], ids=["ipc", "tcp", "loud"]
+)
+def test_grading_shows_no_kernel_warning(tmp_path, capfd, monkeypatch, transport, quiet):
+    """A real grading of the fixture, its output captured at the file descriptors (the kernel
+    writes its log to the stderr it inherits, not to sys.stderr): no kernel warning over IPC
+    sockets, nor over TCP (where no short socket path exists), with the kernel's log limited to
+    errors. The capture does see the kernel: with its log left at warnings, over TCP, the warning
+    is there."""
+    if transport == "tcp":
+        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+    if not quiet:
+        monkeypatch.setattr(reproduce, "QUIET", [])
+    instructor, _ = placed_copies(fixture(), "course", FIXTURES, tmp_path)
+    capfd.readouterr()
+    graded = A.grade(instructor, COURSE)
+    out, err = capfd.readouterr()
+    assert graded.passed.all()  # the kernel ran every cell
+    if quiet:
+        assert [n for n in KERNEL_NOISE if n in out + err] == [], out + err
+    else:
+        assert "Kernel is running over TCP without encryption" in err
+
+
+def _student_copy(tmp_path: Path, name: str) -> Path:
+    A.write(tmp_path / "copies", names=[name])
+    return tmp_path / "copies" / "student" / name / f"{name}.ipynb"
+
+
+@pytest.mark.notebook
+def test_the_grading_command_prints_its_table_and_no_kernel_warning(tmp_path):
+    """``python tools/assignments.py grade`` on a blank student copy, as a teacher runs it:
+    stdout holds the table and the total, stderr nothing at all."""
+    student = _student_copy(tmp_path, "laplace_intro")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "assignments.py"), "grade", str(student)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    assert [n for n in KERNEL_NOISE if n in run.stdout] == [], run.stdout
+    assert run.stdout.splitlines()[-1].startswith("total: 0 of ")
+
+
+def _ended(process: psutil.Process) -> bool:
+    try:
+        return process.status() == psutil.STATUS_ZOMBIE  # ended, not yet reaped
+    except psutil.NoSuchProcess:
+        return True
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
+@pytest.mark.parametrize(
+    "sig, to_group",
+    [(signal.SIGINT, True), (signal.SIGTERM, True), (signal.SIGTERM, False)],
+    ids=["Ctrl-C", "SIGTERM to the group", "SIGTERM to the command"],
+)
+def test_a_grading_stopped_by_a_signal_stops_cleanly(tmp_path, sig, to_group):
+    """Ctrl-C (SIGINT to the terminal's foreground group) or SIGTERM while the kernel runs the
+    copy's cells: the command stops with 128 + the signal's number and one line, the kernel is
+    gone, and nothing is left in TMPDIR (course, staging directory, kernel sockets or connection
+    file). The kernel's output after the command's last line would reach the same pipe."""
+    student = _student_copy(tmp_path, "kulynych_2024")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    grading = subprocess.Popen(
+        [sys.executable, str(ROOT / "tools" / "assignments.py"), "grade", str(student)],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    # the notebook stages its files inside the temporary course: the kernel is running its cells
+    while not list(temporary.glob("choosing-epsilon-grade-*/stages/choosing-epsilon-*")):
+        assert grading.poll() is None, grading.communicate()
+        assert time.monotonic() < deadline, "the copy's cells never started"
+        time.sleep(0.05)
+    kernels = psutil.Process(grading.pid).children(recursive=True)
+    assert kernels, "no kernel is running"
+    if to_group:
+        os.killpg(grading.pid, sig)
+    else:
+        grading.send_signal(sig)
+    out, err = grading.communicate(timeout=60)
+    assert grading.returncode == 128 + sig, err
+    assert err.splitlines() == [
+        f"stopped by {sig.name}: nothing graded or written, no kernel left running"
+    ]
+    assert out == ""
+    psutil.wait_procs(kernels, timeout=10)
+    assert all(_ended(k) for k in kernels)
+    assert not list(temporary.iterdir())

@@ -277,3 +277,35 @@ def test_a_run_leaves_nothing_in_tmpdir_even_when_jupyter_client_keeps_its_files
     reproduce.execute(notebook, work / "one.ipynb", workdir=work)
     assert nbformat.read(work / "one.ipynb", as_version=4).cells[0].outputs  # the kernel ran it
     assert not list(temporary.iterdir())
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize(
+    "transport, quiet", [("ipc", True), ("tcp", True), ("tcp", False)], ids=["ipc", "tcp", "loud"]
+)
+def test_a_runner_run_shows_no_kernel_warning(tmp_path, capfd, monkeypatch, transport, quiet):
+    """A run of the runner's own ``execute``, its output captured at the file descriptors (the
+    kernel's log goes to the stderr it inherits): no kernel warning over IPC sockets, nor over
+    TCP with the kernel's log limited to errors. The capture does see the kernel: with its log
+    left at warnings, over TCP, the warning is there."""
+    import nbformat
+
+    if transport == "tcp":
+        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+    if not quiet:
+        monkeypatch.setattr(reproduce, "QUIET", [])
+    notebook = tmp_path / "one.ipynb"
+    cell = nbformat.v4.new_code_cell("print(1 + 1)")
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), notebook)
+    work = tmp_path / "work"
+    work.mkdir()
+    capfd.readouterr()
+    reproduce.execute(notebook, work / "one.ipynb", workdir=work)
+    out, err = capfd.readouterr()
+    ran = nbformat.read(work / "one.ipynb", as_version=4).cells[0].outputs
+    assert ran and ran[0]["text"] == "2\n"  # the kernel ran the cell
+    noise = ("IPKernelApp", "WARNING", "without encryption", "Parent appears to have exited")
+    if quiet:
+        assert [n for n in noise if n in out + err] == [], out + err
+    else:
+        assert "Kernel is running over TCP without encryption" in err

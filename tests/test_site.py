@@ -3,7 +3,8 @@ error and no request to another host, its figures show, its math is typeset, eac
 claims table has one row per row of its claims.csv, each ε scrubber follows its figure and
 moves, and the API reference shows every function of ``risk`` with its docstring and example,
 reached from the Python guide's link; on a laptop's width and a phone's, a notebook page shows no
-code before its first output (the synthesis's answer, no word of it cut) or its first section.
+code before its first output (the synthesis's answer, no word of it cut) or its first section, and
+every page one search box; the sidebar opens at its top, its first entries below the header.
 
 ``make test-site`` builds the site first. Chromium is Debian's (``apt-get install chromium``),
 driven by Playwright; with no browser on the machine the tests are skipped, and none is ever
@@ -797,3 +798,58 @@ def outputs(cell) -> list:
 def shows_png(output) -> bool:
     """Whether an output displays a PNG image."""
     return "image/png" in output.get("data", {})
+
+
+# the theme's search boxes: the field and the icon that open its search dialog, and the dialog's
+# form (shown only once opened); the search page's own field (in .bd-search-container) is its
+# content, not a second box
+SEARCH_BOXES = ".search-button-field, .search-button, form.bd-search"
+SHOWN_SEARCH_BOXES = """(selector) => [...document.querySelectorAll(selector)].filter(e => {
+  if (e.closest('.bd-search-container')) return false;
+  const box = e.getBoundingClientRect(), style = getComputedStyle(e);
+  return box.width > 0 && box.height > 0 && style.visibility !== 'hidden';
+}).map(e => e.outerHTML.slice(0, 120))"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_one_search_box_is_shown(visits, name):
+    """One search box on a laptop's screen, the sidebar's: pydata-sphinx-theme 0.20 put another
+    in a header above the page unless ``navbar_persistent`` is set."""
+    shown = visits(name).page.evaluate(SHOWN_SEARCH_BOXES, SEARCH_BOXES)
+    assert len(shown) == 1, shown
+
+
+@pytest.mark.parametrize("name", ["index", "docs/api"])
+def test_one_search_box_is_shown_on_a_phone(phone_visits, name):
+    """On a phone's screen the sidebar is folded away: the one search box is the header's icon."""
+    shown = phone_visits(name).page.evaluate(SHOWN_SEARCH_BOXES, SEARCH_BOXES)
+    assert len(shown) == 1 and "search-button" in shown[0], shown
+
+
+def test_the_sidebar_opens_at_its_top_below_the_header(browser, server):
+    """api.html, listed low in the sidebar, at 1280 by 900 pixels, freshly opened: the sidebar's
+    first entries (the site's title, the search box, the first page) lie below the header's
+    bottom, none cut off (the theme scrolled the sidebar to its current entry, hiding them above
+    the window under a header that was there)."""
+    visit, context = visitor(browser, server, *LAPTOP)
+    try:
+        page = visit("docs/api").page
+        boxes = page.evaluate(
+            """() => {
+              const top = e => e ? e.getBoundingClientRect().top : null;
+              const header = document.querySelector('#pst-header');
+              const sidebar = document.querySelector('.bd-sidebar-primary');
+              return {
+                header: header ? header.getBoundingClientRect().bottom : 0,
+                sidebar: top(sidebar),
+                title: top(sidebar.querySelector('.sidebar-primary-item')),
+                search: top(sidebar.querySelector('.search-button-field')),
+                first_page: top(sidebar.querySelector('.bd-docs-nav a')),
+              };
+            }"""
+        )
+    finally:
+        context.close()
+    below = max(boxes["header"], boxes["sidebar"])
+    entries = {k: boxes[k] for k in ("title", "search", "first_page")}
+    assert all(v is not None and v >= below for v in entries.values()), boxes

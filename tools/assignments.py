@@ -20,8 +20,14 @@ notebook, each in a folder of its own with the data files its parameters name, u
 
 from __future__ import annotations
 
+from choosing_epsilon.harness.interruption import Interrupted, stop_on_signals
+
+if __name__ == "__main__":  # from the first line on, Ctrl-C or SIGTERM stops the command quietly
+    stop_on_signals()
+
 import argparse
 import ast
+import asyncio
 import contextlib
 import copy
 import dataclasses
@@ -34,16 +40,18 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import nbformat
 import pandas as pd
 from nbformat import NotebookNode
 
+from choosing_epsilon.harness import outputs
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
-from choosing_epsilon.harness.reproduce import notebook_names
+from choosing_epsilon.harness.reproduce import kernel_settings, notebook_names
 
 SOLUTION, GRADER, PARAMETERS = "solution", "grader", "parameters"
 POINTS = re.compile(r"points-(\d+)")
@@ -542,17 +550,63 @@ def _alembic_head() -> str:
     return str(head)
 
 
+def _cancel_pending() -> None:
+    """Cancel the asyncio tasks that a step cut short by a signal left on nbclient's event loop
+    (a cell's execution, whose kernel is gone), as the runner does: none may wake to find its
+    kernel dead and log it after the command's last line."""
+    from jupyter_core.utils import run_sync
+
+    async def cancel() -> None:
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    run_sync(cancel)()
+
+
+def _passing_interruptions(
+    capture_log: Callable[[object], dict[str, object]],
+) -> Callable[[object], dict[str, object]]:
+    """nbgrader's ``capture_log``, which turns whatever its step raises into a failed result
+    (a bare ``except``), letting a signal's ``Interrupted`` through: a grading stopped by Ctrl-C
+    or SIGTERM stops, rather than being reported as nbgrader's failure."""
+
+    def capture(app: object) -> dict[str, object]:
+        stopped: list[Interrupted] = []
+        start = app.start  # type: ignore[attr-defined]
+
+        def started() -> None:
+            try:
+                start()
+            except Interrupted as stop:
+                stopped.append(stop)
+                _cancel_pending()
+                raise
+
+        app.start = started  # type: ignore[attr-defined]
+        result = capture_log(app)
+        if stopped:
+            raise stopped[0]
+        return result
+
+    return capture
+
+
 @contextlib.contextmanager
 def _nbgrader_env() -> Iterator[None]:
     """nbgrader's loggers and warnings silenced, and its new gradebook stamped with the schema's
     revision read in this process (nbgrader runs the ``alembic`` command for it, which needs
     the environment's scripts on PATH and takes seconds)."""
     import nbgrader.api  # type: ignore[import-untyped, unused-ignore]
+    import nbgrader.apps.api  # type: ignore[import-untyped, unused-ignore]
 
     loggers = [logging.getLogger(n) for n in ("traitlets", "nbgrader", "NbGraderAPI")]
     levels = [lg.level for lg in loggers]
     original = nbgrader.api.get_alembic_version
     nbgrader.api.get_alembic_version = _alembic_head
+    capture_log = nbgrader.apps.api.capture_log
+    nbgrader.apps.api.capture_log = _passing_interruptions(capture_log)
     for lg in loggers:
         lg.setLevel(logging.ERROR)
     try:
@@ -561,6 +615,7 @@ def _nbgrader_env() -> Iterator[None]:
             yield
     finally:
         nbgrader.api.get_alembic_version = original
+        nbgrader.apps.api.capture_log = capture_log
         for lg, level in zip(loggers, levels, strict=True):
             lg.setLevel(level)
 
@@ -606,15 +661,27 @@ def grade(path: Path | str, source: Path | str | None = None) -> pd.DataFrame:
     parameters, submitted = _parameters_cell(instructor), _parameters_cell(submission)
     if parameters is not None and submitted is not None:
         submitted.source = parameters.source
-    with tempfile.TemporaryDirectory(prefix="choosing-epsilon-grade-") as course, _nbgrader_env():
+    with contextlib.ExitStack() as stack:
+        course = stack.enter_context(tempfile.TemporaryDirectory(prefix="choosing-epsilon-grade-"))
+        stack.enter_context(_nbgrader_env())
         root = Path(course)
         _place(instructor, root / "source" / name, name, files)
         _place(submission, root / "submitted" / "student" / name, name, {})
+        # the notebook stages its files inside the course, which goes however grading ends
+        (root / "stages").mkdir()
+        stack.enter_context(mock.patch.dict(os.environ, {outputs.STAGE_ROOT: str(root / "stages")}))
         config = Config()
         config.CourseDirectory.root = str(root)
         config.CourseDirectory.course_id = "choosing_epsilon"
         config.Exchange.root = str(root / "exchange")
         config.ExecutePreprocessor.timeout = 600
+        # the runner's quiet kernel: IPC sockets in a private directory (no unencrypted-TCP
+        # warning), an errors-only kernel log, killed at once when grading ends or is stopped
+        manager, arguments = kernel_settings(stack)
+        for trait, value in manager.items():
+            setattr(config.KernelManager, trait, value)
+        config.ExecutePreprocessor.extra_arguments = arguments
+        config.ExecutePreprocessor.shutdown_kernel = "immediate"
         config.NbGraderAPI.log_level = "ERROR"
         api = NbGraderAPI(CourseDirectory(config=config), config=config)
         for step in (lambda: api.generate_assignment(name), lambda: api.autograde(name, "student")):
@@ -676,6 +743,12 @@ def main(argv: list[str] | None = None) -> int:
     except (ExerciseError, ValueError, RuntimeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except Interrupted as stop:
+        print(
+            f"stopped by {stop.name}: nothing graded or written, no kernel left running",
+            file=sys.stderr,
+        )
+        return int(stop.code)  # type: ignore[arg-type]
     return 0
 
 

@@ -225,25 +225,35 @@ def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
 QUIET = ["--IPKernelApp.log_level=ERROR"]
 
 
-def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]:
-    """The run's kernel manager, over IPC sockets where the platform has a short enough place for
-    them, and the kernel's extra arguments. Where it has none, the kernel runs over TCP on the
-    loopback interface (the unencrypted-TCP warning, which the quiet log leaves out, is about
-    traffic that never leaves the machine).
+def kernel_settings(stack: contextlib.ExitStack) -> tuple[dict[str, str], list[str]]:
+    """The traits of a quiet kernel manager (``transport`` and ``ip`` over IPC, ``connection_file``
+    always) and the arguments to start its kernel with (no history file, an errors-only log), for
+    the runner's kernels and any other tool's (nbgrader's, in ``tools/assignments.py``);
+    ``stack`` removes the kernel's private directory, with whatever it holds, when it closes.
 
-    The kernel's connection file goes into the same private directory as its sockets (one of its
-    own where there are none), which ``stack`` removes: however the run ends, and whatever
-    jupyter_client's own clean-up does, nothing of the kernel stays in TMPDIR.
+    The kernel runs over IPC sockets where the platform has a short enough place for them.
+    Where it has none, it runs over TCP on the loopback interface (the unencrypted-TCP warning,
+    which the quiet log leaves out, is about traffic that never leaves the machine). The kernel's
+    connection file goes into the same private directory as its sockets (one of its own where
+    there are none): however the run ends, and whatever jupyter_client's own clean-up does,
+    nothing of the kernel stays in TMPDIR.
     """
     prefix = _socket_prefix(stack) if os.name == "posix" else None
     arguments = [*NO_HISTORY, *QUIET]
+    settings: dict[str, str] = {}
     if prefix is not None:
-        directory, transport = os.path.dirname(prefix), {"transport": "ipc", "ip": prefix}
+        directory = os.path.dirname(prefix)
+        settings.update(transport="ipc", ip=prefix)
     else:
-        directory, transport = _private_directory(stack), {}
-    connection_file = os.path.join(directory, CONNECTION_FILE)
-    kernel = AsyncKernelManager(kernel_name="python3", connection_file=connection_file, **transport)
-    return kernel, arguments
+        directory = _private_directory(stack)
+    settings["connection_file"] = os.path.join(directory, CONNECTION_FILE)
+    return settings, arguments
+
+
+def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]:
+    """The run's kernel manager and the kernel's extra arguments (``kernel_settings``)."""
+    settings, arguments = kernel_settings(stack)
+    return AsyncKernelManager(kernel_name="python3", **settings), arguments
 
 
 def execute(
