@@ -41,7 +41,10 @@ def test_two_panels_on_one_epsilon_axis_and_the_risk_scale_below(scale):
     fig, frame = plot.methods_and_deployments(
         methods, scale, interval, SURVEY.mechanism, SURVEY.lee_mechanism, None, calibrated_at()
     )
-    ax, ax_b, ax_r, _ax_d, _ax_e = fig.axes
+    ax, ax_b, ax_r, _ax_d, _ax_e, ax_f = fig.axes
+    assert ax_f.get_title("left").startswith("(f) the deployments whose unit is a day or a month")
+    # panel (f): each time-bounded deployment, one unit and over a year (11 in the registry)
+    assert len(ax_f.get_yticks()) == len(plot.over_time(scale)) == 11
     assert style.problems(fig) == []
     assert ax.get_title("left") == f"(a) one mechanism, every input public\n{SURVEY.mechanism}"
     assert " ".join(ax_b.get_title("left").split()).endswith(SURVEY.lee_mechanism)
@@ -119,7 +122,9 @@ def test_the_committed_risk_scale_has_the_issues_columns_and_every_row(deploymen
         "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", "advantage",
         "tpr_at_fpr_1pct", "accuracy_at_half", "reading", "single_out_10_bound",
         "single_out_10_attained", "single_out_1000_bound", "single_out_1000_attained",
-        "singling_out_reading",
+        "singling_out_reading", "unit_protects", "unit_period", "units_in_horizon",
+        "advantage_over_horizon", "advantage_over_horizon_attained",
+        "tpr_at_fpr_1pct_over_horizon", "horizon_reading",
     ]  # fmt: skip
     assert (committed.kind == "deployment").sum() == len(deployments)
     # every placed row names its model's exact reading; an unplaced one says why
@@ -160,7 +165,7 @@ def test_no_interval_no_shading_and_a_method_without_epsilon_says_so(deployments
     methods.loc[methods.method == "Hsu et al., accuracy at N", "epsilon"] = math.nan
     scale = synth.risk_scale(methods, deployments)
     fig, frame = draw(methods, scale, None)
-    ax, ax_b, ax_r, _ax_e = fig.axes
+    ax, ax_b, ax_r, _ax_e, _ax_f = fig.axes
     assert not any(p.get_label().startswith("feasible") for p in ax.patches)
     assert ax.get_title("left").startswith(
         "(a) one mechanism, every input public: no ε is feasible"
@@ -312,7 +317,7 @@ def test_what_does_not_apply_is_marked_with_its_reason_in_every_panel():
         methods, scale, window.interval, survey.mechanism, survey.lee_mechanism, None,
         calibrated, survey.unit, skipped,
     )  # fmt: skip
-    ax, _ax_b, ax_r, ax_d, _ax_e = fig.axes
+    ax, _ax_b, ax_r, ax_d, _ax_e, _ax_f = fig.axes
     assert style.problems(fig) == []
     why = synth.not_applicable(methods)[SHOARAN]
     # on one line, its first words: what to give; the table says the rest

@@ -64,3 +64,46 @@ def test_eleven_records_have_a_time_bounded_unit_nine_of_them_a_persons():
 def test_a_unit_no_rule_covers_is_refused_naming_it(text):
     with pytest.raises(ValueError, match=rf"privacy unit {text!r}: no rule says whom it protects"):
         registry.privacy_unit(text)
+
+
+def randomized_response_advantage(epsilon: float, k: int) -> float:
+    """The advantage of k-fold randomized response at ε, independently of the package: the total
+    variation between the number of true answers under the two hypotheses, Binomial(k, p) and
+    Binomial(k, 1 − p) with p = e^ε/(1 + e^ε)."""
+    from scipy import stats
+
+    p = math.exp(epsilon) / (1 + math.exp(epsilon))
+    j = range(k + 1)
+    return float(
+        sum(max(0.0, a - b) for a, b in zip(stats.binom.pmf(j, k, p), stats.binom.pmf(j, k, 1 - p)))
+    )
+
+
+def test_every_time_bounded_deployment_is_read_over_a_year():
+    """risk_scale.csv: every deployment whose unit has a period and that states a guarantee has
+    its reading over a year (no blank), the composition of 365 days or 12 months; a pure ε per
+    month is 12-fold randomized response, exactly; ρ-zCDP's bracket holds the one-unit reading
+    below it."""
+    import pandas as pd
+
+    from choosing_epsilon.harness.paths import FIGURES
+
+    scale = pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
+    timed = scale[(scale.kind == "deployment") & scale.unit_period.notna()]
+    stated = timed[timed.advantage.notna()]
+    assert len(timed) == len(stated) == 11
+    for column in ("advantage_over_horizon", "advantage_over_horizon_attained"):
+        assert stated[column].notna().all()
+    assert (stated.advantage_over_horizon_attained <= stated.advantage_over_horizon + 1e-12).all()
+    assert (stated.advantage <= stated.advantage_over_horizon_attained + 1e-12).all()
+    units = {"day": 365, "month": 12, "quarter-day": 1460}
+    assert list(stated.units_in_horizon) == [units[p] for p in stated.unit_period]
+    russian = stated[stated.row.str.startswith("Wikimedia Foundation: Wikipedia Russian")].iloc[0]
+    want = randomized_response_advantage(0.1, 12)
+    assert russian.advantage_over_horizon == pytest.approx(want, rel=1e-9)
+    assert russian.advantage_over_horizon_attained == pytest.approx(want, rel=1e-9)
+    pageviews = stated[stated.row == "Wikimedia Foundation: Current Pageviews"].iloc[0]
+    assert pageviews.rho == 0.015 and pageviews.horizon_reading.endswith("attained below")
+    assert pageviews.advantage < pageviews.advantage_over_horizon_attained
+    events = stated[stated.unit_protects == "event"]
+    assert events.horizon_reading.str.contains("a person's risk can be larger still").all()

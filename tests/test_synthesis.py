@@ -231,6 +231,7 @@ def deployed_at(advantages, names=None):
             "label": [registry.short_label(*n.split(": ")) if ": " in n else n for n in names],
             "scale_model": "pure",
             "local": False,
+            "unit": "User-level",
             "epsilon": epsilons,
             "delta": 0.0,
             "rho": math.nan,

@@ -45,6 +45,11 @@ ROW_HEIGHT = 0.24  # inches per row of a panel
 SPLIT = 0.21
 MAX_NAMED = 60  # more deployments than this are drawn one row per model, unnamed
 SINGLING_OUT_ROWS = 14  # the height of the singling-out panel, in rows
+# what the frame keeps of panel (f)
+HORIZON_FRAME = [
+    "advantage", "unit_period", "units_in_horizon", "advantage_over_horizon",
+    "advantage_over_horizon_attained",
+]  # fmt: skip
 AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
@@ -232,6 +237,50 @@ def _singling_out_panel(axis: Axes, scale: pd.DataFrame) -> None:
     axis.yaxis.set_major_formatter(ticker.FuncFormatter(lambda y, _: f"{y:g}"))
 
 
+def _has_horizon_panel(scale: pd.DataFrame) -> bool:
+    """Whether the figure has panel (f): deployments few enough to name, some with a period."""
+    deployed = scale[(scale.kind == "deployment") & np.isfinite(scale.advantage.astype(float))]
+    return len(deployed) <= MAX_NAMED and bool(len(over_time(scale)))
+
+
+def _per_year(period: str) -> float:
+    return float(registry.PERIODS_PER_YEAR[period])
+
+
+def over_time(scale: pd.DataFrame) -> pd.DataFrame:
+    """The deployments whose privacy unit has a period of time and whose guarantee has a place on
+    the scale, from the smallest advantage over the horizon to the largest, renumbered."""
+    timed = scale[(scale.kind == "deployment") & (scale.units_in_horizon.astype(float) > 1)]
+    timed = timed[np.isfinite(timed.advantage.astype(float))]
+    return timed.sort_values(["advantage_over_horizon", "row"], kind="stable").reset_index(
+        drop=True
+    )
+
+
+def _horizon_panel(axis: Axes, rows: pd.DataFrame, horizon: str) -> None:
+    """Each deployment of ``rows`` (``over_time``): its advantage for one unit (a filled circle)
+    and over the horizon (a filled square: the bound; hollow: what a composed mechanism attains,
+    where the two differ), joined by a grey line; the legend in a band below the last row."""
+    columns = ["advantage", "advantage_over_horizon", "advantage_over_horizon_attained"]
+    for i, (one, bound, attained) in enumerate(rows[columns].to_numpy(float)):
+        axis.plot([one, bound], [i, i], color=style.REFERENCE, lw=1, ls="-")
+        axis.plot([one], [i], "o", ms=6, color=ADVANTAGE_COLOUR)
+        axis.plot([bound], [i], "s", ms=7, color=TPR_COLOUR)
+        if not np.isclose(attained, bound, rtol=0, atol=5e-4):
+            axis.plot([attained], [i], "s", ms=7, color=TPR_COLOUR, mfc="none", mew=1.4)
+    labels = [
+        f"{_short(str(r.row))} ({guarantee_text(r)} per {r.unit_period})" for r in rows.itertuples()
+    ]
+    axis.set_yticks(range(len(rows)), labels)
+    axis.plot([], [], "o", ms=6, color=ADVANTAGE_COLOUR, label="one unit, as stated")
+    axis.plot([], [], "s", ms=7, color=TPR_COLOUR, label=f"over {horizon}: bound")
+    axis.plot([], [], "s", ms=7, color=TPR_COLOUR, mfc="none", mew=1.4,
+              label=f"over {horizon}: attained, where below the bound")  # fmt: skip
+    axis.set(xlim=(-0.01, 1.01), ylim=(len(rows) - 0.3 + LEGEND_ROWS, -0.7))
+    axis.set(xlabel="largest membership advantage (TPR − FPR)", ylabel="deployment and its unit")
+    axis.legend(loc="lower center", ncols=3)
+
+
 def calibration_label(row: Any) -> str:
     """A row of panel (d): the mechanism, its noise's symbol and the stated risk, "Gaussian σ,
     advantage ≤ 0.25" (with the δ of its standard route)."""
@@ -328,6 +377,9 @@ def methods_and_deployments(
     if calibrated is not None:
         rows.append(len(calibrated) + len(skipped or {}) + 1)  # and a band for the legend
     rows.append(SINGLING_OUT_ROWS)
+    timed = over_time(scale) if _has_horizon_panel(scale) else over_time(scale)[:0]
+    if len(timed):
+        rows.append(len(timed) + LEGEND_ROWS)
     count = len(rows)
     lines = 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
@@ -419,17 +471,32 @@ def methods_and_deployments(
                 "route\nright: how many times the attack-aware noise the standard route needs"
             ),
         )
-    ax_e = fig.add_subplot(grid[count - 1])
+    at_e = count - 2 if len(timed) else count - 1
+    ax_e = fig.add_subplot(grid[at_e])
     _singling_out_panel(ax_e, scale)
     style.panel_title(
         ax_e,
-        count - 1,
+        at_e,
         _wrapped(
             "singling out one person among k equally likely candidates, for each row of (c)\n"
             "filled: the bound, which no mechanism with the guarantee exceeds; hollow: what one "
             "attains"
         ),
     )
+    if len(timed):
+        ax_f = fig.add_subplot(grid[count - 1])
+        years = float(timed.units_in_horizon.iloc[0]) / _per_year(timed.unit_period.iloc[0])
+        horizon = "a year" if np.isclose(years, 1) else f"{years:g} years"
+        _horizon_panel(ax_f, timed, horizon)
+        style.panel_title(
+            ax_f,
+            count - 1,
+            _wrapped(
+                f"the deployments whose unit is a day or a month, over {horizon}, for a person "
+                "who contributes in every unit\nthe guarantees composed: exact for ε and (ε, δ), "
+                "a bracket for ρ (bound filled, attained hollow)"
+            ),
+        )
     fig.suptitle(
         "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
         y=1 - 0.2 / height,
@@ -446,6 +513,8 @@ def methods_and_deployments(
         panel="(c)", guarantee=[guarantee_text(r) for r in rows_c.itertuples()]
     )
     frames = [drawn, on_scale]
+    if len(timed):
+        frames.append(timed[["row", "kind", *HORIZON_FRAME]].assign(panel="(f)"))
     if calibrated is not None:
         kept = ["mechanism", "target", "noise_aware", "noise_standard", "noise_ratio"]
         frames.append(calibrated[kept].assign(panel="(d)", kind="calibration"))
@@ -509,21 +578,19 @@ def caption(
         if len(text) > CAPTION_CHARACTERS:
             text = sentence(f"{verdict} ({len(names)} {does} not apply: see the figure)")
     alt = (
-        f"{'Four' if calibrated is None else 'Five'} panels. Panels (a) and (b) share a "
-        "logarithmic ε axis. Panel (a) marks each "
-        "method's bound on ε for the survey's mechanism, left-pointing for upper and "
-        "right-pointing for lower "
+        f"{['Four', 'Five', 'Six'][(calibrated is not None) + _has_horizon_panel(scale)]} "
+        "panels. (a) and (b) share a log ε axis. Panel (a) marks each "
+        "method's bound on ε for the survey's mechanism, pointing left for upper, right for lower "
         + (
             "bounds, with the feasible interval shaded green; "
             if interval is not None
             else "bounds; "
         )
-        + "panel (b) marks Lee and Clifton's two hollow upper bounds on a hatched ground; panel "
+        + "panel (b), Lee and Clifton's two hollow upper bounds, hatched; panel "
         + (
-            "(c) lists the answers, then the deployments by advantage, on an axis from 0 to 1: "
-            "a filled circle at the largest advantage (hollow if local), a hollow diamond at the "
-            "true-positive rate at 1% false positives, and at the right how often a guess at "
-            "even odds is right, in 100."
+            "(c) lists the answers, then the deployments by advantage (0 to 1): a filled circle "
+            "at the largest advantage (hollow if local), a hollow diamond at the true-positive "
+            "rate at 1% false positives, at the right a guess's accuracy, in 100."
             if len(on_scale) <= MAX_NAMED
             else f"(c) marks the {len(on_scale)} deployments' advantage on one row per privacy "
             "model."
@@ -531,15 +598,22 @@ def caption(
     )
     if calibrated is not None:
         alt += (
-            f" Panel (d) has {len(calibrated)} rows, Gaussian and Laplace per stated risk, on a "
-            "log axis of noise: a black dot at the attack-aware noise, a hollow purple square at "
-            "the standard route's, and at the right their ratio."
+            f" Panel (d) has {len(calibrated)} rows, two per stated risk, on a log noise axis: "
+            "a black dot at the attack-aware noise, a hollow purple square at the standard "
+            "route's, their ratio at the right."
         )
     last = "(d)" if calibrated is None else "(e)"
     alt += (
-        f" Panel {last} plots each row's chance to single out one of 10 (circles) or 1,000 "
-        "(squares), log axis, against its advantage: filled the bound, hollow what is attained."
+        f" Panel {last}: each row's chance to single out one of 10 (circles) or 1,000 (squares) "
+        "against its advantage, the bound filled, what is attained hollow."
     )
+    timed = over_time(scale)
+    if _has_horizon_panel(scale):
+        after = "(e)" if calibrated is None else "(f)"
+        alt += (
+            f" Panel {after}: the {len(timed)} deployments per day or month, a dot at one unit's "
+            "advantage, a square at the horizon's (hollow: attained)."
+        )
     if left_out:
         alt += " A row without a marker says in words why."
     return Caption(caption=text, alt=alt)

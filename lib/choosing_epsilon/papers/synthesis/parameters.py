@@ -160,6 +160,13 @@ DECLARED: dict[str, declare.Param] = {
         default=3.0,
         comment="Kazan & Reiter: posterior-to-prior ratio allowed where the prior is not small",
     ),
+    "horizon_years": declare.Param(
+        "float",
+        "(0, 100]",
+        lambda v: 0 < v <= 100,
+        default=1.0,
+        comment="deployments per day or month: also read over this many years of units",
+    ),
     "registry_path": declare.Param(
         "path",
         "a folder of the deployments registry's YAML files, or an older-format registry CSV",

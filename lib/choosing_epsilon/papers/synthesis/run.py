@@ -119,7 +119,7 @@ def the_answer(v: Mapping[str, Any]) -> synthesis.Answer:
         survey=survey,
         methods=methods,
         window=synthesis.feasibility(methods),
-        scale=synthesis.risk_scale(methods, deployed),
+        scale=synthesis.risk_scale(methods, deployed, v["horizon_years"]),
         deployments=deployed,
         calibrated=noise_for_risk_table(survey, v),
         skipped=inapplicable_risks(v),

@@ -4,12 +4,14 @@ what an attacker can do (membership, singling out), and the ρ-zCDP rows read fo
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from choosing_epsilon import risk
+from choosing_epsilon import composition, risk
+from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis.methods import NOT_APPLICABLE, has_epsilon
 
 # the numbers of candidates the scale reads singling out among: one of 10, one of 1,000 people
@@ -24,9 +26,17 @@ SINGLING_OUT_COLUMNS = [
 MEMBERSHIP_COLUMNS = ["advantage", "tpr_at_fpr_1pct", "accuracy_at_half"]
 
 
+# a deployment's guarantee over a horizon of time: its privacy unit read by
+# ``registry.privacy_unit``, the units a person who contributes in every one of them has in the
+# horizon, and the composed guarantee's readings (``composition.compose``): the bound, and what a
+# composed mechanism attains
+HORIZON_COLUMNS = [
+    "unit_protects", "unit_period", "units_in_horizon", "advantage_over_horizon",
+    "advantage_over_horizon_attained", "tpr_at_fpr_1pct_over_horizon", "horizon_reading",
+]  # fmt: skip
 RISK_COLUMNS = [
     "row", "kind", "model", "local", "epsilon", "delta", "rho", "mu", *MEMBERSHIP_COLUMNS,
-    "reading", *SINGLING_OUT_COLUMNS, "singling_out_reading",
+    "reading", *SINGLING_OUT_COLUMNS, "singling_out_reading", *HORIZON_COLUMNS,
 ]  # fmt: skip
 
 
@@ -74,11 +84,61 @@ def _off_the_scale(why: str) -> dict[str, Any]:
     return empty | {"reading": f"not placed: {why}", "singling_out_reading": f"not placed: {why}"}
 
 
-def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame:
+def over_horizon(g: risk.Guarantee, unit_text: str, horizon_years: float) -> dict[str, Any]:
+    """A deployment's guarantee ``g`` per privacy unit (the record's text ``unit_text``) read over
+    ``horizon_years``, for a person who contributes in every unit of the horizon: a unit with a
+    time period (a day, a month) composes round(periods a year × horizon) times
+    (``composition.compose``: exact for ε and (ε, δ), a bracket for ρ-zCDP); a unit without one
+    spans the horizon, its reading the one-unit reading. The reading says what it assumes, and
+    where the unit is not a person's, that a person's risk can be larger still."""
+    unit = registry.privacy_unit(unit_text)
+    found: dict[str, Any] = {"unit_protects": unit.who, "unit_period": unit.period}
+    if unit.who == "not stated":
+        return found | {
+            "units_in_horizon": math.nan,
+            "advantage_over_horizon": math.nan,
+            "advantage_over_horizon_attained": math.nan,
+            "tpr_at_fpr_1pct_over_horizon": math.nan,
+            "horizon_reading": "the record states no privacy unit: nothing to read over time",
+        }
+    k = max(1, round(unit.per_year * horizon_years)) if unit.period else 1
+    composed = composition.compose(g, k)
+    if not unit.period:
+        how = "the unit has no period of time: one unit's reading holds for the horizon"
+    elif composed.exact:
+        how = (
+            f"{k:,} {unit.period}s composed, exactly, for a person who contributes in every "
+            f"{unit.period}"
+        )
+    else:
+        how = (
+            f"{k:,} {unit.period}s composed, for a person who contributes in every "
+            f"{unit.period}: a bracket, bound above and attained below"
+        )
+    if not unit.is_person:
+        how += (
+            f"; the unit protects {'an' if unit.who[0] in 'aeiou' else 'a'} {unit.who}, not a "
+            "person: a person's risk can be larger still, by an amount no registry field states"
+        )
+    if unit.split_by:
+        how += f"; the unit is per {unit.split_by} too: a person in several faces more"
+    return found | {
+        "units_in_horizon": k,
+        "advantage_over_horizon": composed.advantage(),
+        "advantage_over_horizon_attained": composed.advantage_attained(),
+        "tpr_at_fpr_1pct_over_horizon": float(composed.tpr(0.01)),
+        "horizon_reading": how,
+    }
+
+
+def risk_scale(
+    methods: pd.DataFrame, deployments: pd.DataFrame, horizon_years: float = 1.0
+) -> pd.DataFrame:
     """Every method's answer (a pure ε: each method here sets the ε of a Laplace release) and
     every deployment (its guarantee as the registry states it: ρ-zCDP, μ-GDP, (ε, δ) or pure ε)
     on one scale: the attacker's largest advantage, TPR at FPR 1% and accuracy at prior ½, and
-    the chance to single out one of 10 and of 1,000 people, bound and attained. A
+    the chance to single out one of 10 and of 1,000 people, bound and attained; each deployment
+    also over ``horizon_years`` (``over_horizon``). A
     method with no ε to read (``unplaced_methods``) and a deployment that states no number have
     their rows with the scale's columns empty, and the reading says why."""
 
@@ -100,7 +160,7 @@ def risk_scale(methods: pd.DataFrame, deployments: pd.DataFrame) -> pd.DataFrame
         if d.scale_model:
             numbers = [float(v) for v in (d.epsilon, d.delta, d.rho, d.mu)]  # type: ignore[arg-type]
             g = risk.guarantee(str(d.scale_model), *numbers)
-            row |= _on_the_scale(g)
+            row |= _on_the_scale(g) | over_horizon(g, str(d.unit), horizon_years)
         else:
             row |= _off_the_scale("the record states no guarantee")
         rows.append(row)
@@ -176,3 +236,44 @@ def zcdp_gaps(readings: pd.DataFrame, fpr: float = 0.01) -> str:
         f"get_beta_from_zcdp gives TPR {said:.6f}, {verdict}"
     )
     return ";\n".join(sentences) + "."
+
+
+def _not_accumulating(folder: str | Path, file: str) -> bool:
+    """Whether the record ``file`` in ``folder`` says its privacy loss does not accumulate."""
+    path = Path(folder) / f"{file}.yaml"
+    return bool(file) and path.is_file() and "not accumulate" in path.read_text(encoding="utf-8")
+
+
+def horizon_sentences(
+    scale: pd.DataFrame, deployments: pd.DataFrame, folder: str | Path, horizon_years: float
+) -> str:
+    """What the readings over ``horizon_years`` say, in Markdown: how many deployments state a unit
+    bounded in time, how many of them a person's, and for each record (in ``folder``) that says
+    its privacy loss does not accumulate over its units, what that statement covers and what it
+    leaves out, with its numbers for one unit and over the horizon."""
+    rows = scale[scale.kind == "deployment"].reset_index(drop=True)
+    timed = rows[rows.unit_period.fillna("") != ""]
+    persons = int((timed.unit_protects == "person").sum())
+    years = "a year" if horizon_years == 1 else f"{horizon_years:g} years"
+    said = [
+        f"{len(timed)} of the {len(rows)} deployments state a privacy unit bounded in time (a day, "
+        f"a quarter of a day, a month); {persons} of them protect a person's data in that unit, "
+        "the others an event or a bounded number of contributions, where a person's risk can be "
+        "larger still, by an amount no registry field states."
+    ]
+    for row, record in zip(rows.itertuples(), deployments.itertuples()):
+        if not row.unit_period or not _not_accumulating(folder, str(record.file)):
+            continue
+        k = int(float(row.units_in_horizon))  # type: ignore[arg-type]
+        low = float(row.advantage_over_horizon_attained)  # type: ignore[arg-type]
+        high = float(row.advantage_over_horizon)  # type: ignore[arg-type]
+        same = math.isclose(low, high, abs_tol=5e-5)
+        over = f"{high:.4f}" if same else f"{low:.4f} to {high:.4f}"
+        said.append(
+            f"The record of {row.row} says its privacy loss does not accumulate over its units "
+            f"({record.unit}): that is true of each unit, whose guarantee is fixed, and of a "
+            f"person seen in one unit only. It leaves out a person seen in many: their units are "
+            f"separate releases, and an attacker who sees all {k:,} of {years} faces their "
+            f"composition, an advantage of {over} against {row.advantage:.4f} for one unit."
+        )
+    return " ".join(said)
