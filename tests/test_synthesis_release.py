@@ -291,3 +291,52 @@ def test_the_parameter_sets_cover_each_shape_of_the_answer():
         if re.search(r"meets both: the (risk you accept|budget) binds", text):
             shapes.add("feasible")
     assert shapes == {"some allow less", "conflict", "unmet", "no accuracy", "feasible"}
+
+
+# --- the release, repeated -----------------------------------------------------------------------
+
+
+def test_one_release_is_the_committed_answer_and_many_are_read_composed():
+    """releases = 1 gives the committed table; at 12 releases the bounds on a posterior or a
+    payment are 1/12 of one release's (basic composition is exact for them), the testing bound is
+    the per-release ε whose 12-fold randomized response allows the stated advantage, the utility
+    bounds stay per release, and the attacker is read on the composed curve."""
+    from choosing_epsilon import composition
+
+    one, many = at(), at(releases=12)
+    eps_one, eps_many = (
+        one.methods.set_index("method").epsilon,
+        many.methods.set_index("method").epsilon,
+    )
+    for m in ("Posterior bound", "Risk profile (Kazan & Reiter)", "Hsu et al., budget at N", *LEE):
+        assert eps_many[m] == pytest.approx(eps_one[m] / 12, rel=1e-12), m
+    for m in ("Hsu et al., accuracy at N", *POSTER, SHOARAN):
+        assert eps_many[m] == eps_one[m], m
+    testing = eps_many["Hypothesis testing"]
+    assert composition.compose(risk.pure(testing), 12).advantage() <= 0.25
+    assert composition.compose(risk.pure(testing * (1 + 1e-6)), 12).advantage() > 0.25
+    # the attacker at the upper end: 12 releases composed, exactly (randomized response)
+    upper = many.window.upper
+    read = many.read(upper)
+    assert read.exact and read.advantage() == pytest.approx(
+        composition.compose(risk.pure(upper), 12).advantage(), rel=1e-15
+    )
+    text = " ".join(many.sentences())
+    assert f"ε up to {upper:.4g} per release" in text
+    assert f"12 releases at ε = {upper:.4g} each do" in text
+    assert many.title.endswith("released 12 times?")
+
+
+def test_the_noise_per_release_keeps_all_releases_to_the_stated_risk():
+    """Each per-release σ, composed over the 12 releases, allows at most its target, and a hair
+    less noise more (read exactly: 12 Gaussian releases of shift Δ/σ are one of √12 Δ/σ)."""
+    many = at(releases=12)
+    table = many.per_release.set_index("target")
+    delta = many.survey.delta
+    sigma = table.gaussian["advantage ≤ 0.25"]
+    assert risk.advantage(risk.gdp(math.sqrt(12) * delta / sigma)) <= 0.25
+    assert risk.advantage(risk.gdp(math.sqrt(12) * delta / (sigma * (1 - 1e-6)))) > 0.25
+    rows = dict(many.rows())
+    key = "noise per release for advantage ≤ 0.25 over all 12 releases"
+    assert rows[key].startswith(f"Gaussian σ = {sigma:.4g} or Laplace b = ")
+    assert at().per_release is None

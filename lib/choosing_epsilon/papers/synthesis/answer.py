@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from choosing_epsilon import calibration, risk
+from choosing_epsilon import calibration, composition, risk
 from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis.methods import Feasibility, has_epsilon
 from choosing_epsilon.papers.synthesis.release import Column, ReleaseInputs, Survey
@@ -28,7 +28,7 @@ class Reading:
     A blind guess (ε = 0) is read the same way, for the row's heading."""
 
     name: str
-    at: Callable[[risk.Guarantee], str]
+    at: Callable[[Read], str]
 
     @property
     def heading(self) -> str:
@@ -36,23 +36,36 @@ class Reading:
         return f"{self.name} (a blind guess: {self.at(risk.pure(0.0))})"
 
 
-def _advantage_text(g: risk.Guarantee) -> str:
-    return f"{risk.advantage(g):.3g}"
+# what the answer reads an attacker on: one release's guarantee, or k releases composed
+Read = risk.Guarantee | composition.Composed
 
 
-def _tpr_text(g: risk.Guarantee, fpr: float = 0.01) -> str:
-    tpr = risk.tpr_bound(g, fpr)
+def _advantage(g: Read) -> float:
+    return g.advantage() if isinstance(g, composition.Composed) else risk.advantage(g)
+
+
+def _advantage_text(g: Read) -> str:
+    return f"{_advantage(g):.3g}"
+
+
+def _tpr_text(g: Read, fpr: float = 0.01) -> str:
+    if isinstance(g, composition.Composed):
+        tpr = float(g.tpr(fpr))
+    else:
+        tpr = risk.tpr_bound(g, fpr)
     if tpr == fpr or f"{tpr:.4g}" != f"{fpr:.4g}":
         return f"{tpr:.4g}"
     return f"{fpr:g} + {tpr - fpr:.2g}"  # at a tiny ε the TPR rounds to the FPR: say by how much
 
 
-def _guess_text(g: risk.Guarantee) -> str:
-    return risk.in_100((1 + risk.advantage(g)) / 2)
+def _guess_text(g: Read) -> str:
+    return risk.in_100((1 + _advantage(g)) / 2)
 
 
-def _singling_out_text(g: risk.Guarantee, k: int, side: str) -> str:
-    return f"{getattr(risk.singling_out(g, k), side):.4g}"
+def _singling_out_text(g: Read, k: int, side: str) -> str:
+    found = g.singling_out(k) if isinstance(g, composition.Composed) else risk.singling_out(g, k)
+    value = float(getattr(found, side))
+    return "none computed" if math.isnan(value) else f"{value:.4g}"
 
 
 # The rows of the answer's table that read what an attacker can do at the ends of the interval,
@@ -115,9 +128,9 @@ class Deployed:
     strictest: str
     strictest_advantage: float
 
-    def sentence(self, epsilon: float) -> str:
-        """How many allow more than ``epsilon`` does, and which is the strictest of all, in words
-        true whatever the counts."""
+    def sentence(self, what: str) -> str:
+        """How many allow more than the release ``what`` ("ε = 0.5 does") does, and which is the
+        strictest of all, in words true whatever the counts."""
         short = registry.in_whole_words(self.strictest, NAME_WIDTH)
         if self.count == 1:
             more = "more" if self.above else "no more"
@@ -128,14 +141,16 @@ class Deployed:
         share = {0: "none", self.count: "all"}.get(self.above, f"{self.above}")
         return (
             f"{share} of the {self.count} published deployments that state a guarantee allow "
-            f"more than ε = {epsilon:.4g} does; the strictest of them all, {short}, allows "
+            f"more than {what}; the strictest of them all, {short}, allows "
             f"{self.strictest_advantage:.3g}"
         )
 
 
-def deployed_at(epsilon: float, scale: pd.DataFrame, deployments: pd.DataFrame) -> Deployed | None:
-    """The deployments on ``scale`` (``risk_scale`` of ``deployments``, in its order) read at a
-    pure ``epsilon``; None where none states a guarantee."""
+def deployed_at(
+    advantage: float, scale: pd.DataFrame, deployments: pd.DataFrame
+) -> Deployed | None:
+    """The deployments on ``scale`` (``risk_scale`` of ``deployments``, in its order) beside a
+    release whose largest ``advantage`` is given; None where none states a guarantee."""
     rows = scale[scale.kind == "deployment"].reset_index(drop=True)
     if list(rows.row) != list(deployments.label):
         raise ValueError("deployments must be the table the risk scale was built from")
@@ -145,7 +160,7 @@ def deployed_at(epsilon: float, scale: pd.DataFrame, deployments: pd.DataFrame) 
     least = stated.sort_values(["advantage", "row"], kind="stable").index[0]
     record = deployments.iloc[least]
     name = registry.full_name(str(record.Organization), str(record.Context)) or str(record.label)
-    above = int((stated.advantage > risk.advantage(risk.pure(epsilon))).sum())
+    above = int((stated.advantage > advantage).sum())
     return Deployed(above, len(stated), name, float(rows.advantage[least]))
 
 
@@ -209,6 +224,8 @@ class Answer:
     skipped: Mapping[str, str] | None = None
     stated: ReleaseInputs | None = None  # what the reader states, and where the rest came from
     data: Column | None = None  # the private data, as read once
+    releases: int = 1  # how many times the mean is released; the stated risk covers them all
+    per_release: pd.DataFrame | None = None  # with releases > 1: the noise per release
 
     @property
     def ends(self) -> list[float]:
@@ -216,21 +233,41 @@ class Answer:
         return _ends(self.window)
 
     @property
+    def release_text(self) -> str:
+        """The release in words, with how many times it is made where more than once."""
+        many = f", released {self.releases:,} times" if self.releases > 1 else ""
+        return self.survey.release_text + many
+
+    @property
     def title(self) -> str:
         """The heading: the reader's column and release."""
-        return f"Which ε for {self.survey.release_text}?"
+        return f"Which ε for {self.release_text}?"
+
+    def read(self, epsilon: float) -> Read:
+        """What an attacker faces at a per-release ``epsilon``: the pure guarantee of one
+        release, or k of them composed (``composition.compose``: exactly k-fold randomized
+        response)."""
+        g = risk.pure(epsilon)
+        return g if self.releases == 1 else composition.compose(g, self.releases)
+
+    def at_text(self, epsilon: float) -> str:
+        """The ε read, in words: "ε = 0.5", or "12 releases at ε = 0.04 each"."""
+        if self.releases == 1:
+            return f"ε = {epsilon:.4g}"
+        return f"{self.releases:,} releases at ε = {epsilon:.4g} each"
 
     def sentences(self) -> list[str]:
         """The answer in plain words: the largest ε the stated risk (and budget) allows, the
         smallest the stated accuracy needs, which of the two binds (or the two in conflict and
         how far apart), what an attacker can do at the ε read, and the deployments beside it."""
-        w, what = self.window, self.survey.release_text
+        w, what = self.window, self.release_text
+        each = " per release" if self.releases > 1 else ""
         budget = w.binding_upper is not None and "budget" in w.binding_upper
         side = "the risk and budget you state allow" if budget else "the risk you accept allows"
         if w.binding_upper is None:
             privacy = f"Nothing you state bounds ε from above for {what}"
         else:
-            privacy = f"For {what}, {side} ε up to {w.upper:.4g} (by {w.binding_upper})"
+            privacy = f"For {what}, {side} ε up to {w.upper:.4g}{each} (by {w.binding_upper})"
         if w.binding_lower is None:
             utility = (
                 "you state no accuracy, so nothing asks for a larger ε (give noise_bound or "
@@ -258,17 +295,18 @@ class Answer:
             sentences.append(f"No ε meets every requirement: {w.conflict}.")
         ends = self.ends
         if ends:
-            g = risk.pure(ends[-1])
-            where = f"At ε = {ends[-1]:.4g}"
+            g = self.read(ends[-1])
+            where = f"At {self.at_text(ends[-1])}"
             attacker = (
                 f"{where}, someone guessing whether a given person took part is right at most "
                 f"{_guess_text(g)} times (50 by chance), and the share of those who took part "
                 f"that the best test flags exceeds the share of the others it flags by at most "
                 f"{_advantage_text(g)}"
             )
-            deployed = deployed_at(ends[-1], self.scale, self.deployments)
+            deployed = deployed_at(_advantage(g), self.scale, self.deployments)
             if deployed is not None:
-                attacker += f"; {deployed.sentence(ends[-1])}"
+                verb = " does" if self.releases == 1 else " do"
+                attacker += f"; {deployed.sentence(self.at_text(ends[-1]) + verb)}"
             sentences.append(attacker + ".")
         if self.calibrated is not None and len(self.calibrated):
             ratios = self.calibrated.noise_ratio.astype(float)
@@ -317,22 +355,33 @@ class Answer:
                     f"{ends[0]:.4g} ({w.binding_upper})",
                 )
             )
-        guarantees = [risk.pure(e) for e in ends]
+        guarantees = [self.read(e) for e in ends]
         if guarantees:
             rows += [(r.heading, _span([r.at(g) for g in guarantees])) for r in READINGS]
-            deployed = deployed_at(ends[-1], self.scale, self.deployments)
+            deployed = deployed_at(_advantage(guarantees[-1]), self.scale, self.deployments)
             if deployed is not None:
                 rows.append(
                     (
-                        f"deployments that allow a larger advantage than ε = {ends[-1]:.4g}",
+                        f"deployments that allow a larger advantage than {self.at_text(ends[-1])}",
                         f"{deployed.above} of the {deployed.count} that state a guarantee; the "
                         f"strictest of them all, {deployed.strictest}, allows "
                         f"{deployed.strictest_advantage:.3g}",
                     )
                 )
+        if self.per_release is not None:
+            rows += [
+                (
+                    f"noise per release for {r.target} over all {self.releases:,} releases",
+                    f"Gaussian σ = {r.gaussian:.4g} or Laplace b = {r.laplace:.4g} "
+                    f"{self.survey.unit}",
+                )
+                for r in self.per_release.itertuples()
+            ]
         if self.calibrated is not None:
             rows.append(STANDARD_ROUTE)
-            rows += noise_rows(self.calibrated, self.survey, self.skipped)
+            one = " (one release)" if self.releases > 1 else ""
+            noise = noise_rows(self.calibrated, self.survey, self.skipped)
+            rows += [(what + one, value) for what, value in noise]
         return rows
 
     def markdown(self) -> str:
@@ -342,6 +391,25 @@ class Answer:
         return (
             f"## {self.title}\n\n" + " ".join(self.sentences()) + "\n\n" + "\n".join(table) + "\n"
         )
+
+
+def noise_per_release(
+    survey: Survey, targets: Sequence[risk.RiskTarget], releases: int
+) -> pd.DataFrame:
+    """The least Gaussian σ and Laplace b per release at which ``releases`` releases of the
+    survey's mean (Δ = ``survey.delta``) allow at most each of ``targets`` on their composed
+    curve, on the safe side (``composition.gaussian_noise_per_release``,
+    ``composition.laplace_noise_per_release``)."""
+    rows = [
+        {
+            "target": t.describe(),
+            "releases": releases,
+            "gaussian": composition.gaussian_noise_per_release(t, releases, survey.delta),
+            "laplace": composition.laplace_noise_per_release(t, releases, survey.delta),
+        }
+        for t in targets
+    ]
+    return pd.DataFrame(rows, columns=["target", "releases", "gaussian", "laplace"])
 
 
 def risk_targets(

@@ -11,10 +11,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
+from choosing_epsilon import composition, queries, risk, risk_profiles
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import queries, risk, risk_profiles
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.papers.synthesis.release import Column, ReleaseInputs, Survey, survey_for
@@ -543,6 +543,13 @@ class Inputs:
     posterior_threshold: float
     max_advantage: float
     kr_r_tilde: float
+    releases: int = 1
+
+    def per_release(self, epsilon: float) -> float:
+        """An ε that bounds a posterior or a payment over all the releases, per release: each of
+        k pure-ε releases multiplies the likelihood ratio by at most e^ε, and randomized response
+        reaches e^(kε), so basic composition is exact for these (ε/k)."""
+        return epsilon / self.releases
 
 
 @dataclass(frozen=True)
@@ -572,7 +579,8 @@ def _lee_clifton(given: Inputs) -> list[MethodRow]:
     query, q = survey.lee_query, survey.lee_q
     upper, exact = lee_clifton_at(data, survey.delta_lc, rho, query, q)
     fewest = lee_clifton_fewest(data, query, q)
-    return lee_clifton_rows(survey, rho, upper, exact, fewest)
+    per = given.per_release
+    return _over(lee_clifton_rows(survey, rho, per(upper), per(exact), fewest), given.releases)
 
 
 def _lee_clifton_not(given: Inputs) -> str | None:
@@ -590,10 +598,11 @@ def _hsu(given: Inputs) -> list[MethodRow]:
     width = survey.ub - survey.lb
     p_cost = econ.expected_cost(given.bad_event_cost, given.bad_event_probability)
     accuracy = hsu_accuracy_epsilon(survey.n_people, error / width, given.failure_probability)
-    budget_epsilon = econ.budget_epsilon(survey.n_people, p_cost, given.budget)
-    return hsu_rows(
+    budget_epsilon = given.per_release(econ.budget_epsilon(survey.n_people, p_cost, given.budget))
+    rows = hsu_rows(
         survey, budget_epsilon, accuracy, p_cost, given.budget, error, given.failure_probability
     )
+    return [_over(rows[:1], given.releases)[0], rows[1]]  # each release must be accurate
 
 
 def _hsu_not(given: Inputs) -> str | None:
@@ -632,17 +641,32 @@ def _poster_not(given: Inputs) -> str | None:
 
 
 def _readings(given: Inputs) -> list[MethodRow]:
-    posterior = posterior_epsilon(given.prior, given.posterior_threshold)
-    advantage_epsilon = risk.epsilon_for(risk.at_most_advantage(given.max_advantage))
-    return reading_rows(
+    posterior = given.per_release(posterior_epsilon(given.prior, given.posterior_threshold))
+    target = risk.at_most_advantage(given.max_advantage)
+    if given.releases == 1:
+        advantage_epsilon = risk.epsilon_for(target)
+    else:  # exact: k-fold randomized response is the worst case of k pure-ε releases
+        advantage_epsilon = composition.epsilon_per_release(target, given.releases)
+    rows = reading_rows(
         posterior, given.prior, given.posterior_threshold, advantage_epsilon, given.max_advantage
     )
+    return _over(rows, given.releases)
 
 
 def _kazan_reiter(given: Inputs) -> list[MethodRow]:
     prior, threshold, r_tilde = given.prior, given.posterior_threshold, given.kr_r_tilde
-    epsilon = kazan_reiter_epsilon(prior, threshold, r_tilde)
-    return [kazan_reiter_row(epsilon, prior, threshold, r_tilde)]
+    epsilon = given.per_release(kazan_reiter_epsilon(prior, threshold, r_tilde))
+    return _over([kazan_reiter_row(epsilon, prior, threshold, r_tilde)], given.releases)
+
+
+def _over(rows: list[MethodRow], releases: int) -> list[MethodRow]:
+    """Rows whose ε bounds all ``releases`` together, said per release (unchanged for one)."""
+    if releases == 1:
+        return rows
+    return [
+        row._replace(meaning=f"{row.meaning}; over {releases:,} releases, ε per release")
+        for row in rows
+    ]
 
 
 def _always(given: Inputs) -> str | None:
@@ -727,6 +751,7 @@ def methods_for(
     posterior_threshold: float,
     max_advantage: float,
     kr_r_tilde: float,
+    releases: int = 1,
 ) -> tuple[Survey, pd.DataFrame]:
     """The survey's public facts and the table of every method's ε for the private ``data``
     (``METHODS``, each where its premise holds and its inputs are stated, else "not
@@ -736,7 +761,7 @@ def methods_for(
     given = Inputs(
         data, survey, stated, rho, bad_event_cost, bad_event_probability, budget,
         failure_probability, relative_error, pr, p, prior, posterior_threshold, max_advantage,
-        kr_r_tilde,
+        kr_r_tilde, releases,
     )  # fmt: skip
     rows = [row for method in METHODS for row in method.table_rows(given)]
     return survey, methods_table(rows)

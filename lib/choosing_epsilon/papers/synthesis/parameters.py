@@ -67,6 +67,13 @@ DECLARED: dict[str, declare.Param] = {
         default=True,
         comment="Lee & Clifton's premise: the adversary knows every record but one",
     ),
+    "releases": declare.Param(
+        "int",
+        "[1, 10**6]",
+        lambda v: 1 <= v <= 10**6,
+        default=1,
+        comment="how many times the mean is released: the stated risk is over all of them",
+    ),
     "rho": declare.in_unit(
         default=0.002,
         comment="Lee & Clifton: largest acceptable posterior on who is absent (the prior is 1/n)",

@@ -39,7 +39,7 @@ OLDER_REGISTRY = DATA / "epsilon_registry.csv"
 METHOD_INPUTS = (
     "value_range", "rho", "lee_clifton_query", "lee_clifton_q", "bad_event_cost",
     "bad_event_probability", "budget", "failure_probability", "relative_error", "pr", "p", "prior",
-    "posterior_threshold", "max_advantage", "kr_r_tilde",
+    "posterior_threshold", "max_advantage", "kr_r_tilde", "releases",
 )  # fmt: skip
 
 
@@ -125,6 +125,12 @@ def the_answer(v: Mapping[str, Any]) -> synthesis.Answer:
         skipped=inapplicable_risks(v),
         stated=resolved,
         data=data,
+        releases=v["releases"],
+        per_release=(
+            synthesis.noise_per_release(survey, risk_targets(v), v["releases"])
+            if v["releases"] > 1
+            else None
+        ),
     )
 
 
