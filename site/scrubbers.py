@@ -664,7 +664,7 @@ def synthesis_risk_scale(count: int) -> ScrubAnimation:
         which = " (posterior bound)" if epsilon == epsilon0 else ""
         fig.suptitle(
             f"ε = {epsilon:.4g}{which}: advantage {_rate(advantage)}, TPR at 1% FPR {_rate(tpr)}, "
-            f"a guess at prior ½ right {risk.in_100((1 + advantage) / 2)}\n"
+            f"a guess at prior ½ right {risk.in_100(risk.accuracy_from_advantage(advantage))}\n"
             f"{larger} of the {len(advantages)} deployments that state a guarantee {allow} a "
             f"larger advantage ({unstated} state none)"
         )

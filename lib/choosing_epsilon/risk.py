@@ -720,7 +720,17 @@ def accuracy_at_half(g: Guarantee) -> float:
     >>> round(accuracy_at_half(pure(1.0)), 4)
     0.7311
     """
-    return (1 + advantage(g)) / 2
+    return accuracy_from_advantage(advantage(g))
+
+
+def accuracy_from_advantage(largest_advantage: float) -> float:
+    """The best accuracy of a guess at prior ½ from the largest advantage TPR − FPR of any test:
+    (1 + advantage)/2, the test's TPR and TNR averaged at its best threshold.
+
+    >>> accuracy_from_advantage(0.25)
+    0.625
+    """
+    return (1 + largest_advantage) / 2
 
 
 @overload
@@ -811,7 +821,7 @@ def summary(g: Guarantee, k: int = SUMMARY_CANDIDATES) -> dict[str, float]:
         "advantage": adv,
         "tpr_at_fpr_1pct": tpr_bound(g, 0.01),
         "tpr_at_fpr_0.1pct": tpr_bound(g, 0.001),
-        "accuracy_at_half": (1 + adv) / 2,
+        "accuracy_at_half": accuracy_from_advantage(adv),
         f"single_out_{found.k}_bound": found.bound,
         f"single_out_{found.k}_attained": found.attained,
     }

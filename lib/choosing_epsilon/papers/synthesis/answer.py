@@ -49,17 +49,14 @@ def _advantage_text(g: Read) -> str:
 
 
 def _tpr_text(g: Read, fpr: float = 0.01) -> str:
-    if isinstance(g, composition.Composed):
-        tpr = float(g.tpr(fpr))
-    else:
-        tpr = risk.tpr_bound(g, fpr)
+    tpr = float(g.tpr(fpr)) if isinstance(g, composition.Composed) else risk.tpr_bound(g, fpr)
     if tpr == fpr or f"{tpr:.4g}" != f"{fpr:.4g}":
         return f"{tpr:.4g}"
     return f"{fpr:g} + {tpr - fpr:.2g}"  # at a tiny ε the TPR rounds to the FPR: say by how much
 
 
 def _guess_text(g: Read) -> str:
-    return risk.in_100((1 + _advantage(g)) / 2)
+    return risk.in_100(risk.accuracy_from_advantage(_advantage(g)))
 
 
 def _singling_out_text(g: Read, k: int, side: str) -> str:

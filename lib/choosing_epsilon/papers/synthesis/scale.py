@@ -67,7 +67,7 @@ def _on_the_scale(g: Any) -> dict[str, Any]:
     return {
         "advantage": advantage,
         "tpr_at_fpr_1pct": risk.tpr_bound(g, 0.01),
-        "accuracy_at_half": (1 + advantage) / 2,
+        "accuracy_at_half": risk.accuracy_from_advantage(advantage),
         "reading": risk.READINGS[g.model],
         **{f"single_out_{k}_bound": found[k].bound for k in SINGLING_OUT_AMONG},
         **{f"single_out_{k}_attained": found[k].attained for k in SINGLING_OUT_AMONG},
