@@ -340,3 +340,30 @@ def test_the_noise_per_release_keeps_all_releases_to_the_stated_risk():
     key = "noise per release for advantage ≤ 0.25 over all 12 releases"
     assert rows[key].startswith(f"Gaussian σ = {sigma:.4g} or Laplace b = ")
     assert at().per_release is None
+
+
+# --- the four modules behind the synthesis ------------------------------------------------------
+
+
+def test_the_table_iterates_one_list_of_methods_each_with_its_premise():
+    """methods.METHODS is the table: its rows in order, each method's premise recorded in
+    results.json; the three that need only the stated risk always apply; release.DEMO is what
+    the demo states, in years; scale.HORIZON_COLUMNS are risk_scale's; every reading of
+    answer.READINGS heads a row of the answer."""
+    from choosing_epsilon.papers.synthesis import answer as answer_module
+    from choosing_epsilon.papers.synthesis import methods, release, scale
+
+    table = at().methods
+    assert list(table.method) == [name for m in methods.METHODS for name, _, _ in m.rows]
+    always = [m for m in methods.METHODS if m.premise == methods.ONLY_THE_RISK]
+    names = {name for m in always for name, _, _ in m.rows}
+    assert names == {"Posterior bound", "Hypothesis testing", "Risk profile (Kazan & Reiter)"}
+    bare = at(**ON_FILE, adversary_knows_data=False).window.not_applicable
+    assert not names & set(bare) and set(bare) == set(table.method) - names
+    assert (release.DEMO.max_error, release.DEMO.noise_bound, release.DEMO.lower_bound) == (
+        5.0, 1.0, 18.0,
+    )  # fmt: skip
+    assert set(scale.HORIZON_COLUMNS) <= set(at().scale.columns)
+    rows = [what for what, _ in at().rows()]
+    for reading in answer_module.READINGS:
+        assert reading.heading in rows
