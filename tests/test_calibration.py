@@ -244,6 +244,17 @@ def test_the_ladder_reaches_as_far_as_the_target_asks():
         accountant.calibrate("tpr", 0.1, 0.1)
 
 
+def test_a_bracket_ends_at_the_least_noise_beyond_the_last_that_fails():
+    """Readings that jitter (ε at δ = 1e-12 does, within the tolerance) leave a σ that meets the
+    target below one that fails: the bracket is the last failing σ and the least σ above it that
+    meets the target, so the answer is safe and tight, not the ladder's far rung."""
+    accountant = cal.DpsgdAccountant(SMALL)
+    for sigma, eps in [(1.0, 0.5), (1.1, 0.39), (1.2, 0.41), (1.3, 0.38), (1.5, 0.3)]:
+        accountant.memo[sigma] = cal.Risks(sigma, 0.0, (0.0, 0.0), eps)
+    assert accountant._bracket("epsilon", 0.4, None, 0.0, 2.0) == (1.2, 1.3)
+    assert accountant._bracket("epsilon", 0.2, None, 0.0, 2.0) is None
+
+
 def test_the_ladder_refuses_a_target_beyond_its_ends():
     accountant = cal.DpsgdAccountant(SMALL)
     with pytest.raises(ValueError, match="kind must be"):

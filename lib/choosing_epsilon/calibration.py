@@ -557,17 +557,18 @@ class DpsgdAccountant:
         self, kind: str, target: float, fpr: float | None, lo: float, hi: float
     ) -> tuple[float, float] | None:
         """The narrowest bracket of the root among the evaluations within [lo, hi]: the largest σ
-        whose risk exceeds the target and the smallest σ that meets it; None if the evaluations
-        there hold no such pair or are not monotone there."""
+        whose risk exceeds the target and the smallest σ above it that meets it (where the
+        accountant's readings jitter, as ε at δ = 1e-12 does within the tolerance, a σ below the
+        last one that fails is no answer); None if the evaluations there hold no such pair."""
         sigmas, values = self._known(kind, fpr)
         inside = (sigmas >= lo) & (sigmas <= hi)
         sigmas, values = sigmas[inside], values[inside]
         above = sigmas[values > target]
-        below = sigmas[values <= target]
-        if not len(above) or not len(below):
+        if not len(above):
             return None
-        a, b = float(above.max()), float(below.min())
-        return (a, b) if a < b else None
+        a = float(above.max())
+        below = sigmas[(values <= target) & (sigmas > a)]
+        return (a, float(below.min())) if len(below) else None
 
     def _predict(self, kind: str, target: float, fpr: float | None, lo: float, hi: float) -> float:
         """The root predicted from the evaluations: log σ as a polynomial (degree ≤ 3) of the
