@@ -47,6 +47,7 @@ SLOW_TESTS = {
         "test_stored_rows_are_reused_and_missing_ones_computed",
         "test_the_committed_grid_holds_every_target_under_todays_key",
         "test_the_grid_in_processes_equals_the_grid_in_one",
+        "test_the_ladder_reaches_as_far_as_the_target_asks",
     },
     "test_calibration_routes.py": {
         "test_laplace_advantage_is_the_total_variation_by_integration",

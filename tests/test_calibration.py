@@ -224,10 +224,39 @@ def test_a_dpsgd_calibration_spends_its_tolerance_on_the_safe_side(kind, target,
     assert fresh.measure(kind, sigma * (1 - 2 * cal.CALIBRATION_RTOL), fpr) > target
 
 
+def test_the_ladder_reaches_as_far_as_the_target_asks():
+    """The ladder's upper end follows from the target (twice the noise that meets it without
+    subsampling), not from a fixed 304: an advantage of 1e-5 at 10 steps of rate 0.1 needs σ near
+    1.35e4, found and bracketed from both sides; a target the ladder's lowest rung already meets,
+    and one no noise meets, are refused in words."""
+    accountant = cal.DpsgdAccountant(SMALL)
+    sigma = accountant.calibrate("advantage", 1e-5)
+    assert sigma > 304
+    assert accountant.measure("advantage", sigma) <= 1e-5 - cal.ACCOUNTANT_MARGIN
+    # (the margin, 1e-7, is 1% of this target: the root is where the advantage is 1e-5 less it)
+    less = accountant.measure("advantage", sigma * (1 - 2 * cal.CALIBRATION_RTOL))
+    assert less > 1e-5 - cal.ACCOUNTANT_MARGIN
+    with pytest.raises(ValueError, match=r"met at every σ down to 0\.125"):
+        accountant.calibrate("advantage", 0.9999)
+    with pytest.raises(ValueError, match="target must exceed the accountant's margin"):
+        accountant.calibrate("advantage", 1e-7)
+    with pytest.raises(ValueError, match="target must exceed fpr"):
+        accountant.calibrate("tpr", 0.1, 0.1)
+
+
+def test_a_bracket_ends_at_the_least_noise_beyond_the_last_that_fails():
+    """Readings that jitter (ε at δ = 1e-12 does, within the tolerance) leave a σ that meets the
+    target below one that fails: the bracket is the last failing σ and the least σ above it that
+    meets the target, so the answer is safe and tight, not the ladder's far rung."""
+    accountant = cal.DpsgdAccountant(SMALL)
+    for sigma, eps in [(1.0, 0.5), (1.1, 0.39), (1.2, 0.41), (1.3, 0.38), (1.5, 0.3)]:
+        accountant.memo[sigma] = cal.Risks(sigma, 0.0, (0.0, 0.0), eps)
+    assert accountant._bracket("epsilon", 0.4, None, 0.0, 2.0) == (1.2, 1.3)
+    assert accountant._bracket("epsilon", 0.2, None, 0.0, 2.0) is None
+
+
 def test_the_ladder_refuses_a_target_beyond_its_ends():
     accountant = cal.DpsgdAccountant(SMALL)
-    with pytest.raises(ValueError, match="not met between"):
-        accountant.calibrate("advantage", 1e-7)
     with pytest.raises(ValueError, match="kind must be"):
         accountant.calibrate("accuracy", 0.1)
     with pytest.raises(ValueError, match="fpr must be one of"):

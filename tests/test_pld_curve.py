@@ -111,3 +111,75 @@ def test_riskcals_advantage_is_dp_accountings_delta_at_zero(paper_dpsgd):
 def test_a_fpr_outside_the_unit_interval_is_refused(paper_dpsgd):
     with pytest.raises(ValueError, match="fprs must lie in"):
         cal.pld_tpr(paper_dpsgd, 1.5)
+
+
+# --- the grid DP-SGD is accounted on: the paper's 1e-4, or one step's spread where finer --------
+
+
+def test_the_grid_is_the_papers_until_one_steps_loss_is_narrower():
+    """At the paper's setting (p = 0.001) the grid stays 1e-4 for every σ up to 10.02 (1/√ln 1.01;
+    every noise of the paper's own grid, up to 7.9); beyond, one step's spread q·√(e^(1/σ²) − 1)."""
+    for sigma in (0.3, 1.0, 7.9, 10.02):
+        assert cal.dpsgd_grid(sigma, 0.001) == 1e-4
+    for sigma in (10.03, 70.0, 1e4):
+        spread = 0.001 * np.sqrt(np.expm1(sigma**-2.0))
+        assert cal.dpsgd_grid(sigma, 0.001) == pytest.approx(spread, rel=1e-12)
+        assert spread < 1e-4
+    assert cal.dpsgd_grid(2.0, 0.5, grid_step=1e-2) == 1e-2
+    with pytest.raises(ValueError, match="sample_rate"):
+        cal.dpsgd_grid(1.0, 1.5)
+
+
+def _optimistic_epsilon(sigma: float, q: float, steps: int, grid: float, delta: float) -> float:
+    """dp-accounting's optimistic estimate (privacy buckets rounded down): a lower bound on ε."""
+    pld = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=sigma,
+        sampling_prob=q,
+        pessimistic_estimate=False,
+        value_discretization_interval=grid,
+    ).self_compose(steps)
+    return float(pld.get_epsilon_for_delta(delta))
+
+
+def test_a_grid_coarser_than_one_step_overstates_epsilon_without_bound():
+    """At p = 0.0005, T = 20,000, δ = 1e-10, σ = 40 (issue 54's reader): ε lies between
+    dp-accounting's optimistic estimate on a grid of a hundredth of one step's spread (below) and
+    the pessimistic one (above), which converges from above as the grid refines: on the grid of
+    ``dpsgd_grid`` (one spread) it is within 10% of that on a sixteenth of it, and both within
+    20% of the lower bound. The paper's grid of 1e-4, eight times coarser than one step's spread
+    here, states more than twice as much."""
+    q, steps, delta, sigma = 0.0005, 20000, 1e-10, 40.0
+    spread = cal.step_spread(sigma, q)
+    below = _optimistic_epsilon(sigma, q, steps, spread / 100, delta)
+    above = float(cal.dpsgd_pld(sigma, q, steps).get_epsilon_for_delta(delta))
+    coarse = float(cal.dpsgd_pld(sigma, q, steps, grid_step=1e-4).get_epsilon_for_delta(delta))
+    fine = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=sigma,
+        sampling_prob=q,
+        use_connect_dots=True,
+        value_discretization_interval=spread / 16,
+    ).self_compose(steps)
+    converged = float(fine.get_epsilon_for_delta(delta))
+    assert below <= converged <= above <= 1.1 * converged
+    assert converged <= 1.2 * below
+    assert coarse == above  # grid_step is the coarsest grid: dpsgd_pld refines it itself
+    paper = privacy_loss_distribution.from_gaussian_mechanism(
+        standard_deviation=sigma,
+        sampling_prob=q,
+        use_connect_dots=True,
+        value_discretization_interval=1e-4,
+    ).self_compose(steps)
+    assert float(paper.get_epsilon_for_delta(delta)) > 2 * above
+
+
+def test_the_readers_standard_calibration_is_found_and_bracketed():
+    """The calibration that stopped issue 54's reader: ε* = 0.008 at δ = 1e-10 (the later grid's
+    advantage 0.004), p = 0.0005, T = 20,000. It needs σ near 47, and the σ found meets it with
+    less than 2 × the tolerance to spare, read back from a distribution composed anew."""
+    setting = cal.DpsgdSetting(0.0005, 20000, 1e-10, (0.01,))
+    sigma = cal.DpsgdAccountant(setting).calibrate("epsilon", 0.008)
+    assert 40 < sigma < 60
+    cal._composed.cache_clear()
+    fresh = cal.DpsgdAccountant(setting)
+    assert fresh.measure("epsilon", sigma) <= 0.008 - cal.ACCOUNTANT_MARGIN
+    assert fresh.measure("epsilon", sigma * (1 - 2 * cal.CALIBRATION_RTOL)) > 0.008

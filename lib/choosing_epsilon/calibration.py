@@ -14,6 +14,7 @@ stated risk.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -320,17 +321,58 @@ class DpsgdSetting:
         positive("grid_step", self.grid_step)
 
 
+def step_spread(sigma: float, sample_rate: float) -> float:
+    """The spread of one DP-SGD step's privacy loss, q·√(e^(1/σ²) − 1): the standard deviation of
+    the likelihood ratio of the subsampled Gaussian less 1 (the χ² divergence's root, the scale
+    the central-limit theorem of Bu et al. 2020 composes)."""
+    q, s = open_unit("sample_rate", sample_rate), positive("sigma", sigma)
+    exponent = s**-2
+    return q * math.sqrt(math.expm1(exponent)) if exponent < 700 else math.inf  # e^700: overflow
+
+
+def dpsgd_grid(sigma: float, sample_rate: float, grid_step: float = 1e-4) -> float:
+    """The discretisation of DP-SGD's privacy loss at ``sigma``: ``grid_step`` (riskcal's and the
+    paper's 1e-4), or one step's spread (``step_spread``) where that is finer. A grid coarser than
+    one step's loss makes the composed distribution wider than the mechanism's, on the safe side
+    but without bound: ε then falls as σ^(-1/2) instead of 1/σ (at p = 0.0005, T = 20,000,
+    δ = 1e-10, σ = 40: ε = 0.0231 at 1e-4 against 0.0093 at 1e-5), and a small ε* is out of
+    reach. Its error in ε is about 0.08 × (grid / spread)² relative (8% where the two are equal,
+    as at the switch; 0.5% at a quarter), so the paper's grid is kept wherever it already resolves
+    one step (σ up to 10.02 at the paper's setting), and the results there are the paper's
+    accountant's."""
+    return min(positive("grid_step", grid_step), step_spread(sigma, sample_rate))
+
+
 def dpsgd_pld(sigma: float, sample_rate: float, num_steps: int, grid_step: float = 1e-4):
     """The privacy loss distribution of DP-SGD (Poisson-subsampled Gaussian, add/remove, composed
-    ``num_steps`` times), as riskcal builds it (dp-accounting, connect-the-dots)."""
+    ``num_steps`` times), as riskcal builds it (dp-accounting, connect-the-dots), on the grid
+    ``dpsgd_grid``: ``grid_step``, or finer where one step's loss is narrower than it. The last
+    ``PLDS_KEPT`` distributions are kept: every reading at one σ (the risks of a calibration, its
+    independent checks, the chance to single out) shares one composition."""
+    if not isinstance(num_steps, (int, np.integer)) or num_steps < 1:
+        raise ValueError(f"num_steps must be an integer >= 1, got {num_steps!r}")
+    return _composed(
+        float(positive("sigma", sigma)),
+        float(open_unit("sample_rate", sample_rate)),
+        int(num_steps),
+        dpsgd_grid(sigma, sample_rate, grid_step),
+    )
+
+
+# how many composed privacy loss distributions ``dpsgd_pld`` keeps (each up to ~20 MB at σ ≈ 0.3)
+PLDS_KEPT = 8
+
+
+@functools.lru_cache(maxsize=PLDS_KEPT)
+def _composed(sigma: float, sample_rate: float, num_steps: int, grid: float) -> Any:
     from dp_accounting.pld import privacy_loss_distribution
 
     return privacy_loss_distribution.from_gaussian_mechanism(
-        standard_deviation=positive("sigma", sigma),
-        sampling_prob=open_unit("sample_rate", sample_rate),
+        standard_deviation=sigma,
+        sampling_prob=sample_rate,
         use_connect_dots=True,
-        value_discretization_interval=positive("grid_step", grid_step),
-    ).self_compose(int(num_steps))
+        value_discretization_interval=grid,
+    ).self_compose(num_steps)
 
 
 @dataclass(frozen=True)
@@ -344,7 +386,9 @@ class Risks:
 
 
 KINDS = ("advantage", "tpr", "epsilon")
-# the root search: a ladder of σ with this many rungs per doubling, 2^(k/8) from 0.125 to 304
+# the root search: a ladder of σ with this many rungs per doubling, 2^(k/8) from 0.125 up to 304
+# or to twice the noise that meets the target without subsampling, if that is more
+# (``DpsgdAccountant.enough``)
 RUNGS_PER_OCTAVE = 8
 _RUNGS = (-3 * RUNGS_PER_OCTAVE, 66)
 # half-width of the pair of evaluations that confirms a predicted root, in units of
@@ -357,32 +401,32 @@ def rung(k: int) -> float:
     return float(2.0 ** (k / RUNGS_PER_OCTAVE))
 
 
-def nearest_rung(sigma: float) -> int:
-    """The index of the rung of the ladder nearest to ``sigma`` (in log σ), within its ends."""
+def nearest_rung(sigma: float, top: int = _RUNGS[1]) -> int:
+    """The index of the rung of the ladder nearest to ``sigma`` (in log σ), within its ends (the
+    upper one ``top``)."""
     k = round(RUNGS_PER_OCTAVE * math.log2(positive("sigma", sigma)))
-    return min(max(k, _RUNGS[0]), _RUNGS[1])
+    return min(max(k, _RUNGS[0]), top)
+
+
+def top_rung(enough: float) -> int:
+    """The ladder's upper end for a target met for certain at ``enough``: the rung at or above
+    twice it, and never below 304 (rung 66)."""
+    return max(_RUNGS[1], math.ceil(RUNGS_PER_OCTAVE * math.log2(2 * positive("enough", enough))))
 
 
 @dataclass
 class DpsgdAccountant:
     """Evaluates DP-SGD's risks at a noise multiplier once, and remembers them: every calibration
     of a setting shares the evaluations (one PLD gives the advantage, every β(α) and ε(δ)). The
-    last few privacy loss distributions are kept for the independent checks."""
+    last few privacy loss distributions are kept (``dpsgd_pld``) for the independent checks."""
 
     setting: DpsgdSetting
     memo: dict[float, Risks] = field(default_factory=dict)
-    kept: int = 4
-    _plds: dict[float, Any] = field(default_factory=dict, repr=False)
 
     def pld(self, sigma: float):
         """DP-SGD's privacy loss distribution at ``sigma`` (kept from its evaluation if recent)."""
-        key = float(sigma)
-        if key not in self._plds:
-            s = self.setting
-            self._plds[key] = dpsgd_pld(key, s.sample_rate, s.num_steps, s.grid_step)
-            while len(self._plds) > self.kept:
-                del self._plds[next(iter(self._plds))]
-        return self._plds[key]
+        s = self.setting
+        return dpsgd_pld(float(sigma), s.sample_rate, s.num_steps, s.grid_step)
 
     def risks(self, sigma: float) -> Risks:
         """riskcal's advantage (Eq. 11), β(α) read directly off the privacy loss distribution
@@ -429,13 +473,23 @@ class DpsgdAccountant:
         """The central-limit guess of the noise for a target (``clt_sigma``): where the search
         starts."""
         s = self.setting
+        return clt_sigma(self._mu(kind, target, fpr), s.sample_rate, s.num_steps)
+
+    def enough(self, kind: str, target: float, fpr: float | None = None) -> float:
+        """A noise multiplier that meets the target for certain: the one at which DP-SGD without
+        subsampling (p = 1), T Gaussian steps and so √T/σ-GDP, meets it (subsampling only adds
+        privacy). The search's ladder reaches twice this σ, whatever the target."""
+        return math.sqrt(self.setting.num_steps) / self._mu(kind, target, fpr)
+
+    def _mu(self, kind: str, target: float, fpr: float | None) -> float:
+        """The μ of the Gaussian mechanism whose risk ``kind`` is ``target`` (App. G)."""
         if kind == "advantage":
             mu = 2 * stats.norm.ppf((1 + target) / 2)
         elif kind == "tpr":
             mu = stats.norm.ppf(target) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
         else:
-            mu = risk.gdp_mu_for_epsilon_delta(target, s.delta)
-        return clt_sigma(max(float(mu), 1e-6), s.sample_rate, s.num_steps)
+            mu = risk.gdp_mu_for_epsilon_delta(target, self.setting.delta)
+        return max(float(mu), 1e-12)
 
     def calibrate(
         self, kind: str, target: float, fpr: float | None = None, start: float | None = None
@@ -447,7 +501,9 @@ class DpsgdAccountant:
 
         1. a bracket on the ladder 2^(k/8), from the rung nearest ``start`` (by default the
            central-limit guess) outward, with the rung beyond each end (rungs already evaluated,
-           for this target or another, cost nothing);
+           for this target or another, cost nothing), up to ``top_rung`` (twice the noise that
+           meets the target without subsampling); skipped when the evaluations in hand already
+           bracket the root within one rung (those of a neighbouring target);
         2. the root predicted by inverse interpolation through the four evaluations nearest the
            target (a cubic in log σ against the risk read as a Gaussian μ, see ``_linearised``),
            and confirmed by a pair of evaluations at ±0.4 × the tolerance around it, repeated
@@ -456,28 +512,41 @@ class DpsgdAccountant:
            pair straddles the root it returns at once, otherwise it finishes the search;
         4. the safe end of the narrowest bracket the evaluations then hold."""
         self.check_kind(kind, fpr)
+        floor = ACCOUNTANT_MARGIN + (float(fpr) if kind == "tpr" else 0.0)  # type: ignore[arg-type]
+        if not float(target) > floor:
+            least = "fpr + " if kind == "tpr" else ""
+            raise ValueError(
+                f"target must exceed {least}the accountant's margin {ACCOUNTANT_MARGIN:g} (= "
+                f"{floor:g}: no noise keeps the risk below it), got {target!r}"
+            )
         target = float(target) - ACCOUNTANT_MARGIN
 
         def excess(sigma: float) -> float:
             return self.measure(kind, sigma, fpr) - target
 
-        k = nearest_rung(self.guess(kind, target, fpr) if start is None else start)
-        lo_k, hi_k = _ladder_bracket(lambda j: excess(rung(j)) > 0, k)
-        for j in (lo_k - 1, hi_k + 1):
-            if _RUNGS[0] <= j <= _RUNGS[1]:
-                excess(rung(j))
+        known = self._bracket(kind, target, fpr, 0.0, math.inf)
+        if known is not None and known[1] <= known[0] * rung(1):
+            ends = known  # the evaluations already hold the root within a rung: no ladder
+        else:
+            top = top_rung(self.enough(kind, target, fpr))
+            k = nearest_rung(self.guess(kind, target, fpr) if start is None else start, top)
+            lo_k, hi_k = _ladder_bracket(lambda j: excess(rung(j)) > 0, k, top)
+            for j in (lo_k - 1, hi_k + 1):
+                if _RUNGS[0] <= j <= top:
+                    excess(rung(j))
+            ends = (rung(lo_k), rung(hi_k))
         half = _PAIR_HALF_WIDTH * CALIBRATION_RTOL
         for _ in range(3):
-            lo, hi = self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))
+            lo, hi = self._bracket(kind, target, fpr, *ends) or ends
             if hi - lo <= 2 * half * lo:
                 break
             root = self._predict(kind, target, fpr, lo, hi)
             for sigma in (root * (1 - half), root * (1 + half)):
                 if lo < sigma < hi:
                     excess(sigma)
-        lo, hi = self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))
+        lo, hi = self._bracket(kind, target, fpr, *ends) or ends
         optimize.brentq(excess, lo, hi, xtol=1e-12, rtol=CALIBRATION_RTOL)
-        return self._bracket(kind, target, fpr, rung(lo_k), rung(hi_k))[1]
+        return (self._bracket(kind, target, fpr, *ends) or ends)[1]
 
     def _known(self, kind: str, fpr: float | None) -> tuple[np.ndarray, np.ndarray]:
         sigmas = np.array(sorted(self.memo))
@@ -486,17 +555,20 @@ class DpsgdAccountant:
 
     def _bracket(
         self, kind: str, target: float, fpr: float | None, lo: float, hi: float
-    ) -> tuple[float, float]:
-        """The narrowest bracket of the root among the evaluations: the largest σ whose risk
-        exceeds the target and the smallest σ that meets it (the ladder's bracket if the
-        evaluations are not monotone there)."""
+    ) -> tuple[float, float] | None:
+        """The narrowest bracket of the root among the evaluations within [lo, hi]: the largest σ
+        whose risk exceeds the target and the smallest σ above it that meets it (where the
+        accountant's readings jitter, as ε at δ = 1e-12 does within the tolerance, a σ below the
+        last one that fails is no answer); None if the evaluations there hold no such pair."""
         sigmas, values = self._known(kind, fpr)
         inside = (sigmas >= lo) & (sigmas <= hi)
         sigmas, values = sigmas[inside], values[inside]
         above = sigmas[values > target]
-        below = sigmas[values <= target]
-        a, b = float(above.max()), float(below.min())
-        return (a, b) if a < b else (lo, hi)
+        if not len(above):
+            return None
+        a = float(above.max())
+        below = sigmas[(values <= target) & (sigmas > a)]
+        return (a, float(below.min())) if len(below) else None
 
     def _predict(self, kind: str, target: float, fpr: float | None, lo: float, hi: float) -> float:
         """The root predicted from the evaluations: log σ as a polynomial (degree ≤ 3) of the
@@ -535,19 +607,28 @@ def _linearised(kind: str, values: np.ndarray, fpr: float | None) -> np.ndarray:
         return np.where(mu > 0, np.log(np.where(mu > 0, mu, 1.0)), np.nan)
 
 
-def _ladder_bracket(needs_more: Callable[[int], bool], k: int) -> tuple[int, int]:
+def _ladder_bracket(
+    needs_more: Callable[[int], bool], k: int, top: int = _RUNGS[1]
+) -> tuple[int, int]:
     """Two neighbouring rungs of the ladder with the root between them: strides that double
     from rung ``k`` upward (large σ are cheap) and single rungs downward (each costs more than the
-    last), then bisection on the rungs."""
+    last), then bisection on the rungs. Refuses a target met at the lowest rung (less noise than
+    the ladder holds would do) or not met at the highest, ``top``."""
     above = needs_more(k)  # True: more noise is needed
     stride, last = 1, k
     while True:
-        j = min(max(last + (stride if above else -stride), _RUNGS[0]), _RUNGS[1])
+        j = min(max(last + (stride if above else -stride), _RUNGS[0]), top)
         if needs_more(j) != above:
             break
-        if j in _RUNGS:
+        if j == _RUNGS[0] and not above:
             raise ValueError(
-                f"the target is not met between σ = {rung(_RUNGS[0])} and {rung(_RUNGS[1]):.0f}"
+                f"the target is met at every σ down to {rung(_RUNGS[0])}, the least noise "
+                "searched: a target this loose needs no calibration here"
+            )
+        if j == top and above:
+            raise ValueError(
+                f"the target is not met by σ up to {rung(top):.4g}, twice the noise that meets it "
+                "without subsampling: the accountant's discretisation is too coarse here"
             )
         last, stride = j, 2 * stride if above else 1
     lo, hi = sorted((last, j))
@@ -607,8 +688,9 @@ def sweep_sigmas(accountant: DpsgdAccountant, roots: Sequence[tuple[str, float, 
     searches for these roots start from, worth computing once (and in parallel) for all."""
     ks: set[int] = set()
     for kind, target, fpr in roots:
-        k = nearest_rung(accountant.guess(kind, target, fpr))
-        ks |= {j for j in range(k - 2, k + 3) if _RUNGS[0] <= j <= _RUNGS[1]}
+        top = top_rung(accountant.enough(kind, target, fpr))
+        k = nearest_rung(accountant.guess(kind, target, fpr), top)
+        ks |= {j for j in range(k - 2, k + 3) if _RUNGS[0] <= j <= top}
     return [rung(k) for k in sorted(ks)]
 
 

@@ -30,8 +30,10 @@ from choosing_epsilon._validate import closed_unit, open_unit
 # how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes
 SEARCH = (
-    "ladder 2^(k/8), k = -24..66; cubic inverse interpolation; pairs at ±0.4 rtol; brentq; "
-    "the bracket's safe end; TPR read directly off the privacy loss distribution"
+    "ladder 2^(k/8), k = -24 to 66 or twice the noise without subsampling; none where the "
+    "evaluations bracket the root within a rung; cubic inverse interpolation; pairs at ±0.4 rtol; "
+    "brentq; the bracket's safe end; TPR read directly off the privacy loss distribution; "
+    "grid min(grid_step, one step's spread)"
 )
 # the libraries whose versions a stored row depends on
 LIBRARIES = ("riskcal", "dp-accounting", "numpy", "scipy")
@@ -110,7 +112,14 @@ def _solve(
 ) -> tuple[cal.Risks, dict[str, float] | None]:
     """One root (an attack-aware target, or a standard ε*) from the shared evaluations; at an
     attack-aware root also the independent checks, from the privacy loss distribution in hand."""
-    accountant = cal.DpsgdAccountant(setting, memo={r.sigma: r for r in known})
+    return _solve_with(cal.DpsgdAccountant(setting, memo={r.sigma: r for r in known}), root)
+
+
+def _solve_with(
+    accountant: cal.DpsgdAccountant, root: tuple[str, float, float | None]
+) -> tuple[cal.Risks, dict[str, float] | None]:
+    """One root with ``accountant``, whose evaluations it reads and adds to (see ``_solve``)."""
+    setting = accountant.setting
     kind, target, fpr = root
     sigma = accountant.calibrate(kind, target, fpr)
     checks = None
@@ -122,24 +131,24 @@ def _solve(
 def compute(
     setting: cal.DpsgdSetting, wanted: Sequence[tuple[str, float, float | None]], workers: int = 1
 ) -> list[dict]:
-    """Both calibrations of every wanted target, in ``workers`` processes: first the risks on the
-    rungs of the ladder around every root's guess (each σ's curve computed once and read for
-    every target), then each root (attack-aware and standard; targets with the same ε* share
-    theirs) from those, the costliest (smallest σ) first."""
+    """Both calibrations of every wanted target (attack-aware and standard; targets with the same
+    ε* share theirs), each σ's privacy loss distribution computed once and read for every target.
+    In one process the roots are found in turn by one accountant, each search starting from the
+    evaluations of those before it. In ``workers`` processes, first the risks on the rungs of the
+    ladder around every root's guess are computed in parallel, then each root from those, the
+    costliest (smallest σ) first."""
     epsilons = [cal.standard_epsilon(setting, *w) for w in wanted]
     roots = list(dict.fromkeys([*wanted, *(("epsilon", e, None) for e in epsilons)]))
     guesser = cal.DpsgdAccountant(setting)
     roots.sort(key=lambda r: guesser.guess(*r))
-    sweep = cal.sweep_sigmas(guesser, roots)
-    pool = ProcessPoolExecutor(workers) if workers > 1 else None
-    try:
-        mapper = pool.map if pool is not None else map
-        known = list(mapper(_evaluate, [setting] * len(sweep), sweep))
-        answers = mapper(_solve, [setting] * len(roots), [known] * len(roots), roots)
-        solved = dict(zip(roots, answers))
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    if workers <= 1:
+        solved = {root: _solve_with(guesser, root) for root in roots}
+    else:
+        sweep = cal.sweep_sigmas(guesser, roots)
+        with ProcessPoolExecutor(workers) as pool:
+            known = list(pool.map(_evaluate, [setting] * len(sweep), sweep))
+            answers = pool.map(_solve, [setting] * len(roots), [known] * len(roots), roots)
+            solved = dict(zip(roots, answers))
     rows = []
     for w, e in zip(wanted, epsilons):
         aware, checks = solved[w]
@@ -421,20 +430,24 @@ def singling_out_calibration(
     (row,) = compute(setting, [wanted])
     _, gamma, fpr = wanted
     k = round(1 / fpr)
+    # read while their privacy loss distributions are still kept (calibration.dpsgd_pld)
+    attained_at = {
+        name: cal.attained_singling_out(
+            cal.dpsgd_pld(
+                row[f"sigma_{name}"], setting.sample_rate, setting.num_steps, setting.grid_step
+            ),
+            k,
+        )
+        for name in ("standard", "aware")
+    }
     sigma, success = cal.noise_for_attained_singling_out(setting, gamma, k, row["sigma_aware"])
     at_attained = cal.DpsgdAccountant(setting).risks(sigma)
-    at = {
-        name: cal.dpsgd_pld(
-            row[f"sigma_{name}"], setting.sample_rate, setting.num_steps, setting.grid_step
-        )
-        for name in ("aware", "standard")
-    }
     row |= {
         "candidates": k,
         "sigma_attained": sigma,
         "success_attained": success,
-        "success_attained_at_sigma_aware": cal.attained_singling_out(at["aware"], k),
-        "success_attained_at_sigma_standard": cal.attained_singling_out(at["standard"], k),
+        "success_attained_at_sigma_aware": attained_at["aware"],
+        "success_attained_at_sigma_standard": attained_at["standard"],
         "epsilon_attained": at_attained.epsilon,
         "advantage_attained": at_attained.advantage,
         "success_bound_at_sigma_attained": 1 - at_attained.betas[0],
