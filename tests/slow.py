@@ -74,6 +74,10 @@ SLOW_TESTS = {
     "test_compare_and_outputs.py": {
         "test_a_run_that_stops_in_its_notebook_says_where_in_one_line",
     },
+    "test_composition.py": {
+        "test_the_dominating_pair_lies_above_one_release_and_its_distribution_above_it",
+        "test_the_zcdp_bracket",
+    },
     "test_confidence.py": {
         "test_analytic_sigma_meets_the_privacy_profile_exactly",
         "test_classical_sigma_is_conservative_below_one",

@@ -43,16 +43,32 @@ def _kept(value: float) -> float:
     return float(calibration.reproducible(value))
 
 
+def _kept_outward(value: float, up: bool) -> float:
+    """A bound of the bracket to the same digits, rounded away from what it bounds (up for the
+    bound from above, down for the one from below), so that rounding never moves it past the
+    value: at k = 1, where the curve is exact, the nearest rounding would put the bound from
+    above under the averaging test's exact advantage."""
+    scale = 10.0**calibration.ACCOUNTANT_DECIMALS
+    kept = _kept(value)
+    if up and kept < value:
+        return min(math.ceil(value * scale) / scale, 1.0)
+    if not up and kept > value:
+        return math.floor(value * scale) / scale
+    return kept
+
+
 @lru_cache(maxsize=256)
 def best_bracket(epsilon: float, k: int) -> tuple[float, float]:
-    """The most powerful test's advantage against k Laplace releases at ε, bracketed: from below
+    """The most powerful test's advantage against k Laplace releases at ε, bracketed (each of
+    dp-accounting's readings rounded outward, ``_kept_outward``): from below
     the larger of dp-accounting's optimistic estimate and the averaging test (a test, so the best
     does at least as well), from above the smaller of its pessimistic estimate and the worst case
     at ε each (k-fold randomized response, which bounds every ε-DP mechanism)."""
     composed = _laplace(epsilon, k)
-    lower = max(_kept(composed.advantage_attained()), composition.averaging_advantage(epsilon, k))
+    own = composition.averaging_advantage(epsilon, k)
+    lower = max(_kept_outward(composed.advantage_attained(), up=False), own)
     worst = composition.compose(risk.pure(epsilon), k).advantage()
-    return lower, min(_kept(composed.advantage()), worst)
+    return lower, min(_kept_outward(composed.advantage(), up=True), worst)
 
 
 def readings(epsilon: float, ks: Sequence[int]) -> pd.DataFrame:
@@ -107,7 +123,9 @@ def crossings(epsilon: float, level: float, largest_k: int) -> dict[str, int | N
     # the best test is at most the worst case and at least the averaging test: search between
     high = own if own is not None else largest_k
     low = worst if worst is not None else largest_k
-    upper = _first_k(lambda k: _kept(_laplace(epsilon, k).advantage()) >= eta, 1, high)
+    upper = _first_k(
+        lambda k: _kept_outward(_laplace(epsilon, k).advantage(), up=True) >= eta, 1, high
+    )
 
     def lower_reaches(k: int) -> bool:
         return best_bracket(epsilon, k)[0] >= eta
