@@ -55,6 +55,20 @@ def _read_back(setting: cal.DpsgdSetting, kind: str, sigma: float, fpr: float | 
     return cal.DpsgdAccountant(setting).measure(kind, sigma, fpr)
 
 
+def _fails_just_below(
+    setting: cal.DpsgdSetting, kind: str, sigma: float, fpr: float | None, goal: float
+) -> bool:
+    """Whether some σ within 2 × the tolerance below ``sigma`` exceeds ``goal``: the noise found
+    is no more than needed. Read first at the far end of that span; where the accountant's
+    readings are not monotone in σ (ε at δ = 1e-12 moves by about 1e-3 relative between
+    neighbouring σ), a smaller σ can meet the goal while one between fails, and the calibration
+    returns the least σ above the last that fails, so the span is read at five points."""
+    span = 2 * cal.CALIBRATION_RTOL
+    return any(
+        _read_back(setting, kind, sigma * (1 - span * j / 5), fpr) > goal for j in (5, 1, 2, 3, 4)
+    )
+
+
 @pytest.mark.notebook
 @pytest.mark.parametrize("params", READER_SETTINGS.values(), ids=list(READER_SETTINGS))
 def test_a_readers_dpsgd_setting_runs_and_each_noise_meets_its_target(params, tmp_path):
@@ -83,16 +97,15 @@ def test_a_readers_dpsgd_setting_runs_and_each_noise_meets_its_target(params, tm
     assert (margins.standard >= cal.ACCOUNTANT_MARGIN).all(), margins.standard.min()
     assert results["smallest_margin_aware"] >= cal.ACCOUNTANT_MARGIN
     assert (grid.noise_ratio >= 1 - 2 * cal.CALIBRATION_RTOL).all()
-    slack = 1 - 2 * cal.CALIBRATION_RTOL
     for kind, part in grid.groupby("kind"):
         row = part.loc[part.sigma_aware.idxmax()]
         fpr = None if kind == "advantage" else float(row.fpr)
         goal = row.target - cal.ACCOUNTANT_MARGIN
         assert _read_back(setting, kind, row.sigma_aware, fpr) <= goal
-        assert _read_back(setting, kind, row.sigma_aware * slack, fpr) > goal
+        assert _fails_just_below(setting, kind, row.sigma_aware, fpr, goal)
         goal = row.epsilon_target - cal.ACCOUNTANT_MARGIN
         assert _read_back(setting, "epsilon", row.sigma_standard, None) <= goal
-        assert _read_back(setting, "epsilon", row.sigma_standard * slack, None) > goal
+        assert _fails_just_below(setting, "epsilon", row.sigma_standard, None, goal)
     singling = results["singling_out"]
     assert singling["sigma_attained"] <= singling["sigma_bound"]
     assert singling["sigma_bound"] <= singling["sigma_standard"] * (1 + 2 * cal.CALIBRATION_RTOL)

@@ -161,3 +161,17 @@ def advantages_at(epsilon: float, crossed: dict[str, int | None]) -> dict[str, f
         "basic": lambda k: math.tanh(k * epsilon / 2),
     }
     return {key: math.nan if k is None else float(read[key](k)) for key, k in crossed.items()}
+
+
+def results_entries(table: pd.DataFrame, crossed: dict[str, int | None]) -> dict[str, object]:
+    """What results.json records of the averaging attack read exactly: the k's of ``table``
+    (``readings``), each reading's advantage at each (the bracket to 7 decimals), the worst case's
+    and basic composition's TPR at 1% false positives, and where each first reaches the stated
+    risk (``crossed``, from ``crossings``)."""
+    return {
+        "averaging_k": table["k"].tolist(),
+        **{f"averaging_{key}_advantage": table[name].tolist() for key, name in COLUMNS.items()},
+        "averaging_worst_case_tpr_at_fpr_1pct": table["worst case TPR at FPR 1%"].tolist(),
+        "averaging_basic_tpr_at_fpr_1pct": table["basic composition TPR at FPR 1%"].tolist(),
+        "averaging_first_k": crossed,
+    }
