@@ -84,13 +84,16 @@ def _off_the_scale(why: str) -> dict[str, Any]:
     return empty | {"reading": f"not placed: {why}", "singling_out_reading": f"not placed: {why}"}
 
 
-def over_horizon(g: risk.Guarantee, unit_text: str, horizon_years: float) -> dict[str, Any]:
+def over_horizon(
+    g: risk.Guarantee, unit_text: str, horizon_years: float, one_unit: dict[str, Any]
+) -> dict[str, Any]:
     """A deployment's guarantee ``g`` per privacy unit (the record's text ``unit_text``) read over
     ``horizon_years``, for a person who contributes in every unit of the horizon: a unit with a
     time period (a day, a month) composes round(periods a year × horizon) times
     (``composition.compose``: exact for ε and (ε, δ), a bracket for ρ-zCDP); a unit without one
     spans the horizon, its reading the one-unit reading. The reading says what it assumes, and
-    where the unit is not a person's, that a person's risk can be larger still."""
+    where the unit is not a person's, that a person's risk can be larger still. ``one_unit``
+    holds the one-unit readings (``_on_the_scale``), which a unit without a period keeps."""
     unit = registry.privacy_unit(unit_text)
     found: dict[str, Any] = {"unit_protects": unit.who, "unit_period": unit.period}
     if unit.who == "not stated":
@@ -102,18 +105,17 @@ def over_horizon(g: risk.Guarantee, unit_text: str, horizon_years: float) -> dic
             "horizon_reading": "the record states no privacy unit: nothing to read over time",
         }
     k = max(1, round(unit.per_year * horizon_years)) if unit.period else 1
-    composed = composition.compose(g, k)
-    if not unit.period:
+    if not unit.period:  # one unit spans the horizon: its readings, as the scale has them
         how = "the unit has no period of time: one unit's reading holds for the horizon"
-    elif composed.exact:
-        how = (
-            f"{k:,} {unit.period}s composed, exactly, for a person who contributes in every "
-            f"{unit.period}"
-        )
+        readings = (one_unit["advantage"], one_unit["advantage"], one_unit["tpr_at_fpr_1pct"])
     else:
+        composed = composition.compose(g, k)
+        readings = (composed.advantage(), composed.advantage_attained(), float(composed.tpr(0.01)))
+        every = f"for a person who contributes in every {unit.period}"
         how = (
-            f"{k:,} {unit.period}s composed, for a person who contributes in every "
-            f"{unit.period}: a bracket, bound above and attained below"
+            f"{k:,} {unit.period}s composed, exactly, {every}"
+            if composed.exact
+            else f"{k:,} {unit.period}s composed, {every}: a bracket, bound above, attained below"
         )
     if not unit.is_person:
         how += (
@@ -124,9 +126,9 @@ def over_horizon(g: risk.Guarantee, unit_text: str, horizon_years: float) -> dic
         how += f"; the unit is per {unit.split_by} too: a person in several faces more"
     return found | {
         "units_in_horizon": k,
-        "advantage_over_horizon": composed.advantage(),
-        "advantage_over_horizon_attained": composed.advantage_attained(),
-        "tpr_at_fpr_1pct_over_horizon": float(composed.tpr(0.01)),
+        "advantage_over_horizon": readings[0],
+        "advantage_over_horizon_attained": readings[1],
+        "tpr_at_fpr_1pct_over_horizon": readings[2],
         "horizon_reading": how,
     }
 
@@ -160,7 +162,8 @@ def risk_scale(
         if d.scale_model:
             numbers = [float(v) for v in (d.epsilon, d.delta, d.rho, d.mu)]  # type: ignore[arg-type]
             g = risk.guarantee(str(d.scale_model), *numbers)
-            row |= _on_the_scale(g) | over_horizon(g, str(d.unit), horizon_years)
+            one_unit = _on_the_scale(g)
+            row |= one_unit | over_horizon(g, str(d.unit), horizon_years, one_unit)
         else:
             row |= _off_the_scale("the record states no guarantee")
         rows.append(row)
