@@ -666,7 +666,8 @@ def answer_headline(name: str) -> str | None:
         if cell.cell_type != "code" or "answer" not in cell.metadata.get("tags", []):
             continue
         for output in cell.get("outputs", []):
-            found = re.match(r"\*\*(.+?)\*\*", output.get("data", {}).get("text/markdown", ""))
+            # the first bold sentence, below the answer's title
+            found = re.search(r"\*\*(.+?)\*\*", output.get("data", {}).get("text/markdown", ""))
             if found:
                 return found.group(1)
     return None
