@@ -61,8 +61,16 @@ def stated(v: Mapping[str, Any]) -> ReleaseInputs:
 def survey_and_methods(v: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
     """The survey and the table of methods at the validated parameters ``v``, from one read of
     the data."""
+    return _methods_of(read_survey(v), stated(v), v)
+
+
+def _methods_of(
+    data: Column, resolved: ReleaseInputs, v: Mapping[str, Any]
+) -> tuple[Survey, pd.DataFrame]:
+    """``synthesis.methods_for`` on ``data`` with the reader's inputs ``resolved`` and the
+    parameters ``v`` the table reads (``METHOD_INPUTS``)."""
     inputs = {name: v[name] for name in METHOD_INPUTS}
-    return synthesis.methods_for(read_survey(v), stated=stated(v), **inputs)
+    return synthesis.methods_for(data, stated=resolved, **inputs)
 
 
 def methods_at(**changes: Any) -> pd.DataFrame:
@@ -84,7 +92,7 @@ def deployments(v: Mapping[str, Any]) -> pd.DataFrame:
     return registry.read_any(v["registry_path"], OLDER_REGISTRY)
 
 
-def _stated(v: Mapping[str, Any]) -> tuple[Any, ...]:
+def _stated_risks(v: Mapping[str, Any]) -> tuple[Any, ...]:
     """The risks the reader states, in ``synthesis.risk_targets``'s order."""
     names = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
     return tuple(v[name] for name in names)
@@ -92,13 +100,13 @@ def _stated(v: Mapping[str, Any]) -> tuple[Any, ...]:
 
 def risk_targets(v: Mapping[str, Any]) -> list[risk.RiskTarget]:
     """The attack risks the reader accepts at the parameters ``v`` (``synthesis.risk_targets``)."""
-    return synthesis.risk_targets(*_stated(v))
+    return synthesis.risk_targets(*_stated_risks(v))
 
 
 def inapplicable_risks(v: Mapping[str, Any]) -> dict[str, str]:
     """The stated risks at the parameters ``v`` that no calibration applies to, each with the
     reason (``synthesis.inapplicable_risks``)."""
-    return synthesis.inapplicable_risks(*_stated(v)[1:])
+    return synthesis.inapplicable_risks(*_stated_risks(v)[1:])
 
 
 def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
@@ -112,8 +120,7 @@ def the_answer(v: Mapping[str, Any]) -> synthesis.Answer:
     registry's deployments on the risk scale and the noise for each stated risk. The notebook
     opens with its ``markdown`` and its sections show its parts."""
     data, resolved = read_survey(v), stated(v)
-    inputs = {name: v[name] for name in METHOD_INPUTS}
-    survey, methods = synthesis.methods_for(data, stated=resolved, **inputs)
+    survey, methods = _methods_of(data, resolved, v)
     deployed = deployments(v)
     return synthesis.Answer(
         survey=survey,
