@@ -709,7 +709,7 @@ def _zcdp_pair(rho: float) -> tuple[np.ndarray, np.ndarray]:
     ends = [ZCDP_LEAST_FPR, *(min(e, a_star / 10) for e in ZCDP_SPANS), a_star]
     spans = [np.geomspace(a, b, n + 1)[:-1] for a, b, n in zip(ends, ends[1:], ZCDP_POINTS)]
     alphas = np.unique(np.concatenate(spans))
-    tprs = np.asarray(risk.tpr_bound(risk.zcdp(rho), alphas), dtype=float)
+    tprs = risk.zcdp_tpr_rising(rho, alphas)
     tprs = np.minimum(alphas + (tprs - alphas) * (1 + ZCDP_SAMPLE_MARGIN), 1.0)
     # the half's samples with (0, 0) first and (α*, 1 − α*) last, then the mirror of the last
     # interior sample, which gives the last cell its right-hand chord
