@@ -18,7 +18,6 @@ from __future__ import annotations
 import ast
 import dataclasses
 import filecmp
-import importlib
 import json
 import math
 import os
@@ -30,6 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from . import papers
 from .paths import NOTEBOOKS
 
 
@@ -157,7 +157,7 @@ def _declaration(notebook: str) -> ModuleType:
     ``check_inputs``. Loaded by name, as a plugin: the harness lies below the papers' folders."""
     if notebook not in NOTEBOOK_NAMES:
         raise ValueError(f"notebook must be one of {sorted(NOTEBOOK_NAMES)}, got {notebook!r}")
-    return importlib.import_module(f"choosing_epsilon.papers.{notebook}.parameters")
+    return papers.module(notebook, "parameters")
 
 
 def _paper_check(notebook: str, name: str) -> Callable[[Mapping[str, Any]], None] | None:
@@ -195,13 +195,9 @@ class _Declarations(MutableMapping[str, dict[str, Param]]):
         return len(NOTEBOOK_NAMES) + len(self._set)
 
 
-# the notebooks that declare parameters: each paper's folder with a parameters module
-NOTEBOOK_NAMES = tuple(
-    sorted(
-        p.parent.name
-        for p in (Path(__file__).resolve().parents[1] / "papers").glob("*/parameters.py")
-    )
-)
+# the notebooks that declare parameters: those of the registry whose folder has a parameters
+# module (every one, as tests/test_parameters.py checks)
+NOTEBOOK_NAMES = tuple(n for n in papers.names() if papers.has(n, "parameters"))
 SPECS = _Declarations()
 
 
