@@ -23,7 +23,7 @@ import psutil
 import pytest
 from nbgrader.nbgraderformat import MetadataValidator
 
-from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness import kernel, parameters, reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
 
 sys.path.insert(0, str(ROOT / "tools"))
@@ -548,9 +548,9 @@ def test_grading_shows_no_kernel_warning(tmp_path, capfd, monkeypatch, transport
     errors. The capture does see the kernel: with its log left at warnings, over TCP, the warning
     is there."""
     if transport == "tcp":
-        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+        monkeypatch.setattr(kernel, "_socket_prefix", lambda stack: None)
     if not quiet:
-        monkeypatch.setattr(reproduce, "QUIET", [])
+        monkeypatch.setattr(kernel, "QUIET", [])
     instructor, _ = placed_copies(fixture(), "course", FIXTURES, tmp_path)
     capfd.readouterr()
     graded = A.grade(instructor, COURSE)

@@ -12,7 +12,7 @@ from PIL import Image
 
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import kernel, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, PUBLISHED
 from choosing_epsilon.papers.lee_clifton_2011 import figures as plots
 from choosing_epsilon.papers.lee_clifton_2011 import tabulate
@@ -264,7 +264,7 @@ def test_notebook_runs_with_numeric_names(tmp_path):
     )
     assert "true world: X without 3" in outputs_text(tmp_path / "run" / "lee_clifton_2011.ipynb")
     # an integer straight into the kernel (the runner's type check aside), as `-p absent 3` parses
-    reproduce.execute(
+    kernel.execute(
         NOTEBOOKS / "lee_clifton_2011.ipynb",
         tmp_path / "nb.ipynb",
         {"data_path": str(path), "absent": 3, "n_trials": 500, "output_dir": str(tmp_path / "out")},
@@ -337,7 +337,7 @@ def test_rho_below_the_prior_is_refused_in_one_line(tmp_path):
     assert not (tmp_path / "run").exists()
     # ... and by the notebook itself when papermill runs it directly
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        reproduce.execute(
+        kernel.execute(
             NOTEBOOKS / "lee_clifton_2011.ipynb",
             tmp_path / "nb.ipynb",
             {"rho": 0.1, "output_dir": str(tmp_path / "out")},

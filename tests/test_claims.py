@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from choosing_epsilon.harness import claims, reproduce
+from choosing_epsilon.harness import claims, reproduce, summary
 from choosing_epsilon.harness.paths import FIGURES, README, ROOT
 
 PUBLISHED = sorted((ROOT / "data" / "published").glob("*.csv"))
@@ -271,21 +271,21 @@ def test_every_published_claim_is_checked(path):
 def test_readme_counts_match_the_ledgers():
     """The README's status table is the summary of the committed claims.csv files, and counts
     only the source's own numbers (printed or read off a figure) as its claims."""
-    table = reproduce.claims_summary(reproduce.notebook_names())
+    table = summary.claims_summary(reproduce.notebook_names())
     text = README.read_text()
     block = (
-        text.split(reproduce.SUMMARY_START, 1)[1]
-        .split(reproduce.SUMMARY_END, 1)[0]
+        text.split(summary.SUMMARY_START, 1)[1]
+        .split(summary.SUMMARY_END, 1)[0]
         .strip()
         .splitlines()
     )
-    assert block == reproduce.summary_lines(table)
+    assert block == summary.summary_lines(table)
     for name in table.notebook:
         results = pd.read_csv(FIGURES / name / "claims.csv")
         counted = results.source.isin(claims.COUNTED_SOURCES) & (results.status != "note")
         row = table.set_index("notebook").loc[name]
         assert row["claims"] == counted.sum()
-        assert row["claims"] == sum(row[s] for s in reproduce.CLAIM_STATUSES)
+        assert row["claims"] == sum(row[s] for s in summary.CLAIM_STATUSES)
         below = results.source.isin(claims.COUNTED_SOURCES) & (results.status == "below resolution")
         assert row["below resolution"] == below.sum()
         assert row["claims"] + row["secondary"] + row["our default"] + row["notes"] == len(results)
@@ -295,8 +295,8 @@ def test_figure_readings_count_the_rows_read_off_a_figure():
     """The home page's count of values read off the sources' original figures, and of the figures
     (distinct locations), by notebook; each reading is among the notebook's claims."""
     names = reproduce.notebook_names()
-    readings = reproduce.figure_readings(names).set_index("notebook")
-    summary = reproduce.claims_summary(names).set_index("notebook")
+    readings = summary.figure_readings(names).set_index("notebook")
+    counts = summary.claims_summary(names).set_index("notebook")
     for name in names:
         results = pd.read_csv(FIGURES / name / "claims.csv")
         read = results[results.source == "read off a figure"]
@@ -304,9 +304,9 @@ def test_figure_readings_count_the_rows_read_off_a_figure():
             assert name not in readings.index
             continue
         row = readings.loc[name]
-        assert row.readings == len(read) <= summary.loc[name, "claims"]
+        assert row.readings == len(read) <= counts.loc[name, "claims"]
         assert row.figures == read.location.nunique()
-        assert sum(row[s] for s in reproduce.CLAIM_STATUSES) == len(read)
+        assert sum(row[s] for s in summary.CLAIM_STATUSES) == len(read)
     assert len(readings)  # the Kazan & Reiter notebook reads its originals: the test sees some
 
 

@@ -11,7 +11,7 @@ import pandas as pd
 import papermill
 import pytest
 
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import kernel, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 from tests import bruteforce
 
@@ -137,7 +137,7 @@ def test_runner_refuses_bad_parameters_before_a_kernel_starts(params, message, t
     ],
 )
 def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
-    # straight through papermill (reproduce.execute, without the runner's checks): the notebook
+    # straight through papermill (kernel.execute, without the runner's checks): the notebook
     # itself must refuse
     out = tmp_path / "out"
     out.mkdir()
@@ -149,7 +149,7 @@ def test_notebook_reports_bad_input_clearly(tmp_path, csv, params, message):
         (tmp_path / "db.csv").write_text(csv)
         given["data_path"] = str(tmp_path / "db.csv")
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        reproduce.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "run.ipynb", given)
+        kernel.execute(NOTEBOOKS / "lee_clifton_2011.ipynb", tmp_path / "run.ipynb", given)
     assert failure.value.ename == "ValueError"
     assert message in failure.value.evalue
     assert (
@@ -230,7 +230,7 @@ def test_shoaran_papermill_run_with_three_queries(tmp_path):
 @pytest.mark.notebook
 def test_shoaran_notebook_rejects_mismatched_queries(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        reproduce.execute(
+        kernel.execute(
             NOTEBOOKS / "shoaran_2012.ipynb",
             tmp_path / "run.ipynb",
             {"query_index": [1.0], "output_dir": str(tmp_path)},
@@ -328,7 +328,7 @@ def test_synthesis_papermill_run_with_another_scenario(tmp_path):
 @pytest.mark.notebook
 def test_synthesis_rejects_ages_outside_the_range(tmp_path):
     with pytest.raises(papermill.PapermillExecutionError) as failure:
-        reproduce.execute(
+        kernel.execute(
             NOTEBOOKS / "synthesis.ipynb",
             tmp_path / "run.ipynb",
             {"demo_ages": [18.0, 130.0], "output_dir": str(tmp_path)},

@@ -16,7 +16,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from choosing_epsilon.harness import outputs, reproduce
+from choosing_epsilon.harness import kernel, outputs, reproduce
 from choosing_epsilon.harness.paths import ROOT, TRACKED_FOLDERS
 
 
@@ -211,42 +211,36 @@ def test_a_run_prints_nothing_a_reader_did_not_ask_for_and_leaves_no_socket():
 def test_without_a_short_socket_path_the_kernel_runs_over_tcp_with_errors_only(monkeypatch):
     import contextlib
 
-    from choosing_epsilon.harness import reproduce
-
-    monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+    monkeypatch.setattr(kernel, "_socket_prefix", lambda stack: None)
     with contextlib.ExitStack() as stack:
-        kernel, arguments = reproduce._kernel(stack)
-        directory = Path(kernel.connection_file).parent
+        manager, arguments = kernel._kernel(stack)
+        directory = Path(manager.connection_file).parent
         assert directory.name.startswith("choosing-epsilon-kernel-")
         assert (directory.stat().st_mode & 0o777) == 0o700
-    assert kernel.transport == "tcp" and "--IPKernelApp.log_level=ERROR" in arguments
+    assert manager.transport == "tcp" and "--IPKernelApp.log_level=ERROR" in arguments
     assert not directory.exists()  # with the connection file in it
 
 
 def test_the_kernel_runs_over_ipc_where_a_short_socket_path_exists():
     import contextlib
 
-    from choosing_epsilon.harness import reproduce
-
     with contextlib.ExitStack() as stack:
-        kernel, arguments = reproduce._kernel(stack)
+        manager, arguments = kernel._kernel(stack)
         # the connection file beside the sockets, in the directory the run removes
-        assert Path(kernel.connection_file).parent == Path(kernel.ip).parent
-    assert kernel.transport == "ipc" and "--IPKernelApp.log_level=ERROR" in arguments
-    assert not Path(kernel.ip).parent.exists()
+        assert Path(manager.connection_file).parent == Path(manager.ip).parent
+    assert manager.transport == "ipc" and "--IPKernelApp.log_level=ERROR" in arguments
+    assert not Path(manager.ip).parent.exists()
 
 
 def test_the_socket_directory_is_private_and_short_and_removed(tmp_path):
     import contextlib
 
-    from choosing_epsilon.harness import reproduce
-
     with contextlib.ExitStack() as stack:
-        prefix = reproduce._socket_prefix(stack)
+        prefix = kernel._socket_prefix(stack)
         assert prefix is not None
         directory = Path(prefix).parent
         assert directory.is_dir() and (directory.stat().st_mode & 0o777) == 0o700
-        assert len(os.fsencode(prefix)) + len("-65535") < reproduce.SOCKET_PATH_BYTES
+        assert len(os.fsencode(prefix)) + len("-65535") < kernel.SOCKET_PATH_BYTES
     assert not directory.exists()
 
 
@@ -269,12 +263,12 @@ def test_a_run_leaves_nothing_in_tmpdir_even_when_jupyter_client_keeps_its_files
     monkeypatch.setattr(AsyncKernelManager, "cleanup_connection_file", lambda self: None)
     monkeypatch.setattr(AsyncKernelManager, "cleanup_ipc_files", lambda self: None)
     if transport == "tcp":
-        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+        monkeypatch.setattr(kernel, "_socket_prefix", lambda stack: None)
     notebook = tmp_path / "one.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")]), notebook)
     work = tmp_path / "work"
     work.mkdir()
-    reproduce.execute(notebook, work / "one.ipynb", workdir=work)
+    kernel.execute(notebook, work / "one.ipynb", workdir=work)
     assert nbformat.read(work / "one.ipynb", as_version=4).cells[0].outputs  # the kernel ran it
     assert not list(temporary.iterdir())
 
@@ -291,16 +285,16 @@ def test_a_runner_run_shows_no_kernel_warning(tmp_path, capfd, monkeypatch, tran
     import nbformat
 
     if transport == "tcp":
-        monkeypatch.setattr(reproduce, "_socket_prefix", lambda stack: None)
+        monkeypatch.setattr(kernel, "_socket_prefix", lambda stack: None)
     if not quiet:
-        monkeypatch.setattr(reproduce, "QUIET", [])
+        monkeypatch.setattr(kernel, "QUIET", [])
     notebook = tmp_path / "one.ipynb"
     cell = nbformat.v4.new_code_cell("print(1 + 1)")
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), notebook)
     work = tmp_path / "work"
     work.mkdir()
     capfd.readouterr()
-    reproduce.execute(notebook, work / "one.ipynb", workdir=work)
+    kernel.execute(notebook, work / "one.ipynb", workdir=work)
     out, err = capfd.readouterr()
     ran = nbformat.read(work / "one.ipynb", as_version=4).cells[0].outputs
     assert ran and ran[0]["text"] == "2\n"  # the kernel ran the cell

@@ -14,7 +14,7 @@ import nbformat
 import pandas as pd
 import pytest
 
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import summary
 from choosing_epsilon.harness.paths import ROOT
 from tests.site_modules import site_module
 
@@ -300,9 +300,9 @@ def contradictions(text: str, counts: dict[str, int]) -> list[str]:
 
 
 def summary_of(rows: dict[str, tuple[int, int]]) -> pd.DataFrame:
-    """A claims summary (``reproduce.claims_summary``'s columns) whose notebooks have the given
+    """A claims summary (``summary.claims_summary``'s columns) whose notebooks have the given
     (claims, reproduced); the other claims are explained discrepancies."""
-    table = pd.DataFrame(0, index=range(len(rows)), columns=reproduce.SUMMARY_COLUMNS)
+    table = pd.DataFrame(0, index=range(len(rows)), columns=summary.SUMMARY_COLUMNS)
     table["notebook"] = list(rows)
     table["claims"] = [c for c, _ in rows.values()]
     table["reproduced"] = [r for _, r in rows.values()]
@@ -311,8 +311,8 @@ def summary_of(rows: dict[str, tuple[int, int]]) -> pd.DataFrame:
 
 
 def readings_of(rows: dict[str, tuple[int, int]]) -> pd.DataFrame:
-    """``reproduce.figure_readings``'s table with the given (readings, figures) by notebook."""
-    table = pd.DataFrame(0, index=range(len(rows)), columns=reproduce.READING_COLUMNS)
+    """``summary.figure_readings``'s table with the given (readings, figures) by notebook."""
+    table = pd.DataFrame(0, index=range(len(rows)), columns=summary.READING_COLUMNS)
     table["notebook"] = list(rows)
     table["readings"] = [r for r, _ in rows.values()]
     table["figures"] = [f for _, f in rows.values()]

@@ -50,8 +50,9 @@ import pandas as pd
 from nbformat import NotebookNode
 
 from choosing_epsilon.harness import outputs
+from choosing_epsilon.harness.kernel import kernel_settings
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
-from choosing_epsilon.harness.reproduce import kernel_settings, notebook_names
+from choosing_epsilon.harness.reproduce import notebook_names
 
 SOLUTION, GRADER, PARAMETERS = "solution", "grader", "parameters"
 POINTS = re.compile(r"points-(\d+)")

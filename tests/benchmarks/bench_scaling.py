@@ -26,7 +26,7 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import kernel, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import figures
 from tests.benchmarks import figure as bench_plots
@@ -315,7 +315,7 @@ def _run_pool(runs: list[tuple[str, dict | None]], jobs: int) -> None:
 
 def _pool_run(run: tuple[str, dict | None]) -> None:
     path, parameters = run
-    reproduce.execute(Path(path), Path(path), parameters)  # the same papermill call as the runner's
+    kernel.execute(Path(path), Path(path), parameters)  # the same papermill call as the runner's
 
 
 def test_write_report():

@@ -24,7 +24,6 @@ if __name__ == "__main__":  # from the first line on, Ctrl-C or SIGTERM stops th
     stop_on_signals()
 
 import argparse
-import asyncio
 import contextlib
 import json
 import multiprocessing
@@ -36,27 +35,24 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import nbformat
-import pandas as pd
 import papermill
-from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import run_sync
 
-from . import claims, compare, outputs
+from . import compare, kernel, outputs, papers, summary
 from . import parameters as params
-from .paths import FIGURES, NOTEBOOKS, README, ROOT
+from .paths import NOTEBOOKS, ROOT
 
 VOLATILE = ("start_time", "end_time", "duration")
-SUMMARY_START, SUMMARY_END = "<!-- claims-summary:start -->", "<!-- claims-summary:end -->"
 
 
 def notebook_names() -> list[str]:
-    """The notebooks of the repository, by name, in alphabetical order."""
-    return sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+    """The notebooks of the repository, by name, in alphabetical order (the registry's,
+    ``papers.names``)."""
+    return papers.names()
 
 
 def _coalesce_streams(outputs: list) -> list:
@@ -168,158 +164,6 @@ def check_request(name: str, given: Mapping[str, object], output_dir: str | Path
     return source
 
 
-@contextlib.contextmanager
-def _environment(values: Mapping[str, str]) -> Iterator[None]:
-    """Set environment variables for the kernels started inside, and restore them after."""
-    previous = {key: os.environ.get(key) for key in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for key, value in previous.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-
-
-HANDOFF_FILE = "handoff.json"
-# as nbclient starts a kernel: its IPython history in memory, not in the user's profile
-NO_HISTORY = ["--HistoryManager.hist_file=:memory:"]
-# a Unix socket's path holds at most 104 bytes on macOS (108 on Linux), its NUL included; the
-# kernel's five sockets are named <prefix>-<number>
-SOCKET_PATH_BYTES = 100
-# the kernel's connection file (ports or sockets, and the key that signs its messages)
-CONNECTION_FILE = "connection.json"
-
-
-def _private_directory(stack: contextlib.ExitStack, root: str | None = None) -> str:
-    """A directory only its owner can open (mode 0700), in ``root`` (default TMPDIR), for a
-    kernel's files; ``stack`` removes it with whatever it holds when it closes."""
-    directory = tempfile.mkdtemp(prefix="choosing-epsilon-kernel-", dir=root)
-    stack.callback(shutil.rmtree, directory, ignore_errors=True)
-    return directory
-
-
-def _socket_prefix(stack: contextlib.ExitStack) -> str | None:
-    """A path prefix for the kernel's IPC sockets in a private directory of its own, removed when
-    ``stack`` closes; None where no short enough place exists.
-
-    Over IPC the kernel's traffic stays on this machine in files only its owner can open, and the
-    kernel starts without ipykernel's warning about unencrypted TCP. The directory is made in
-    TMPDIR, or under /tmp where TMPDIR is deep enough (a test's temporary directory) for a socket
-    path to exceed its length.
-    """
-    for root in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
-        if not (os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK)):
-            continue
-        prefix = os.path.join(_private_directory(stack, root), "kernel")
-        if len(os.fsencode(prefix)) + len("-65535") < SOCKET_PATH_BYTES:
-            return prefix
-    return None
-
-
-# the kernel application's own log (not the notebook's output) limited to errors: its warnings
-# are about the kernel's plumbing ("Parent appears to have exited" from a kernel being shut down
-# after an interruption), nothing a reader asked for
-QUIET = ["--IPKernelApp.log_level=ERROR"]
-
-
-def kernel_settings(stack: contextlib.ExitStack) -> tuple[dict[str, str], list[str]]:
-    """The traits of a quiet kernel manager (``transport`` and ``ip`` over IPC, ``connection_file``
-    always) and the arguments to start its kernel with (no history file, an errors-only log), for
-    the runner's kernels and any other tool's (nbgrader's, in ``tools/assignments.py``);
-    ``stack`` removes the kernel's private directory, with whatever it holds, when it closes.
-
-    The kernel runs over IPC sockets where the platform has a short enough place for them.
-    Where it has none, it runs over TCP on the loopback interface (the unencrypted-TCP warning,
-    which the quiet log leaves out, is about traffic that never leaves the machine). The kernel's
-    connection file goes into the same private directory as its sockets (one of its own where
-    there are none): however the run ends, and whatever jupyter_client's own clean-up does,
-    nothing of the kernel stays in TMPDIR.
-    """
-    prefix = _socket_prefix(stack) if os.name == "posix" else None
-    arguments = [*NO_HISTORY, *QUIET]
-    settings: dict[str, str] = {}
-    if prefix is not None:
-        directory = os.path.dirname(prefix)
-        settings.update(transport="ipc", ip=prefix)
-    else:
-        directory = _private_directory(stack)
-    settings["connection_file"] = os.path.join(directory, CONNECTION_FILE)
-    return settings, arguments
-
-
-def _kernel(stack: contextlib.ExitStack) -> tuple[AsyncKernelManager, list[str]]:
-    """The run's kernel manager and the kernel's extra arguments (``kernel_settings``)."""
-    settings, arguments = kernel_settings(stack)
-    return AsyncKernelManager(kernel_name="python3", **settings), arguments
-
-
-def execute(
-    source: Path,
-    target: Path,
-    parameters: Mapping[str, object] | None = None,
-    progress: bool | dict = False,
-    workdir: Path | None = None,
-) -> None:
-    """papermill's Python API as the runner uses it: one kernel, shut down at once, the notebook
-    written once at the end.
-
-    The kernel stages its files in a temporary directory (see ``outputs.start``), removed however
-    the run ends. With ``workdir`` it stages them there instead and, rather than moving them into
-    its output directory, leaves them for the caller, named in ``workdir/handoff.json``.
-
-    papermill by default rewrites the whole output notebook when every cell starts and ends; for
-    a notebook of forty cells and a megabyte of figures that costs over a second of CPU, and
-    nobody reads the partial file here (a failed run is discarded anyway).
-    """
-    with contextlib.ExitStack() as stack:
-        if workdir is None:
-            stages = stack.enter_context(tempfile.TemporaryDirectory(prefix="choosing-epsilon-"))
-            stack.enter_context(_environment({outputs.STAGE_ROOT: stages, outputs.HANDOFF: ""}))
-        else:
-            handoff = {
-                outputs.STAGE_ROOT: str(workdir),
-                outputs.HANDOFF: str(workdir / HANDOFF_FILE),
-            }
-            stack.enter_context(_environment(handoff))
-        # the runner starts and owns the kernel, so that it is shut down however the run ends: a
-        # signal while it starts waits until it is up (nbclient would start it where a signal could
-        # leave it, or its connection file, behind)
-        kernel, arguments = _kernel(stack)
-        stack.callback(_shut_down, kernel)
-        with signals_deferred():
-            run_sync(kernel.start_kernel)(cwd=str(NOTEBOOKS), extra_arguments=arguments)
-        papermill.execute_notebook(
-            str(source),
-            str(target),
-            parameters=dict(parameters) if parameters else None,
-            cwd=str(NOTEBOOKS),
-            kernel_name="python3",
-            progress_bar=progress,
-            request_save_on_cell_execute=False,
-            km=kernel,
-        )
-
-
-def _shut_down(kernel: AsyncKernelManager) -> None:
-    """Kill a run's kernel at once if it still runs, and remove its connection file."""
-
-    async def shut_down() -> None:
-        # the tasks of a run cut short by a signal are cancelled first: none may wake to find its
-        # kernel gone and log it
-        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-        if kernel.has_kernel:
-            await kernel.shutdown_kernel(now=True)
-        kernel.cleanup_connection_file()
-
-    run_sync(shut_down)()
-
-
 def run_notebook(
     name: str,
     parameters: Mapping[str, object] | None = None,
@@ -347,9 +191,9 @@ def run_notebook(
     with tempfile.TemporaryDirectory(prefix=f"choosing-epsilon-{name}-") as tmp:
         work = Path(tmp)
         scratch = work / f"{name}.ipynb"
-        execute(source, scratch, given, progress, workdir=work)
+        kernel.execute(source, scratch, given, progress, workdir=work)
         normalise(scratch, name)
-        handoff = work / HANDOFF_FILE
+        handoff = work / kernel.HANDOFF_FILE
         if not handoff.is_file():
             raise RuntimeError(f"{name}: the notebook ended without calling outputs.finish")
         staged = json.loads(handoff.read_text())
@@ -440,121 +284,6 @@ def _code_lines(name: str) -> int:
     runs."""
     cells = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells
     return sum(len(cell.source.splitlines()) for cell in cells if cell.cell_type == "code")
-
-
-# the statuses of the source's own claims, each a column of the summary (a note is a slip in the
-# wording, counted in a column of its own)
-CLAIM_STATUSES = tuple(s for s in claims.STATUSES if s != "note")
-SUMMARY_COLUMNS = [
-    "notebook",
-    "claims",
-    *CLAIM_STATUSES,
-    "secondary",
-    "secondary agreeing",
-    "our default",
-    "our default agreeing",
-    "notes",
-]
-
-
-def _ledgers(names: Sequence[str]) -> Iterator[tuple[str, pd.DataFrame]]:
-    """Each notebook of ``names`` that has a ledger, with its figures/<notebook>/claims.csv."""
-    for name in names:
-        path = FIGURES / name / "claims.csv"
-        if path.exists():
-            yield name, pd.read_csv(path)
-
-
-def claims_summary(names: Sequence[str]) -> pd.DataFrame:
-    """Counts per notebook from each figures/<notebook>/claims.csv: the source's own claims
-    (printed or read off a figure) by status (those below the tolerance's resolution apart from
-    the reproduced), and apart from them the secondary-source rows, the rows evaluated at our
-    defaults (each with how many agree: reproduced or fitted) and the slips noted in the
-    wording."""
-    rows = []
-    for name, table in _ledgers(names):
-        counted = table[table.source.isin(claims.COUNTED_SOURCES) & (table.status != "note")]
-        status = counted.status.value_counts()
-        agreeing = table.status.isin(claims.AGREEING)
-        rows.append(
-            {
-                "notebook": name,
-                "claims": len(counted),
-                **{s: int(status.get(s, 0)) for s in CLAIM_STATUSES},
-                "secondary": int((table.source == "secondary").sum()),
-                "secondary agreeing": int(((table.source == "secondary") & agreeing).sum()),
-                "our default": int((table.source == "our default").sum()),
-                "our default agreeing": int(((table.source == "our default") & agreeing).sum()),
-                "notes": int((table.status == "note").sum()),
-            }
-        )
-    return pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
-
-
-READING_COLUMNS = ["notebook", "readings", "figures", *CLAIM_STATUSES]
-
-
-def figure_readings(names: Sequence[str]) -> pd.DataFrame:
-    """Per notebook with values read off the source's original figures (rows of kind ``read off a
-    figure`` in figures/<notebook>/claims.csv): how many, off how many figures (the rows' distinct
-    locations, "Fig. 2"), and how many of them have each status."""
-    rows = []
-    for name, table in _ledgers(names):
-        read = table[table.source == "read off a figure"]
-        if not len(read):
-            continue
-        status = read.status.value_counts()
-        rows.append(
-            {
-                "notebook": name,
-                "readings": len(read),
-                "figures": int(read.location.nunique()),
-                **{s: int(status.get(s, 0)) for s in CLAIM_STATUSES},
-            }
-        )
-    return pd.DataFrame(rows, columns=READING_COLUMNS)
-
-
-SUMMARY_HEADER = [
-    "| notebook | claims (printed or read off a figure) | reproduced | fitted | below resolution "
-    "| discrepancy (explained) "
-    "| secondary source (agreeing) | our defaults (agreeing) | slips in the wording |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-]
-
-
-def summary_lines(table: pd.DataFrame) -> list[str]:
-    """The README's status table for a ``claims_summary``."""
-    lines = list(SUMMARY_HEADER)
-    for row in table.to_dict("records"):
-        lines.append(
-            f"| [{row['notebook']}](notebooks/{row['notebook']}.ipynb) | {row['claims']} | "
-            f"{row['reproduced']} "
-            f"| {row['fitted']} | {row['below resolution']} | {row['discrepancy']} "
-            f"| {row['secondary']} "
-            f"({row['secondary agreeing']}) "
-            f"| {row['our default']} ({row['our default agreeing']}) | {row['notes']} |"
-        )
-    return lines
-
-
-def write_summary(names: Sequence[str]) -> None:
-    """Write figures/claims_summary.csv and the status table between the README's markers."""
-    table = claims_summary(names)
-    table.to_csv(FIGURES / "claims_summary.csv", index=False, lineterminator="\n")
-    text = README.read_text()
-    if SUMMARY_START in text and SUMMARY_END in text:
-        head, rest = text.split(SUMMARY_START, 1)
-        _, tail = rest.split(SUMMARY_END, 1)
-        README.write_text(
-            head
-            + SUMMARY_START
-            + "\n"
-            + "\n".join(summary_lines(table))
-            + "\n"
-            + SUMMARY_END
-            + tail
-        )
 
 
 _FRACTION = re.compile(r"\s*([-+]?\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*")
@@ -698,7 +427,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"({seconds:.1f} s)"
         )
     if not given and args.output_dir is None:
-        write_summary(notebook_names())
+        summary.write_all(notebook_names())
     return 0
 
 
