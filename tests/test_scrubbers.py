@@ -16,12 +16,12 @@ from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
-from choosing_epsilon.harness import parameters
+from choosing_epsilon.harness import papers, parameters
 from choosing_epsilon.harness.paths import FIGURES
-from choosing_epsilon.plots import style
+from choosing_epsilon.plots import scrubber, style
 from tests.site_modules import site_module
 
-scrubbers = site_module("scrubbers")
+scrubbers = site_module("scrubbers")  # the site's renderer, which finds them through the registry
 
 NAMES = sorted(scrubbers.SCRUBBERS)
 FEW = 3  # frames per scrubber in these tests: the first, the default's and the last
@@ -31,30 +31,28 @@ def committed(notebook: str, name: str):
     return parameters.SPECS[notebook][name].committed
 
 
-def test_every_notebook_with_a_central_figure_has_a_scrubber_named_after_it():
+def build(name: str, count: int | None = None):
+    """Scrubber ``name``'s animation, from its paper's folder (through the registry)."""
+    return scrubbers.SCRUBBERS[name].build(count)
+
+
+def test_every_notebook_with_a_scrubbers_module_has_a_scrubber_named_after_it():
     # a notebook's first scrubber keeps the notebook's name (its fragment and element id with it)
-    firsts = sorted(
-        scrubbers.of_notebook(n)[0] for n in parameters.SPECS if scrubbers.of_notebook(n)
-    )
-    assert firsts == [
-        "hsu_2014",
-        "kazan_reiter_2024",
-        "lee_clifton_2011",
-        "mugunthan_poster",
-        "shoaran_2012",
-        "synthesis",
-    ]
+    scrubbed = [n for n in papers.names() if scrubbers.of_notebook(n)]
+    assert scrubbed == [n for n in papers.names() if papers.has(n, "scrubbers")]
+    assert len(scrubbed) >= 6 and all(scrubbers.of_notebook(n)[0] == n for n in scrubbed)
     assert scrubbers.of_notebook("synthesis") == ["synthesis", "synthesis_risk_scale"]
     assert scrubbers.of_notebook("laplace_intro") == []
+    assert sorted(scrubbers.NOTEBOOK_OF) == NAMES
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_each_scrubber_accompanies_a_committed_figure_of_its_notebook(name):
-    scrubber = scrubbers.SCRUBBERS[name]
-    assert scrubber.notebook in parameters.SPECS and name.startswith(scrubber.notebook)
-    assert (FIGURES / scrubber.notebook / scrubber.figure).is_file()
-    assert scrubber.label.endswith(".") and "\n" not in scrubber.label
-    assert scrubber.parameter
+    shown, notebook = scrubbers.SCRUBBERS[name], scrubbers.NOTEBOOK_OF[name]
+    assert notebook in parameters.SPECS and name.startswith(notebook)
+    assert (FIGURES / notebook / shown.figure).is_file()
+    assert shown.label.endswith(".") and "\n" not in shown.label
+    assert shown.parameter
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -69,7 +67,7 @@ def test_fragment_is_deterministic_with_a_slider_and_a_frame_per_value(name):
     assert first.count('] = "data:image/png;base64,') == FEW
     assert not re.search(r"[0-9a-f]{32}", first.replace("\\\n", "").split("frames[0]")[0])
     # it opens at the notebook's default value
-    animation = scrubbers.SCRUBBERS[name].build(FEW)
+    animation = build(name, FEW)
     assert f"anim{ident}.set_frame({animation.start});" in first
     assert f'value="{animation.start}"' in first
 
@@ -81,32 +79,22 @@ def test_png_frames_carry_no_metadata():
     assert png.startswith(b"\x89PNG") and b"tEXt" not in png and b"tIME" not in png
 
 
-@pytest.mark.parametrize(
-    ("name", "parameter"),
-    [
-        ("lee_clifton_2011", "example_epsilon"),
-        ("shoaran_2012", "epsilon"),
-        ("mugunthan_poster", "p"),
-        ("hsu_2014", "budget"),
-        ("synthesis", "demo_n_people"),
-        ("kazan_reiter_2024", "profile_a_tilde"),
-    ],
-)
-def test_the_scrubber_opens_at_the_notebook_default(name, parameter):
-    animation = scrubbers.SCRUBBERS[name].build(7)
+@pytest.mark.parametrize("name", [n for n in NAMES if scrubbers.SCRUBBERS[n].opens_at])
+def test_the_scrubber_opens_at_the_notebook_default(name):
+    animation = build(name, 7)
     assert len(animation.values) == 7
-    assert animation.values[animation.start] == committed(name, parameter)
+    notebook, parameter = scrubbers.NOTEBOOK_OF[name], scrubbers.SCRUBBERS[name].opens_at
+    assert animation.values[animation.start] == committed(notebook, parameter)
     assert animation.values == sorted(animation.values)
 
 
 def test_every_scrubber_has_its_default_checked():
-    checked = {"lee_clifton_2011", "shoaran_2012", "mugunthan_poster", "hsu_2014", "synthesis"}
-    checked |= {"kazan_reiter_2024", "synthesis_risk_scale"}  # this one: the test below
-    assert set(NAMES) == checked
+    # the risk scale opens at the posterior bound's ε, a computation: the test below
+    assert {n for n in NAMES if not scrubbers.SCRUBBERS[n].opens_at} == {"synthesis_risk_scale"}
 
 
 def test_lee_clifton_frames_show_the_worst_case_posterior_of_the_absent_world():
-    animation = scrubbers.lee_clifton_2011(6)  # ε = 0, 1, 2, ..., 5
+    animation = build("lee_clifton_2011", 6)  # ε = 0, 1, 2, ..., 5
     data = pw.load_database(committed("lee_clifton_2011", "data_path"), ["absence_days"], "Terry")
     order = pw.world_order(list(data.name), "Terry")
     answers = sens.world_answers(data.absence_days, "mean")[order]
@@ -122,7 +110,7 @@ def test_lee_clifton_frames_show_the_worst_case_posterior_of_the_absent_world():
 
 
 def test_shoaran_frames_show_the_noise_exceeded_half_and_30_percent_of_the_time():
-    animation = scrubbers.shoaran_2012(5)
+    animation = build("shoaran_2012", 5)
     for i in (0, animation.start):
         animation.draw(i)
         epsilon = animation.values[i]
@@ -135,7 +123,7 @@ def test_shoaran_frames_show_the_noise_exceeded_half_and_30_percent_of_the_time(
 
 
 def test_mugunthan_frames_show_theorem_2s_exact_epsilon_and_the_ratio():
-    animation = scrubbers.mugunthan_poster(5)
+    animation = build("mugunthan_poster", 5)
     c = committed("mugunthan_poster", "c")
     for i in (animation.start, 4):
         animation.draw(i)
@@ -155,7 +143,7 @@ def test_mugunthan_frames_show_theorem_2s_exact_epsilon_and_the_ratio():
 
 
 def test_hsu_frames_mark_the_largest_feasible_epsilon_at_each_budget():
-    animation = scrubbers.hsu_2014(5)
+    animation = build("hsu_2014", 5)
     cost = econ.expected_cost(1274, 0.05)
     error, alpha = committed("hsu_2014", "error"), committed("hsu_2014", "failure_probability")
     feasible_somewhere = False
@@ -181,7 +169,7 @@ def test_hsu_frames_mark_the_largest_feasible_epsilon_at_each_budget():
 
 
 def test_synthesis_frame_at_the_default_n_matches_the_committed_table_of_methods():
-    animation = scrubbers.synthesis(FEW)
+    animation = build("synthesis", FEW)
     committed_methods = pd.read_csv(FIGURES / "synthesis" / "methods.csv")
     animation.draw(animation.start)
     assert animation.title.startswith(f"n = {committed('synthesis', 'demo_n_people'):,} people:")
@@ -218,7 +206,7 @@ def test_write_all_writes_one_fragment_per_scrubber(tmp_path, monkeypatch):
         (lambda: scrubbers.html("laplace_intro"), "name must be one of ["),
         (lambda: scrubbers.html("risk_scale"), "'synthesis_risk_scale'"),
         (lambda: scrubbers.html("hsu_2014", frames=1), "frames must be an integer in [2, 200]"),
-        (lambda: scrubbers.synthesis(1000), "frames must be an integer in [2, 200]"),
+        (lambda: build("synthesis", 1000), "frames must be an integer in [2, 200]"),
     ],
 )
 def test_bad_input_is_refused_in_one_line(call, message):
@@ -227,26 +215,26 @@ def test_bad_input_is_refused_in_one_line(call, message):
     assert message in str(error.value) and "\n" not in str(error.value)
 
 
-@pytest.mark.parametrize("name", sorted(scrubbers.SCRUBBERS))
+@pytest.mark.parametrize("name", NAMES)
 def test_each_scrubber_keeps_to_the_project_style(name):
-    animation = scrubbers.SCRUBBERS[name].build(2)
+    animation = build(name, 2)
     assert style.problems(animation.figure) == []
 
 
 def test_a_scrubber_that_breaks_the_style_is_refused():
-    @scrubbers._styled(frames=2)
+    @scrubber.styled(frames=2)
     def bad(count):
-        fig, (ax,) = scrubbers._new_figure(4, 3)
+        fig, (ax,) = scrubber.new_figure(4, 3)
         (line,) = ax.plot([0, 1], [0, 1], color="tab:red", label="a line")
         ax.set(xlabel="privacy parameter (ε)", ylabel="probability")
-        return scrubbers.ScrubAnimation(fig, lambda i: None, [0.0, 1.0], 0, {"line": line})
+        return scrubber.ScrubAnimation(fig, lambda i: None, [0.0, 1.0], 0, {"line": line})
 
     with pytest.raises(ValueError, match="colour 'tab:red' is not in the palette"):
         bad()
 
 
 def test_kazan_reiter_frames_mark_theorem_5s_epsilon_at_the_kink():
-    animation = scrubbers.kazan_reiter_2024(5)
+    animation = build("kazan_reiter_2024", 5)
     r_tilde = committed("kazan_reiter_2024", "profile_r_tilde")
     for i in (animation.start, 4):
         animation.draw(i)
@@ -266,7 +254,7 @@ def advantage_of_pure(epsilon: float) -> float:
 
 
 def test_risk_scale_opens_at_the_posterior_bound_and_spans_a_log_grid():
-    animation = scrubbers.synthesis_risk_scale(FEW)
+    animation = build("synthesis_risk_scale", FEW)
     prior, threshold = (
         committed("synthesis", "prior"),
         committed("synthesis", "posterior_threshold"),
@@ -279,13 +267,13 @@ def test_risk_scale_opens_at_the_posterior_bound_and_spans_a_log_grid():
         methods.epsilon["Posterior bound"], rel=1e-9
     )
     assert animation.values[0] == 0.01 and animation.values[-1] == 20
-    many = scrubbers.synthesis_risk_scale(25)
+    many = build("synthesis_risk_scale", 25)
     assert len(many.values) == 25 and many.values == sorted(many.values)
     assert many.values[many.start] == pytest.approx(default, rel=1e-12)
 
 
 def test_risk_scale_frames_show_the_pure_advantage_and_count_the_deployments_above_it():
-    animation = scrubbers.synthesis_risk_scale(FEW)
+    animation = build("synthesis_risk_scale", FEW)
     scale = pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
     deployed = scale[scale.kind == "deployment"]
     stated = deployed.advantage.dropna()
@@ -320,7 +308,7 @@ def test_risk_scale_frames_show_the_pure_advantage_and_count_the_deployments_abo
 
 
 def test_risk_scale_frame_at_the_default_reads_as_the_notebooks_posterior_bound_row():
-    animation = scrubbers.synthesis_risk_scale(FEW)
+    animation = build("synthesis_risk_scale", FEW)
     animation.draw(animation.start)
     row = (
         pd.read_csv(FIGURES / "synthesis" / "risk_scale.csv")
@@ -335,8 +323,8 @@ def test_risk_scale_frame_at_the_default_reads_as_the_notebooks_posterior_bound_
 
 def test_risk_scale_keeps_to_the_style_at_every_frame():
     """No frame's texts overlap (the build checks the first frame only)."""
-    animation = scrubbers.synthesis_risk_scale()
-    with scrubbers._style():
+    animation = build("synthesis_risk_scale")
+    with scrubber.style_context():
         for i in range(len(animation.values)):
             animation.draw(i)
             assert style.problems(animation.figure) == [], f"frame {i}"
