@@ -35,7 +35,7 @@ import nbformat
 import pandas as pd
 import scrubbers  # site/scrubbers.py, beside this file
 
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import papers, summary
 from choosing_epsilon.harness.claims import COUNTED_SOURCES
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 
@@ -50,26 +50,6 @@ TEACHING = ROOT / "TEACHING.md"
 DOCS = ROOT / "docs"
 # where the repository is published, as pyproject.toml states it (the README's badge names it too)
 REPOSITORY = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
-
-# The reading order of the home page and the sidebar: one line per notebook.
-READING_ORDER = {
-    "laplace_intro": "new to differential privacy? The Laplace mechanism, what ε bounds, "
-    "averaging attacks and budgets, from an introductory post.",
-    "synthesis": "the answer on one page: one survey run through every method below, set "
-    "beside the ε of real deployments.",
-    "lee_clifton_2011": "Lee and Clifton: choose ε so that an adversary's posterior belief "
-    "about who is in the data stays below a risk ρ.",
-    "shoaran_2012": "Shoaran, Thomo and Weber: choose ε from the relative error an analyst "
-    "accepts and the smallest true answer worth releasing.",
-    "mugunthan_poster": "Mugunthan, Xiao and Kagal: three formulas for ε from a confidence "
-    "requirement, each tested by simulation.",
-    "hsu_2014": "Hsu et al.: an economic method, ε and the study size N from what "
-    "participation costs and what the analyst can pay.",
-    "kazan_reiter_2024": "Kazan and Reiter: the agency states how much posterior risk it "
-    "accepts at each prior, and that risk profile fixes ε.",
-    "kulynych_2024": "Kulynych et al.: skip ε, state the attack risk accepted (an advantage, or a "
-    "TPR at a low FPR) and calibrate the noise to it directly.",
-}
 
 # How each status reads in a claims table: a symbol and words, so that colour is never the only
 # signal (site/_static/site.css colours the rows).
@@ -102,7 +82,7 @@ def main() -> int:
         # the references every notebook's header cites, one download for all pages
         written = {write_if_changed(SRC / "downloads" / BIB, (ROOT / BIB).read_bytes())}
         fragments = scrubber_fragments()
-        names = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
+        names = papers.names()  # the registry of the notebooks, each declared in its folder
         for name in names:
             own = {n: fragments[n] for n in scrubbers.of_notebook(name)}
             written |= write_notebook(name, own)
@@ -578,12 +558,15 @@ def scrubber_caption(name: str) -> str:
 
 
 def write_home(names: list[str]) -> set[Path]:
-    """index.md: what the repository is, the status table, a reading order, the toctree."""
-    order = [n for n in READING_ORDER if n in names] + [n for n in names if n not in READING_ORDER]
-    titles = {n: notebook_title(n) for n in order}
-    summary = reproduce.claims_summary(names)
-    status = "\n".join(reproduce.summary_lines(summary)).replace("](notebooks/", "](")
-    ledger = ledger_paragraph(summary, reproduce.figure_readings(names))
+    """index.md: what the repository is, the status table, a reading order (each notebook's title
+    and line from the registry), the toctree."""
+    declared = [p for p in papers.in_reading_order() if p.name in names]
+    order = [p.name for p in declared]
+    titles = {p.name: p.title for p in declared}
+    reading = {p.name: p.reading for p in declared}
+    claims = summary.claims_summary(names)
+    status = "\n".join(summary.summary_lines(claims)).replace("](notebooks/", "](")
+    ledger = ledger_paragraph(claims, summary.figure_readings(names))
     headline = answer_headline(ANSWERING) if ANSWERING in names else None
     answer = (
         f"**So which ε should I use?** [The synthesis]({ANSWERING}.ipynb) runs one survey "
@@ -592,7 +575,7 @@ def write_home(names: list[str]) -> set[Path]:
         else ""
     )
     start = "\n".join(
-        f"{i}. [{titles[n]}]({n}.ipynb): {READING_ORDER.get(n, '')}" for i, n in enumerate(order, 1)
+        f"{i}. [{titles[n]}]({n}.ipynb): {reading[n]}" for i, n in enumerate(order, 1)
     )
     toctree = "\n".join(f"{n}" for n in order)
     pages = doc_pages()
@@ -673,12 +656,12 @@ def answer_headline(name: str) -> str | None:
     return None
 
 
-def ledger_paragraph(summary: pd.DataFrame, readings: pd.DataFrame) -> str:
-    """What the claims ledger holds, counted from it: the sources' numbers (``summary``,
-    ``reproduce.claims_summary``), those printed and those read off original figures
-    (``readings``, ``reproduce.figure_readings``) and off how many figures, by notebook, and the
+def ledger_paragraph(counts: pd.DataFrame, readings: pd.DataFrame) -> str:
+    """What the claims ledger holds, counted from it: the sources' numbers (``counts``,
+    ``summary.claims_summary``), those printed and those read off original figures
+    (``readings``, ``summary.figure_readings``) and off how many figures, by notebook, and the
     verdicts; and where the figures on the pages come from."""
-    claims = int(summary.claims.sum())
+    claims = int(counts.claims.sum())
     read = int(readings.readings.sum())
     originals = int(readings.figures.sum())
     if len(readings) == 1:
@@ -704,7 +687,7 @@ def ledger_paragraph(summary: pd.DataFrame, readings: pd.DataFrame) -> str:
         + (", and the values read off an original are compared with the notebook's" if read else "")
     )
     verdicts = [
-        f"{int(summary[status].sum()):,} {words}"
+        f"{int(counts[status].sum()):,} {words}"
         for status, words in (
             ("reproduced", "reproduced"),
             ("fitted", "fitted"),
@@ -712,7 +695,7 @@ def ledger_paragraph(summary: pd.DataFrame, readings: pd.DataFrame) -> str:
             ("discrepancy", "explained discrepancies"),
             ("not applicable", "not applicable"),
         )
-        if int(summary[status].sum()) or status in ("reproduced", "discrepancy")
+        if int(counts[status].sum()) or status in ("reproduced", "discrepancy")
     ]
     return (
         f"The claims ledger holds {claims:,} of the sources' numbers: {kinds}; "
@@ -720,14 +703,6 @@ def ledger_paragraph(summary: pd.DataFrame, readings: pd.DataFrame) -> str:
         f"{figures}. Which originals were compared, source by source: "
         "[the claims ledger](docs/claims.md#originals-compared-source-by-source)."
     )
-
-
-def notebook_title(name: str) -> str:
-    """The notebook's first heading, without its '#'."""
-    for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4).cells:
-        if cell.cell_type == "markdown" and cell.source.startswith("# "):
-            return cell.source.splitlines()[0][2:].strip()
-    return name
 
 
 def write_teachers() -> set[Path]:

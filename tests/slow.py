@@ -6,8 +6,16 @@ compared): the fast loop keeps the quick tests of every file below and of every 
 ``make test`` runs all of them, with every assertion and every example. ``SLOW_FILES`` are slow
 from end to end (figures, the scrubbers, the assignments, symbolic derivations, scans of the whole
 repository): a run that deselects ``slow`` does not even import them. Measured with
-``pytest --durations=0``; move a test here when it grows past the threshold.
+``pytest --durations=0``; move a test here when it grows past the threshold. Each notebook's own
+files (its figures' tests, its run under nbval) come from the registry of the notebooks, with the
+seconds its declaration states.
 """
+
+from choosing_epsilon.harness import papers
+
+# each notebook's figures' tests (tests/test_plots_<notebook>.py), slow by nature: every one
+# draws figures; with the seconds they take in make test
+PAPER_PLOTS = {f"test_plots_{n}.py": papers.paper(n).plots_test_seconds for n in papers.names()}
 
 SLOW_FILES = frozenset(
     {
@@ -16,15 +24,8 @@ SLOW_FILES = frozenset(
         "test_citation.py",
         "test_forensics_kazan_reiter_derivations.py",
         "test_one_formula.py",
-        "test_plots_hsu_2014.py",
-        "test_plots_kazan_reiter_2024.py",
-        "test_plots_kulynych_2024.py",
-        "test_plots_laplace_intro.py",
-        "test_plots_lee_clifton_2011.py",
-        "test_plots_mugunthan_poster.py",
-        "test_plots_shoaran_2012.py",
-        "test_plots_synthesis.py",
         "test_scrubbers.py",
+        *PAPER_PLOTS,
     }
 )
 
@@ -306,38 +307,37 @@ SLOW_TESTS = {
     },
 }
 
-# The longest files of make test, longest first (measured on 2 cores): conftest.py hands them out
-# first (make test runs with --no-loadscope-reorder, which keeps this order), so that the workers
-# finish together: make test hands out whole files, and a long one handed out last leaves the other
-# worker idle; the other files follow in their own order.
-LONGEST = (
-    "test_scrubbers.py",
-    "test_calibration.py",
-    "test_risk_profiles.py",
-    "kulynych_2024.ipynb",
-    "kazan_reiter_2024.ipynb",
-    "test_singling_out.py",
-    "test_risk_exact.py",
-    "test_calibration_routes.py",
-    "test_plots_figures.py",
-    "synthesis.ipynb",
-    "test_plots_kazan_reiter_2024.py",
-    "lee_clifton_2011.ipynb",
-    "test_plots_kulynych_2024.py",
-    "test_plots_synthesis.py",
-    "test_one_formula.py",
-    "test_plots_hsu_2014.py",
-    "test_assignments.py",
-    "test_possible_worlds_counts.py",
-    "test_queries.py",
-    "test_synthesis.py",
-    "test_economics.py",
-    "hsu_2014.ipynb",
-    "mugunthan_poster.ipynb",
-    "test_risk.py",
-    "test_forensics_kazan_reiter_derivations.py",
-    "laplace_intro.ipynb",
-    "test_possible_worlds.py",
-    "shoaran_2012.ipynb",
-    "test_citation.py",
-)
+# The seconds the longest files of make test take, measured on two cores (``pytest
+# --durations=0`` summed by file, on a machine shared with other work: a ranking, not a budget).
+SECONDS = {
+    "test_scrubbers.py": 79,
+    "test_calibration.py": 48,
+    "test_synthesis_release.py": 43,
+    "test_risk_exact.py": 37,
+    "test_synthesis.py": 32,
+    "test_composition.py": 29,
+    "test_parameters.py": 28,
+    "test_pld_curve.py": 27,
+    "test_risk_profiles.py": 21,
+    "test_one_formula.py": 20,
+    "test_queries.py": 19,
+    "test_authors_code.py": 18,
+    "test_calibration_routes.py": 17,
+    "test_economics.py": 15,
+    "test_assignments.py": 15,
+    "test_forensics_kazan_reiter_derivations.py": 14,
+    "test_possible_worlds.py": 14,
+    "test_plots_figures.py": 12,
+    "test_citation.py": 12,
+    "test_possible_worlds_counts.py": 12,
+    "test_singling_out.py": 11,
+    "test_risk.py": 9,
+    **PAPER_PLOTS,
+    **{f"{n}.ipynb": papers.paper(n).nbval_seconds for n in papers.names()},
+}
+
+# The longest files, longest first: conftest.py hands them out first (make test runs with
+# --no-loadscope-reorder, which keeps this order), so that the workers finish together: make test
+# hands out whole files, and a long one handed out last leaves the other worker idle; the other
+# files follow in their own order.
+LONGEST = tuple(sorted(SECONDS, key=lambda name: (-SECONDS[name], name)))

@@ -5,25 +5,21 @@ number it is (the paper's, or the defaults') (``tests.prose``)."""
 
 import pytest
 
-from choosing_epsilon.harness import reproduce
+from choosing_epsilon.harness import papers, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
 from tests.prose import run_results_in_prose, stated_numbers
 
-# per notebook, a case that moves most of its results (every value valid)
-CASES = {
-    "hsu_2014": {"budget": 50000.0, "error": 0.02, "failure_probability": 0.2},
-    "kazan_reiter_2024": {"table1_a_tilde": 0.3, "table5_p_tilde": 0.1, "fig1_a_tilde": 0.2},
-    "kulynych_2024": {"gap_advantage": 0.3, "gap_fpr": 0.05},
-    "laplace_intro": {"epsilon": 1.0, "sensitivity": 3.0, "n_records": 500},
-    "lee_clifton_2011": {"rho": 0.5, "example_epsilon": 1.5, "year_epsilon": 0.8},
-    "mugunthan_poster": {"c": 5.0, "p": 0.8, "w": 0.2},
-    "shoaran_2012": {"epsilon": 0.05, "pr": 0.2, "re": 0.2},
-    "synthesis": {"rho": 0.01, "demo_n_people": 5000, "max_advantage": 0.1},
-}
+# per notebook, a case that moves most of its results (every value valid): its declaration's
+# ``trial`` (papers/<notebook>/about.py)
+CASES = {name: dict(papers.paper(name).trial) for name in papers.names()}
 
 
-def test_every_notebook_has_a_prose_case():
-    assert set(CASES) == set(reproduce.notebook_names())
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_every_notebook_has_a_prose_case_of_valid_values(name):
+    """Each case changes parameters of the notebook, to values the runner accepts."""
+    assert CASES[name], f"{name}: its trial run changes no parameter"
+    assert set(parameters.differ_from_defaults(name, CASES[name])) == set(CASES[name])
+    parameters.check_names(name, CASES[name])  # names, kinds, ranges and joint checks
 
 
 @pytest.mark.notebook

@@ -14,21 +14,14 @@ import yaml
 from bibtexparser.bparser import BibTexParser
 from bibtexparser.customization import convert_to_unicode
 
+from choosing_epsilon.harness import papers
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
 
 # the Citation File Format's schema, version 1.2.0, as cffconvert 2.0.0 ships it
 SCHEMA = ROOT / "tests" / "fixtures" / "citation-file-format-1.2.0.schema.json"
-# the entries of references.bib each notebook's header cites
-SOURCES = {
-    "lee_clifton_2011": ["lee2011howmuch"],
-    "hsu_2014": ["hsu2014economic", "hsu2014slides", "nigoshh2021privacyaccuracy"],
-    "shoaran_2012": ["shoaran2012practice"],
-    "mugunthan_poster": ["mugunthan_poster"],
-    "laplace_intro": ["laplaceblog"],
-    "synthesis": ["opendp2024registry", "opendp2026deployments"],
-    "kazan_reiter_2024": ["kazan2024prioritizing"],
-    "kulynych_2024": ["kulynych2024attack"],
-}
+# the entries of references.bib each notebook's header cites, from the registry of the notebooks
+# (each notebook's ``about.py``): its source's first
+SOURCES = {name: list(papers.paper(name).citations) for name in papers.names()}
 
 
 def load_cff() -> dict:
@@ -111,6 +104,20 @@ def test_citation_cff_references_are_the_bib_sources():
         assert agree, f"{reference['title']!r}: year or authors differ from references.bib"
 
 
+def test_citation_cff_references_every_notebooks_source():
+    """Each notebook's source (the registry's ``source``, an entry of references.bib) is among
+    CITATION.cff's references, by title: a notebook added to the registry is cited there too."""
+    titles = {plain(reference["title"]) for reference in load_cff()["references"]}
+    entries = load_bib()
+    missing = [
+        (name, paper.source)
+        for name in papers.names()
+        if (paper := papers.paper(name)).source
+        and plain(entries[paper.source]["title"]) not in titles
+    ]
+    assert missing == [], f"CITATION.cff does not reference the sources of {missing}"
+
+
 def test_references_bib_parses_with_a_title_for_every_entry():
     entries = load_bib()
     assert {key for keys in SOURCES.values() for key in keys} <= set(entries)
@@ -127,8 +134,8 @@ def test_each_notebook_header_cites_its_source_from_references_bib(notebook):
     header = cells[0].source
     markdown = "\n".join(c.source for c in cells if c.cell_type == "markdown")
     assert "references.bib" in header
-    first = SOURCES[notebook][0]
-    cited = [(first, header, "the header")] if notebook != "synthesis" else []
+    source = papers.paper(notebook).source  # the synthesis reproduces no one source
+    cited = [(source, header, "the header")] if source else []
     cited += [(key, markdown, "the notebook") for key in SOURCES[notebook]]
     for key, where, said in cited:
         entry, text = load_bib()[key], plain(where)

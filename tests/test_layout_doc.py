@@ -7,6 +7,7 @@ import subprocess
 
 import pytest
 
+from choosing_epsilon.harness import papers
 from choosing_epsilon.harness.paths import ROOT
 
 LAYOUT = (ROOT / "docs" / "layout.md").read_text(encoding="utf-8")
@@ -36,7 +37,8 @@ def test_every_folder_named_exists_and_every_tracked_root_folder_is_named():
         "lib/choosing_epsilon/plots",
         "lib/choosing_epsilon/harness",
         "tools",
-        "lib/choosing_epsilon/papers/synthesis",
+        # every paper's folder, from the registry of the notebooks
+        *(f"lib/choosing_epsilon/papers/{name}" for name in papers.names()),
     ],
 )
 def test_every_module_is_named(folder):

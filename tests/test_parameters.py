@@ -1,3 +1,4 @@
+import importlib
 import json
 import subprocess
 import sys
@@ -6,16 +7,8 @@ import nbformat
 import papermill
 import pytest
 
-from choosing_epsilon.harness import parameters, reproduce
+from choosing_epsilon.harness import papers, parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS
-from choosing_epsilon.papers.hsu_2014 import parameters as hsu_2014
-from choosing_epsilon.papers.kazan_reiter_2024 import parameters as kazan_reiter_2024
-from choosing_epsilon.papers.kulynych_2024 import parameters as kulynych_2024
-from choosing_epsilon.papers.laplace_intro import parameters as laplace_intro
-from choosing_epsilon.papers.lee_clifton_2011 import parameters as lee_clifton_2011
-from choosing_epsilon.papers.mugunthan_poster import parameters as mugunthan_poster
-from choosing_epsilon.papers.shoaran_2012 import parameters as shoaran_2012
-from choosing_epsilon.papers.synthesis import parameters as synthesis
 
 
 def parameters_cell(name):
@@ -259,19 +252,13 @@ def test_the_alumni_database_stays_within_the_classes_computed_exactly():
 
 
 def test_each_papers_declaration_is_the_harness_s():
-    """The harness reads each notebook's parameters from its paper's folder, by name."""
-    papers = {
-        "hsu_2014": hsu_2014,
-        "kazan_reiter_2024": kazan_reiter_2024,
-        "kulynych_2024": kulynych_2024,
-        "laplace_intro": laplace_intro,
-        "lee_clifton_2011": lee_clifton_2011,
-        "mugunthan_poster": mugunthan_poster,
-        "shoaran_2012": shoaran_2012,
-        "synthesis": synthesis,
-    }
-    assert set(parameters.SPECS) == set(papers)
-    for name, module in papers.items():
+    """The harness reads each notebook's parameters from its paper's folder, by name: one
+    declaration for every notebook of the registry, the ``DECLARED`` of its folder's
+    ``parameters.py``."""
+    assert list(parameters.SPECS) == papers.names()
+    for name in papers.names():
+        module = importlib.import_module(f"choosing_epsilon.papers.{name}.parameters")
+        assert module.__file__ == str(papers.PAPERS / name / "parameters.py")
         assert parameters.SPECS[name] is module.DECLARED
 
 
