@@ -311,6 +311,7 @@ SLOW_TESTS = {
 # --durations=0`` summed by file, on a machine shared with other work: a ranking, not a budget).
 SECONDS = {
     "test_scrubbers.py": 79,
+    "test_contributing.py": 55,
     "test_calibration.py": 48,
     "test_synthesis_release.py": 43,
     "test_risk_exact.py": 37,

@@ -5,15 +5,19 @@ imports any of them), and ``tests/test_layers.py`` fails on an import that runs 
 
 1. maths: the modules of this folder (``choosing_epsilon/*.py``), shared by every notebook and a
    reader's own script;
-2. figure kit: ``plots.style`` (the one style) and ``plots.figures`` (showing and saving a figure
-   or a table with fixed metadata);
-3. harness: ``harness/*.py``, what runs the notebooks: the parameter machinery, the claims
-   ledger, outputs, comparison, the runner (it loads each paper's parameters by name);
-4. per-paper: ``papers/<notebook>/``, one folder a notebook: its figures (``figures``), its
-   forensics (``forensics``, and Kazan & Reiter's ``derivations``, Lee & Clifton's
-   ``replication``), its parameters (``parameters``), Kulynych et al.'s stored calibrations
-   (``precompute``), the synthesis's methods and plumbing (``synthesis``, ``run``). A paper's
-   modules may import each other, never another paper's.
+2. figure kit: ``plots.style`` (the one style), ``plots.figures`` (showing and saving a figure
+   or a table with fixed metadata) and ``plots.scrubber`` (the site's ε scrubbers: a figure as
+   frames over one parameter);
+3. harness: ``harness/*.py``, what runs the notebooks: the registry of the notebooks
+   (``papers``), the parameter machinery, the claims ledger, outputs, comparison, the runner and
+   its kernel, the tables the README shows (it finds each paper's modules by name, never by a
+   static import);
+4. per-paper: ``papers/<notebook>/``, one folder a notebook: what it is (``about``, read by the
+   registry), its parameters (``parameters``), its figures (``figures``) and scrubbers
+   (``scrubbers``), its forensics (``forensics``, and Kazan & Reiter's ``derivations``, Lee &
+   Clifton's ``replication``), Kulynych et al.'s stored calibrations (``precompute``), the
+   synthesis's methods and plumbing (``synthesis``, ``run``). A paper's modules may import each
+   other, never another paper's.
 
 The mathematics, one module per concept:
 
