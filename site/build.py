@@ -4,12 +4,14 @@ home page and a teachers' page, in site/_build/html/.
 The notebooks are copied into site/_build/src/ and only the copies are changed: the answer comes
 before any code (under the header, what the opening's code shows, then a link bar of the notebook
 and its CSVs, then the parameters, imports and set-up in one fold), claims cells fold their code,
-solution and grader cells fold whole, each of the notebook's ε scrubbers (site/scrubbers.py)
-follows the cell that shows its figure, a section JupyterLab shows collapsed is folded under its
-heading (site/folding.py), and the table of every claim with its verdict ends the page. The pages of
-docs/ are copied too, their links made to work on the site. Sphinx (myst-nb,
-sphinx-book-theme, see conf.py) renders them with warnings as errors and no network: nothing is
-executed, and MathJax comes from the npm package pinned in site/package-lock.json.
+solution and grader cells fold whole, each of the notebook's ε scrubbers (declared in its folder,
+papers/<notebook>/scrubbers.py, rendered by site/scrubbers.py) follows the cell that shows its
+figure, a section JupyterLab shows collapsed is folded under its heading (site/folding.py), and the
+table of every claim with its verdict ends the page. The notebooks, their titles and their reading
+order come from the registry (``harness.papers``). The pages of docs/ are copied too, their links
+made to work on the site. Sphinx (myst-nb, sphinx-book-theme, see conf.py) renders them with
+warnings as errors and no network: nothing is executed, and MathJax comes from the npm package
+pinned in site/package-lock.json.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ checkout); several notebooks get a subdirectory each; relative paths are taken f
 the runner starts in. Parameter names, types and ranges, input files and the output directory are
 checked before a kernel starts. Ctrl-C or SIGTERM stops a run at once: its kernel is shut down,
 its staging directory removed, and its output directory left as it was.
+
+The notebooks are the registry's (``papers``); each runs in a kernel of its own (``kernel``), and
+a run of every notebook at the defaults rewrites the README's generated tables (``summary``).
 """
 
 from __future__ import annotations
