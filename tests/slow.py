@@ -144,6 +144,10 @@ SLOW_TESTS = {
         "test_results_json_matches_brute_force",
         "test_run_all_starts_the_longest_first_and_answers_in_the_order_asked",
     },
+    "test_papers.py": {
+        "test_no_file_outside_the_registry_lists_the_notebooks",
+        "test_nothing_shared_imports_a_papers_module",
+    },
     "test_parameters.py": {
         "test_help_from_the_command_line_lists_the_parameters",
         "test_joint_checks_refuse_on_both_paths",
