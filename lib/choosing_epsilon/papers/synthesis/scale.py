@@ -118,9 +118,11 @@ def over_horizon(
             else f"{k:,} {unit.period}s composed, {every}: a bracket, bound above, attained below"
         )
     if not unit.is_person:
+        # a count noun takes its article; a plural ("bounded contributions") takes none
+        article = "" if unit.who.endswith("s") else "an " if unit.who[0] in "aeiou" else "a "
         how += (
-            f"; the unit protects {'an' if unit.who[0] in 'aeiou' else 'a'} {unit.who}, not a "
-            "person: a person's risk can be larger still, by an amount no registry field states"
+            f"; the unit protects {article}{unit.who}, not a person: a person's risk can be "
+            "larger still, by an amount no registry field states"
         )
     if unit.split_by:
         how += f"; the unit is per {unit.split_by} too: a person in several faces more"
