@@ -18,6 +18,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 from scipy.stats import rv_continuous
 
+from . import laplace
 from ._validate import nonnegative, open_unit, positive
 
 
@@ -41,7 +42,7 @@ def coverage(
 ) -> float:
     """Pr(``|X|`` < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form,
     or a frozen distribution such as ``stats.t(3)``)."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     b = nonnegative("c", c) / scale
     if b == 0:
         return 0.0
@@ -62,7 +63,7 @@ def miss(
 ) -> float:
     """Pr(``|X|`` ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision
     when tiny."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     c = nonnegative("c", c)
     return float(family.cdf(-c / scale) + family.sf(c / scale))
 

@@ -20,13 +20,15 @@ from scipy import stats
 from ._validate import finite_array, open_unit, positive, real
 
 
-def scale(sensitivity: float, epsilon: float) -> float:
+def scale(sensitivity: float, epsilon: float, safe_side: bool = True) -> float:
     """Noise scale λ = Δf/ε of the Laplace mechanism (Dwork et al. 2006; Lee & Clifton Sec. 3),
     the float at or above Δf/ε: rounded to nearest it can fall a hair below, and the noise would
-    then allow a hair more than ε (Δf/λ read exactly, in fractions)."""
+    then allow a hair more than ε (Δf/λ read exactly, in fractions). With ``safe_side`` false, the
+    float nearest Δf/ε: the nominal scale a reading of Lap(Δf/ε) noise takes, where neither side is
+    safer."""
     width, eps = positive("sensitivity", sensitivity), positive("epsilon", epsilon)
     value = width / eps
-    while Fraction(width) > Fraction(value) * Fraction(eps):
+    while safe_side and Fraction(width) > Fraction(value) * Fraction(eps):
         value = math.nextafter(value, math.inf)
     return value
 

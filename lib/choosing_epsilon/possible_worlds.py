@@ -168,7 +168,7 @@ def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) 
 
 def _epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
     """``epsilon_upper_bound`` of checked arguments."""
-    log_odds = math.log((n - 1) * rho / (1 - rho))
+    log_odds = bounded_guarantee(n, rho)
     if delta_v == 0:
         return math.inf if log_odds > 0 else 0.0
     return sensitivity / delta_v * max(log_odds, 0.0)
@@ -250,7 +250,7 @@ def _binary_search(
     start, end, steps = 0.0, epsilon_end, list[BinarySearchStep]()
     while end - start > tolerance:
         eps = (start + end) / 2
-        risk = _worst_case_risk(answers, 1.0 / (sensitivity / eps))  # 1/λ, as laplace.scale
+        risk = _worst_case_risk(answers, 1.0 / laplace.scale(sensitivity, eps))
         ok = risk <= rho
         steps.append(BinarySearchStep(len(steps) + 1, start, end, eps, risk, ok))
         start, end = (eps, end) if ok else (start, eps)
@@ -542,7 +542,7 @@ def corrected_binary_search(
     if rho >= limiting_risk(a):
         raise ValueError(f"the worst-case risk never exceeds rho = {rho!r}: no range holds a root")
     end = max(real("epsilon_end", epsilon_end), 1e-3)
-    while _worst_case_risk(a, 1.0 / (sens / end)) <= rho:
+    while _worst_case_risk(a, 1.0 / laplace.scale(sens, end)) <= rho:
         end *= 2
     result, steps = _binary_search(a, sens, rho, end, tol)
     return end, result, steps
@@ -577,6 +577,8 @@ def risk_curves(
 def bounded_guarantee(n: int, rho: float) -> float:
     """ln((n - 1)ρ/(1 - ρ)): the ε that keeps every posterior ≤ ρ for any data of n rows under
     bounded neighbours."""
+    n = _check_n(n)
+    rho = check_rho(rho, n)
     return math.log((n - 1) * rho / (1 - rho))
 
 
@@ -605,7 +607,7 @@ def simulated_worst_posterior(
     if math.isinf(epsilon):
         return math.nan
     answers = classes.answer / classes.unit
-    scale = classes.sensitivity / positive("epsilon", epsilon)
+    scale = laplace.scale(classes.sensitivity, epsilon)
     log_weight = np.log(classes.weight)
     largest = 0.0
     for true in range(answers.size):

@@ -35,9 +35,7 @@ def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
 
 def uniform_scale(sensitivities: Floats, epsilon: float) -> float:
     """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query."""
-    return float(np.sum(positive_array("sensitivities", sensitivities))) / positive(
-        "epsilon", epsilon
-    )
+    return laplace.scale(float(np.sum(positive_array("sensitivities", sensitivities))), epsilon)
 
 
 def diff_alpha(sensitivities: Floats, index: Floats, epsilon: float) -> float:

@@ -45,7 +45,7 @@ import mpmath
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
+from ._validate import candidates, closed_unit, nonnegative, open_unit, positive, unit_rates
 
 MODELS = ("pure", "approximate", "zcdp", "gdp", "laplace")
 # how each model's guarantee is read on the scale, and the mechanism that attains the reading
@@ -912,7 +912,7 @@ class RiskTarget:
         if self.kind == "advantage":
             open_unit("max_advantage", self.value)
         elif self.kind == "singling_out":
-            n, g = _candidates(self.candidates), open_unit("max_success", self.value)
+            n, g = candidates(self.candidates), open_unit("max_success", self.value)
             if not g > 1 / n:
                 raise ValueError(
                     f"max_success must exceed the chance of a blind guess among {n}, 1/{n} = "
@@ -1441,7 +1441,7 @@ def singling_out(g: Guarantee, k: int | Many) -> SinglingOut:
 
 def _singling_out(g: Guarantee, k: int) -> SinglingOut:
     """``singling_out`` among a single number of candidates."""
-    n = _candidates(k)
+    n = candidates(k)
     bound = tpr_bound(g, 1 / n)
     if g.model in EXACT_SINGLING_OUT:
         e, d = g.epsilon, g.delta
@@ -1476,7 +1476,7 @@ def simplex_gaussian_success(mu: float | Many, k: int | Many) -> float | np.ndar
 
 def _simplex_gaussian_success(mu: float, k: int) -> float:
     """``simplex_gaussian_success`` of single values."""
-    m, n = nonnegative("mu", mu), _candidates(k)
+    m, n = nonnegative("mu", mu), candidates(k)
     shift = m / math.sqrt(2)
 
     def density(y: float) -> float:  # stats.norm.logpdf's formula, bit for bit, without its
@@ -1512,7 +1512,7 @@ def simplex_laplace_success(mu: float | Many, k: int | Many) -> float | np.ndarr
 
 def _simplex_laplace_success(mu: float, k: int) -> float:
     """``simplex_laplace_success`` of single values."""
-    m, n = nonnegative("mu", mu), _candidates(k)
+    m, n = nonnegative("mu", mu), candidates(k)
     t = m / 2
     if t == 0:
         return 1 / n
@@ -1545,12 +1545,6 @@ def _balle(g: Guarantee, baseline: float) -> float:
             else math.exp(-((math.sqrt(log_inverse) - math.sqrt(rho)) ** 2))
         )
     return math.nan
-
-
-def _candidates(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise ValueError(f"k must be an integer >= 2 (candidates to single one out of), got {k!r}")
-    return int(k)
 
 
 @overload

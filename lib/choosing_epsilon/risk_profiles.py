@@ -429,7 +429,10 @@ def lee_clifton_epsilon(n: int, a_tilde: float) -> float:
     a = open_unit("a_tilde", a_tilde)
     if not a > 1 / n:
         raise ValueError(f"a_tilde must exceed the prior 1/n = {1 / n:.6g}, got {a_tilde!r}")
-    return math.log((n - 1) * a / (1 - a))
+    # Lee & Clifton's Eq. (7) at Δv = Δf, ã their ρ; imported here, as it brings numba and pandas
+    from . import possible_worlds
+
+    return possible_worlds.bounded_guarantee(n, a)
 
 
 def survey_agency_epsilon(prior: float, posterior_threshold: float, r_tilde: float = 3.0) -> float:

@@ -113,8 +113,7 @@ def lee_clifton_counted(
 def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
     """The age span Eq. (7) gives away: (ub - lb) ln((n - 1)ρ/(1 - ρ)) / ε, with ``width`` =
     ub - lb."""
-    log_odds = math.log((n_people - 1) * rho / (1 - rho))
-    return width * log_odds / epsilon
+    return width * pw.bounded_guarantee(n_people, rho) / epsilon
 
 
 def eq7_disclosure(survey: Survey, upper: float, rho: float, span: float) -> str:
@@ -131,7 +130,7 @@ def eq7_disclosure(survey: Survey, upper: float, rho: float, span: float) -> str
     if upper == 0:
         return "Eq. (7): ε = 0 here, which says that ρ equals the prior 1/n"
     if survey.lee_query != "mean":
-        spread = survey.delta_lc * math.log((n - 1) * rho / (1 - rho)) / upper
+        spread = survey.delta_lc * pw.bounded_guarantee(n, rho) / upper
         return (
             f"Eq. (7): ε = {upper:.6g} gives away Δv = Δ ln((n-1)ρ/(1-ρ)) / ε = {spread:.6g}, "
             f"the spread of the worlds' {survey.lee_statistic}s"
