@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -892,7 +893,7 @@ def summary(g: Guarantee, k: int = SUMMARY_CANDIDATES) -> dict[str, float]:
 
 # --- a stated risk, and the ε or the noise that keeps to it -------------------------------------
 
-KINDS = ("advantage", "tpr", "singling_out")
+TARGET_KINDS = ("advantage", "tpr", "singling_out")  # what a ``RiskTarget`` may bound
 MECHANISMS = {"Gaussian": "gdp", "Laplace": "laplace"}  # a mechanism's name and its model
 
 
@@ -927,7 +928,7 @@ class RiskTarget:
                     f"finite noise is needed to allow it, and none reaches it below), got {t!r}"
                 )
         else:
-            raise ValueError(f"kind must be one of {list(KINDS)}, got {self.kind!r}")
+            raise ValueError(f"kind must be one of {list(TARGET_KINDS)}, got {self.kind!r}")
 
     def describe(self) -> str:
         """The risk in a line: "advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"."""
@@ -1614,3 +1615,12 @@ def _noise_for_attained_singling_out(
     log_mu = optimize.brentq(gap, -30.0, top, xtol=1e-14, rtol=1e-13)
     reading_at = (lambda noise: attained_success(mechanism, width / noise, n),)
     return safe_side(width / math.exp(log_mu), target.value, reading_at)
+
+
+def __getattr__(name: str) -> Any:
+    """The old name ``KINDS`` of ``TARGET_KINDS``, with a notice (calibration's DP-SGD accountant
+    reads other kinds of risk)."""
+    if name == "KINDS":
+        warnings.warn("risk.KINDS is renamed risk.TARGET_KINDS", DeprecationWarning, stacklevel=2)
+        return TARGET_KINDS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

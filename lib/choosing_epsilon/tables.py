@@ -42,7 +42,7 @@ NUMERIC_TYPES = (
     "double",
     "decimal",
 )
-KINDS = (
+READABLE_SOURCES = (
     "a CSV file (.csv, .tsv, .txt, optionally .gz or .zst), a Parquet file or a glob of them "
     "(.parquet, .pq), or a DuckDB database (.duckdb, .db, .ddb) with table="
 )
@@ -137,7 +137,7 @@ def _source_kind(source: str | os.PathLike[str], table: str | None) -> tuple[str
         else None
     )
     if kind is None:
-        raise ValueError(f"source {path!r} is none of the kinds read: {KINDS}")
+        raise ValueError(f"source {path!r} is none of the kinds read: {READABLE_SOURCES}")
     if glob.has_magic(path):
         if kind != "parquet":
             raise ValueError(f"source {path!r}: only Parquet files may be given as a glob")

@@ -35,7 +35,7 @@ EPS3 = sp.log(2 * p * (1 - q)) - sp.log(sp.sqrt(D3) - (1 - p))
 
 VERIFIED, SLIP = "verified", "slip"
 POINTS = 100  # random points per identity that sympy.cancel cannot close
-MECHANISMS = 200  # random ε-DP mechanisms and priors for Lemma 1 and Theorem 1
+MECHANISMS_DRAWN = 200  # how many random ε-DP mechanisms (and priors) test Lemma 1 and Theorem 1
 # where random points are drawn for each symbol (by name); other symbols: (0.02, 0.98)
 RANGES = {"r": (1.0, 10.0), "n": (2.0, 100.0), "rprime": (1.0, 2.0), "epsilon": (0.01, 5.0)}
 _RNG_SEED = 20241210
@@ -153,7 +153,7 @@ def risk_measures() -> list[Step]:
     ]
 
 
-def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) -> list[Step]:
+def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS_DRAWN) -> list[Step]:
     """Lemma 1 (Eqs. 10, 44-60) and Theorem 1's bound (Eqs. 63-67) on random ε-DP mechanisms,
     built from the rest of the data Y₋ᵢ, and priors satisfying Assumption 2."""
     rng = np.random.default_rng(_RNG_SEED)
