@@ -34,15 +34,16 @@ from choosing_epsilon import confidence as cf
 from choosing_epsilon import economics as econ
 from choosing_epsilon import laplace, risk
 from choosing_epsilon import possible_worlds as pw
-from choosing_epsilon import relative_error as rel
 from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon import sensitivity as sens
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.hsu_2014 import figures as hsu_plots
+from choosing_epsilon.papers.hsu_2014 import scans as hsu_scans
 from choosing_epsilon.papers.lee_clifton_2011 import figures as lee_plots
 from choosing_epsilon.papers.mugunthan_poster import figures as poster_plots
 from choosing_epsilon.papers.mugunthan_poster import forensics as poster
+from choosing_epsilon.papers.shoaran_2012 import steps as shoaran_steps
 from choosing_epsilon.papers.synthesis import figures as synth_plots
 from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis import run as synthesis_run
@@ -267,7 +268,7 @@ def shoaran_2012(count: int) -> ScrubAnimation:
     )
     pr_grid = np.linspace(0.01, 0.99, 197)  # the notebook's grid
     fig, (ax,) = _new_figure(6.4, 4.2)
-    references = rel.noise_curves(pr_grid, sensitivity, shown)
+    references = shoaran_steps.noise_curves(pr_grid, sensitivity, shown)
     for e in shown:
         ax.plot(100 * pr_grid, references[f"z_eps_{e:g}"], color=style.REFERENCE, lw=0.8, alpha=0.5)
     ax.plot(
@@ -291,7 +292,9 @@ def shoaran_2012(count: int) -> ScrubAnimation:
 
     def draw(i: int) -> None:
         epsilon = values[i]
-        curve.set_data(100 * pr_grid, rel.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1])
+        curve.set_data(
+            100 * pr_grid, shoaran_steps.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1]
+        )
         z50 = laplace.noise_at_probability(0.5, sensitivity, epsilon)
         z30 = laplace.noise_at_probability(0.3, sensitivity, epsilon)
         points.set_data([50, 30], [z50, z30])
@@ -413,7 +416,7 @@ def hsu_2014(count: int) -> ScrubAnimation:
     widest = max((d.epsilon for d in designs if d is not None), default=slide_epsilon)
     right = 1.25 * max(widest, slide_epsilon)
     # the accuracy edge does not depend on B: the notebook's curves at the default budget
-    region = econ.feasible_region_curves(cost, budget0, error, alpha, constants, right)
+    region = hsu_scans.feasible_region_curves(cost, budget0, error, alpha, constants, right)
     eps, n_accuracy = region.epsilon.to_numpy(), region.n_min_accuracy.to_numpy()
     n_floor = float(n_accuracy.min())
     top = hsu_plots.region_top(n_floor, slide_n)
