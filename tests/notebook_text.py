@@ -2,22 +2,31 @@
 how large the files of a run are."""
 
 import json
+import re
 
 import nbformat
 from PIL import Image
 
+# a backslash escape of one of Markdown's special characters (``figures.markdown_escaped``)
+_ESCAPED = re.compile(r"\\([\\`*_\[\]$<>])")
+
 
 def outputs_text(path) -> str:
     """All text the executed notebook printed or displayed (streams, and text/markdown where a
-    display has it, else text/plain), one output per line."""
+    display has it, read as a reader sees it, without Markdown's escapes; else text/plain), one
+    output per line."""
     nb = nbformat.read(path, as_version=4)
+
+    def shown(out) -> str:
+        if out.output_type == "stream":
+            return out.get("text", "")
+        data = out.get("data", {})
+        if "text/markdown" in data:
+            return _ESCAPED.sub(r"\1", data["text/markdown"])
+        return data.get("text/plain", "")
+
     return "\n".join(
-        out.get("text", "")
-        if out.output_type == "stream"
-        else out.get("data", {}).get("text/markdown", out.get("data", {}).get("text/plain", ""))
-        for cell in nb.cells
-        if cell.cell_type == "code"
-        for out in cell.outputs
+        shown(out) for cell in nb.cells if cell.cell_type == "code" for out in cell.outputs
     )
 
 

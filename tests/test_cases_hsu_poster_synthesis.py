@@ -16,6 +16,7 @@ from choosing_epsilon import economics as econ
 from choosing_epsilon import possible_worlds as pw
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
+from choosing_epsilon.papers.hsu_2014 import scans
 from choosing_epsilon.papers.mugunthan_poster import forensics as poster
 from choosing_epsilon.papers.synthesis import figures as plot
 from choosing_epsilon.papers.synthesis import registry
@@ -747,8 +748,8 @@ def test_hsu_tiny_error_names_the_budgets_no_cost_makes_feasible(tmp_path, monke
     _, results = run("hsu_2014", {"error": 0.001, "max_study_size": 10_000_000}, tmp_path)
     assert departures(tmp_path) == {}
     scan = pd.read_csv(tmp_path / "max_epsilon_vs_cost_and_budget.csv")
-    assert econ.infeasible_budgets(scan) == [10000.0]
-    lone = scan[econ.lone_points(scan)]
+    assert scans.infeasible_budgets(scan) == [10000.0]
+    lone = scan[scans.lone_points(scan)]
     assert lone.budget.tolist() == [30000] and lone.expected_cost.tolist() == pytest.approx(
         [P / 10]
     )

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from choosing_epsilon import economics as econ
-from choosing_epsilon.papers.hsu_2014 import forensics
+from choosing_epsilon.papers.hsu_2014 import forensics, scans
 
 P = econ.expected_cost(1274, 0.05)
 
@@ -163,7 +163,7 @@ def test_slide_point_table_shows_the_slides_point_as_text():
 
 
 def test_feasible_region_curves_are_the_two_constraints():
-    region = econ.feasible_region_curves(P, 30000, 0.05, 0.1, True, right=0.05, points=50)
+    region = scans.feasible_region_curves(P, 30000, 0.05, 0.1, True, right=0.05, points=50)
     assert region.epsilon.iloc[-1] == 0.05 and region.epsilon.iloc[0] == pytest.approx(0.001)
     assert np.array_equal(region.n_max_budget, 30000 / (np.expm1(region.epsilon) * P))
     for eps, n in zip(region.epsilon[::10], region.n_min_accuracy[::10]):
@@ -218,7 +218,7 @@ def test_probabilities_shown_names_underflow():
 
 def test_study_size_scan_by_both_measures():
     eps = np.array([0.03, 0.3])
-    scan = econ.study_size_scan(eps, P, 0.05, 0.1, 0.5, True)
+    scan = scans.study_size_scan(eps, P, 0.05, 0.1, 0.5, True)
     assert scan.n_bound.tolist() == [econ.accuracy_n(e, 0.05, 0.1, True) for e in eps]
     assert scan.n_exact.tolist() == [econ.smallest_true_n(e, 0.05, 0.1, 0.5) for e in eps]
     assert np.array_equal(scan.cost_exact, scan.n_exact * np.expm1(eps) * P)
@@ -226,22 +226,22 @@ def test_study_size_scan_by_both_measures():
 
 
 def test_worst_case_table_and_symmetry():
-    assert econ.symmetry_gap(0.03, 15000, 0.05, (0.1, 0.3, 0.45)) < 1e-12
+    assert scans.symmetry_gap(0.03, 15000, 0.05, (0.1, 0.3, 0.45)) < 1e-12
     designs = {"(a)": (0.03, 15000), "(b)": (20.0, 333)}
-    worst = econ.worst_case_table(designs, 0.05)
+    worst = scans.worst_case_table(designs, 0.05)
     assert worst.design.tolist() == ["(a)", "(b)"]
     assert worst.iloc[1]["worst fraction p"] == econ.worst_case_fraction(20.0, 333, 0.05)[0]
     assert worst.iloc[1]["worst / at 0.5"] > 1.1
     shown = forensics.worst_case_shown(worst)
     assert shown["worst fraction p"].tolist() == [round(p, 6) for p in worst["worst fraction p"]]
-    gone = econ.worst_case_table({"(a)": (0.03, 10**9)}, 0.99)
+    gone = scans.worst_case_table({"(a)": (0.03, 10**9)}, 0.99)
     assert math.isnan(gone.iloc[0]["worst / at 0.5"])
     assert forensics.worst_case_shown(gone).iloc[0]["worst / at 0.5"] == "both < 1e-300"
 
 
 def test_failure_curves_span_and_underflow():
     designs = {"(a)": (0.03, 2000), "(b)": (20.0, 333), "(c)": (0.03, 10**9)}
-    curves = econ.failure_curves(designs, 0.05, points=11)
+    curves = scans.failure_curves(designs, 0.05, points=11)
     a, b, c = (curves[curves.design == name] for name in designs)
     assert (a.fraction.min(), a.fraction.max()) == (0.0, 1.0)
     assert b.fraction.min() == pytest.approx(0.5 - 6 / 333)
@@ -253,7 +253,7 @@ def test_failure_curves_span_and_underflow():
 
 def test_max_epsilon_scan_matches_largest_feasible_epsilon():
     costs = np.array([10.0, P, 5000.0])
-    scan = econ.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
+    scan = scans.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
     assert scan.budget.tolist() == [10000] * 3 + [30000] * 3
     for row in scan.itertuples(index=False):
         best = econ.largest_feasible_epsilon(row.expected_cost, row.budget, 0.05, 0.1, True)
@@ -284,15 +284,15 @@ def test_a_budget_with_no_feasible_cost_and_a_point_feasible_alone():
     before the smallest P of the scan and $30,000 just after it: one budget has no feasible P,
     another exactly one, whose neighbour is infeasible."""
     costs = np.geomspace(P / 10, P * 10, 41)
-    scan = econ.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
+    scan = scans.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
     floors = [econ.cost_floor(c, 0.001, 0.1, True) for c in costs[:2]]
     assert 10000 < floors[0] < 30000 < floors[1] < 90000
-    assert econ.infeasible_budgets(scan) == [10000.0]
-    lone = scan[econ.lone_points(scan)]
+    assert scans.infeasible_budgets(scan) == [10000.0]
+    lone = scan[scans.lone_points(scan)]
     assert lone[["budget", "expected_cost"]].values.tolist() == [[30000, costs[0]]]
     # at the slides' error every budget has a curve of many points, none alone
-    wide = econ.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
-    assert econ.infeasible_budgets(wide) == [] and not econ.lone_points(wide).any()
+    wide = scans.max_epsilon_scan(costs, [10000, 30000], 0.05, 0.1, True)
+    assert scans.infeasible_budgets(wide) == [] and not scans.lone_points(wide).any()
 
 
 def test_lone_points_are_feasible_points_between_infeasible_ones():
@@ -303,5 +303,6 @@ def test_lone_points_are_feasible_points_between_infeasible_ones():
             "max_feasible_epsilon": [0.5, np.nan, 0.4, 0.3, np.nan, 0.1] + [np.nan] * 3,
         }
     )
-    assert econ.lone_points(scan).tolist() == [True, False, False, False, False, True] + [False] * 3
-    assert econ.infeasible_budgets(scan) == [2.0]
+    lone = [True, False, False, False, False, True] + [False] * 3
+    assert scans.lone_points(scan).tolist() == lone
+    assert scans.infeasible_budgets(scan) == [2.0]

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from choosing_epsilon import economics
-from choosing_epsilon.papers.hsu_2014 import forensics
+from choosing_epsilon.papers.hsu_2014 import forensics, scans
 
 P = economics.expected_cost(1274, 0.05)  # the slides' $63.70
 SLIDES = (0.05, 0.1, True)  # d, T, the slides' rounded constants
@@ -66,7 +66,7 @@ def test_sufficiency_text_compares_the_worst_failure_with_the_bound(worst, verdi
 
 def test_worst_design_text_says_whether_T_holds_at_the_worst_fraction():
     designs = {"design": (6.26, 6)}
-    row = economics.worst_case_table(designs, 0.2).iloc[0]
+    row = scans.worst_case_table(designs, 0.2).iloc[0]
     met = row["failure at worst p"] <= 0.3
     text = forensics.worst_design_text(row, 0.3)
     assert text.endswith(f"T = 0.3 is {'still met' if met else 'EXCEEDED'} at the worst p")

@@ -11,6 +11,7 @@ from choosing_epsilon import risk_profiles as rp
 from choosing_epsilon.harness import claims
 from choosing_epsilon.harness.paths import PUBLISHED
 from choosing_epsilon.papers.kazan_reiter_2024 import derivations as kd
+from choosing_epsilon.papers.kazan_reiter_2024 import forensics
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +132,7 @@ def test_fig5s_undrawn_corner_is_nan_but_one_point_minus_infinity():
     """Where pq ≥ 1/3 the authors' code finds no εᵢ for Fig. 5's lower panel: the log of a
     negative number (NaN) everywhere but at p = q = 1, where q = 1's branch takes log(−0) = −∞.
     The note said NaN at all 1,176 points; it counts both, from the grid."""
-    grid = kd.authors_fig5_epsilon()
+    grid = forensics.authors_fig5_epsilon()
     corner = grid.p * grid.q >= 1 / 3
     assert grid.epsilon.size == 40_000 and corner.sum() == 1176
     assert np.isfinite(grid.epsilon[~corner]).all() and not np.isfinite(grid.epsilon[corner]).any()

@@ -40,7 +40,7 @@ SHARED = sorted(
 VOCABULARY: dict[str, tuple[object, ...]] = {
     "mechanism": tuple(risk.MECHANISMS),
     "model": risk.MODELS,
-    "kind": risk.KINDS,
+    "kind": risk.TARGET_KINDS,
 }
 GUARANTEES: dict[str, Callable[..., risk.Guarantee]] = {
     "pure": risk.pure,

@@ -116,10 +116,11 @@ def named(text: str, names: list[str]) -> set[str]:
 def python_lists(source: str, names: list[str]) -> list[str]:
     """Where Python source spells out three notebooks or more as a list: a list, tuple, set or
     dict literal whose elements (or keys) are strings with no space, each naming a notebook
-    (``"hsu_2014"``, ``"test_plots_hsu_2014.py"``, ``"hsu_2014.ipynb"``), or imports of the
-    modules of three papers' folders or more."""
+    (``"hsu_2014"``, ``"test_plots_hsu_2014.py"``, ``"hsu_2014.ipynb"``), or the same module
+    imported from three papers' folders or more (each paper's ``parameters``, one by one). A file
+    that imports different modules of three papers (the cases of three notebooks) lists none."""
     found = []
-    imported: set[str] = set()
+    by_module: dict[str, set[str]] = {}  # a module of a paper's folder: the papers importing it
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)):
             items = node.keys if isinstance(node, ast.Dict) else node.elts
@@ -134,17 +135,18 @@ def python_lists(source: str, names: list[str]) -> list[str]:
             listed = {n for n in names for s in strings if token(n).search(s)}
             if len(listed) >= 3:
                 found.append(f"line {node.lineno}: a literal naming {sorted(listed)}")
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            parts = node.module.split(".")
-            if parts[:2] == ["choosing_epsilon", "papers"]:
-                imported |= {parts[2]} if len(parts) > 2 else {a.name for a in node.names}
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                parts = alias.name.split(".")
-                if parts[:2] == ["choosing_epsilon", "papers"] and len(parts) > 2:
-                    imported.add(parts[2])
-    if len(imported & set(names)) >= 3:
-        found.append(f"imports the modules of {sorted(imported & set(names))}")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                modules = [f"{node.module}.{alias.name}" for alias in node.names if node.module]
+            for module in modules:
+                parts = module.split(".")
+                if parts[:2] == ["choosing_epsilon", "papers"] and len(parts) > 3:
+                    by_module.setdefault(parts[3], set()).add(parts[2])
+    for module, papers_ in sorted(by_module.items()):
+        if len(papers_ & set(names)) >= 3:
+            found.append(f"imports {module} of {sorted(papers_ & set(names))}")
     return found
 
 
@@ -248,6 +250,12 @@ def test_a_planted_list_of_notebooks_is_found(path):
         # the registry read, not spelled out; two names; prose; test cases keyed by tuples
         ("site/read.py", "from choosing_epsilon.harness import papers\nNAMES = papers.names()\n"),
         ("tests/two.py", "PAIR = ['hsu_2014', 'synthesis']\n"),
+        (
+            "tests/three_papers_cases.py",
+            "from choosing_epsilon.papers.hsu_2014 import scans\n"
+            "from choosing_epsilon.papers.mugunthan_poster import forensics\n"
+            "from choosing_epsilon.papers.synthesis import figures\n",
+        ),
         ("tests/doc.py", '"""hsu_2014, shoaran_2012 and kazan_reiter_2024 are notebooks."""\n'),
         ("tests/cases.py", "CASES = [('hsu_2014', 1), ('shoaran_2012', 2), ('synthesis', 3)]\n"),
         ("docs/prose.md", "- The synthesis reads hsu_2014, shoaran_2012 and lee_clifton_2011.\n"),

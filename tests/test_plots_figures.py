@@ -319,3 +319,35 @@ def test_show_table_saves_the_table_and_shows_its_readers_form(tmp_path, monkeyp
     assert shown_tables[1].epsilon.iloc[0] == 0.12
     figures.show_table(table, "v", digits=1, shown=lambda t: t.head(1))  # rounded, then shown
     assert shown_tables[2].epsilon.tolist() == [0.1]
+
+
+def test_show_table_without_a_name_only_shows_at_the_width_asked(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(
+        "IPython.display.display",
+        lambda t: seen.append(
+            (pd.get_option("display.width"), pd.get_option("display.max_colwidth"))
+        ),
+    )
+    table = pd.DataFrame({"label": ["x" * 80]})
+    figures.write_into(tmp_path)
+    try:
+        figures.show_table(table, width=250, max_colwidth=None)
+        figures.show_table(table)
+    finally:
+        figures.write_into(None)
+    assert seen == [(250, None), (80, 50)]  # then pandas' own, restored
+    assert list(tmp_path.iterdir()) == []  # no name: nothing saved
+
+
+def test_say_shows_each_sentence_as_a_paragraph_read_as_written(monkeypatch):
+    from IPython.display import Markdown
+
+    seen = []
+    monkeypatch.setattr("IPython.display.display", seen.append)
+    figures.say("a cost of $30,000 and $5", "", "get_beta_from_zcdp at *p* < 1")
+    assert isinstance(seen[0], Markdown)
+    assert (
+        seen[0].data
+        == r"a cost of \$30,000 and \$5" + "\n\n" + r"get\_beta\_from\_zcdp at \*p\* \< 1"
+    )

@@ -6,6 +6,7 @@ import pytest
 
 from choosing_epsilon import economics as econ
 from choosing_epsilon.papers.hsu_2014 import figures as plots
+from choosing_epsilon.papers.hsu_2014 import scans
 from choosing_epsilon.plots import figures, style
 
 P = econ.expected_cost(1274, 0.05)
@@ -22,7 +23,7 @@ def texts(ax):
 
 def test_feasible_region_draws_both_constraints_and_the_two_points():
     best = econ.largest_feasible_epsilon(P, 30000, 0.05, 0.1, True)
-    region = econ.feasible_region_curves(P, 30000, 0.05, 0.1, True, best.epsilon * 1.6, 60)
+    region = scans.feasible_region_curves(P, 30000, 0.05, 0.1, True, best.epsilon * 1.6, 60)
     fig, frame = plots.feasible_region(region, 30000, 0.1, (0.03, 15000), best)
     assert frame is region
     (ax,) = fig.axes
@@ -42,7 +43,7 @@ def test_feasible_region_draws_both_constraints_and_the_two_points():
 
 
 def test_feasible_region_without_a_study_says_so_and_moves_a_far_point_off_the_chart():
-    region = econ.feasible_region_curves(P, 1, 0.05, 0.1, True, 0.048, 20)
+    region = scans.feasible_region_curves(P, 1, 0.05, 0.1, True, 0.048, 20)
     fig, _ = plots.feasible_region(region, 1, 0.1, (0.03, 10**9), None)
     (ax,) = fig.axes
     assert labels(ax)[-1] == "slides: ε = 0.03, N = 1,000,000,000 (off the chart)"
@@ -50,7 +51,7 @@ def test_feasible_region_without_a_study_says_so_and_moves_a_far_point_off_the_c
 
 
 def test_study_size_draws_both_measures_on_log_axes():
-    scan = econ.study_size_scan(np.geomspace(0.003, 0.9, 5), P, 0.05, 0.1, 0.5, True)
+    scan = scans.study_size_scan(np.geomspace(0.003, 0.9, 5), P, 0.05, 0.1, 0.5, True)
     fig, frame = plots.study_size_exact_vs_bound(scan, 0.03)
     assert frame is scan
     (ax,) = fig.axes
@@ -67,8 +68,8 @@ def test_study_size_draws_both_measures_on_log_axes():
 
 def test_failure_against_p_draws_a_panel_per_design_with_its_worst_case():
     designs = {"(a) slides' design": (0.03, 2000), "(b) exact-accuracy design": (20.0, 333)}
-    curves = econ.failure_curves(designs, 0.05, points=21)
-    worst = econ.worst_case_table(designs, 0.05)
+    curves = scans.failure_curves(designs, 0.05, points=21)
+    worst = scans.worst_case_table(designs, 0.05)
     fig, frame = plots.failure_vs_true_fraction(curves, worst, designs)
     assert frame is curves
     ax_a, ax_b = fig.axes
@@ -83,8 +84,8 @@ def test_failure_against_p_draws_a_panel_per_design_with_its_worst_case():
 
 def test_failure_against_p_with_one_design_and_an_underflow():
     designs = {"(a) slides' design": (0.03, 10**9)}
-    curves = econ.failure_curves(designs, 0.99, points=5)
-    worst = econ.worst_case_table(designs, 0.99)
+    curves = scans.failure_curves(designs, 0.99, points=5)
+    worst = scans.worst_case_table(designs, 0.99)
     fig, _ = plots.failure_vs_true_fraction(curves, worst, designs)
     ax_a, ax_b = fig.axes
     assert texts(ax_a) == ["below 1e-300\nat every p"]
@@ -94,7 +95,7 @@ def test_failure_against_p_with_one_design_and_an_underflow():
 
 
 def test_max_epsilon_draws_a_curve_per_budget():
-    scan = econ.max_epsilon_scan(np.geomspace(P / 10, P * 10, 5), [10000, 30000], 0.05, 0.1, True)
+    scan = scans.max_epsilon_scan(np.geomspace(P / 10, P * 10, 5), [10000, 30000], 0.05, 0.1, True)
     fig, frame = plots.max_epsilon_vs_cost_and_budget(scan, P)
     assert frame is scan
     (ax,) = fig.axes
@@ -111,7 +112,7 @@ def test_max_epsilon_draws_a_curve_per_budget():
 
 
 def test_max_epsilon_says_when_nothing_is_feasible():
-    scan = econ.max_epsilon_scan(np.array([P / 2, P, 2 * P]), [1.0, 2.0, 3.0], 0.05, 0.1, True)
+    scan = scans.max_epsilon_scan(np.array([P / 2, P, 2 * P]), [1.0, 2.0, 3.0], 0.05, 0.1, True)
     fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
     assert texts(fig.axes[0]) == ["no study is feasible\nfor any P and B shown"]
     # three budgets drawn nowhere: each keeps its own dash in the legend, and says why
@@ -128,7 +129,7 @@ def test_max_epsilon_marks_a_budget_feasible_nowhere_and_a_point_feasible_alone(
     check found it "wholly outside the axes"). The legend now says which budget is infeasible,
     the lone point is a dot, and the captions say both."""
     costs = np.geomspace(P / 10, P * 10, 41)
-    scan = econ.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
+    scan = scans.max_epsilon_scan(costs, [10000, 30000, 90000], 0.001, 0.1, True)
     fig, _ = plots.max_epsilon_vs_cost_and_budget(scan, P)
     (ax,) = fig.axes
     figures._log_axes(fig)
@@ -163,18 +164,18 @@ def drawn(cost, budget, error, alpha):
     expected cost ``cost``, budget ``budget``, error ``error`` and accuracy level ``alpha``."""
     best = econ.largest_feasible_epsilon(cost, budget, error, alpha, True)
     right = (best.epsilon if best else 0.03) * 1.6
-    region = econ.feasible_region_curves(cost, budget, error, alpha, True, right, 60)
+    region = scans.feasible_region_curves(cost, budget, error, alpha, True, right, 60)
     region_args = (region, budget, alpha, (0.03, 15000), best)
-    scan = econ.study_size_scan(np.geomspace(0.003, 0.9, 5), cost, error, alpha, 0.5, True)
+    scan = scans.study_size_scan(np.geomspace(0.003, 0.9, 5), cost, error, alpha, 0.5, True)
     designs = {"(a) slides' design": (0.03, 15000)}
     exact = econ.largest_feasible_epsilon_exact(cost, budget, error, alpha)
     if exact is not None:
         designs["(b) exact-accuracy design"] = (exact.epsilon, exact.n)
-    curves = econ.failure_curves(designs, error, points=21)
-    worst = econ.worst_case_table(designs, error)
+    curves = scans.failure_curves(designs, error, points=21)
+    worst = scans.worst_case_table(designs, error)
     costs = np.geomspace(cost / 10, cost * 10, 5)
     budgets = [budget / 3, budget, budget * 3]
-    by_cost = econ.max_epsilon_scan(costs, budgets, error, alpha, True)
+    by_cost = scans.max_epsilon_scan(costs, budgets, error, alpha, True)
     keywords = {"failure_probability": alpha, "error": error}
     return {
         "feasible_region": (
@@ -233,7 +234,7 @@ def test_captions_give_the_drawn_numbers():
     captions = {name: caption for name, (_, caption) in drawn(**SLIDES).items()}
     region = captions["feasible_region"]
     assert f"largest feasible ε = {best.epsilon:.4f} at N = {best.n:,}" in region.caption
-    scan = econ.study_size_scan(np.geomspace(0.003, 0.9, 5), P, 0.05, 0.1, 0.5, True)
+    scan = scans.study_size_scan(np.geomspace(0.003, 0.9, 5), P, 0.05, 0.1, 0.5, True)
     ratio = scan.n_bound / scan.n_exact
     assert f"{ratio.min():.3g} to {ratio.max():.3g} times" in (
         captions["study_size_exact_vs_bound"].caption
@@ -254,7 +255,7 @@ def test_captions_say_when_nothing_is_feasible():
 
 def test_failure_caption_names_an_underflow():
     designs = {"(a) slides' design": (0.03, 10**9)}
-    curves = econ.failure_curves(designs, 0.99, points=5)
-    worst = econ.worst_case_table(designs, 0.99)
+    curves = scans.failure_curves(designs, 0.99, points=5)
+    worst = scans.worst_case_table(designs, 0.99)
     caption = plots.failure_vs_true_fraction_caption(curves, worst, designs, error=0.99)
     assert "(ε = 0.03, N = 1,000,000,000) it lies below 1e-300 at every p" in caption.caption

@@ -9,11 +9,12 @@ import pytest
 from choosing_epsilon import laplace
 from choosing_epsilon import relative_error as rel
 from choosing_epsilon.papers.shoaran_2012 import figures as plot
+from choosing_epsilon.papers.shoaran_2012 import steps
 from choosing_epsilon.plots import figures, style
 
 
 def test_figure_1_draws_a_curve_per_epsilon_and_marks_the_two_values():
-    curves = rel.noise_curves(np.linspace(0.01, 0.99, 11), 1, [0.01, 0.02, 0.05])
+    curves = steps.noise_curves(np.linspace(0.01, 0.99, 11), 1, [0.01, 0.02, 0.05])
     fig, frame = plot.fig1_noise_vs_probability(curves, [0.01, 0.02, 0.05], 0.01, 69.3, 120.4, 1)
     assert frame is curves
     (ax,) = fig.axes
@@ -30,8 +31,8 @@ def test_figure_1_draws_a_curve_per_epsilon_and_marks_the_two_values():
 
 def test_figure_2_draws_both_readings_on_log_axes_and_stacks_their_data():
     prs = [0.1, 0.3, 0.5]
-    against_eps = rel.mta_against_epsilon(np.geomspace(0.001, 1, 7), 1, prs, 0.1)
-    against_re = rel.mta_against_re(np.geomspace(0.01, 1, 5), 1, 0.1, prs)
+    against_eps = steps.mta_against_epsilon(np.geomspace(0.001, 1, 7), 1, prs, 0.1)
+    against_re = steps.mta_against_re(np.geomspace(0.01, 1, 5), 1, 0.1, prs)
     fig, frame = plot.fig2_mta(against_eps, against_re, prs, 0.1, 0.1, (0.01, 2302.6))
     ax_a, ax_b = fig.axes
     assert (ax_a.get_xlabel(), ax_a.get_ylabel()) == (
@@ -84,17 +85,17 @@ SETTINGS = {
 
 
 def _figure_1(s):
-    curves = rel.noise_curves(np.linspace(0.01, 0.99, 21), s["sensitivity"], s["epsilons"])
+    curves = steps.noise_curves(np.linspace(0.01, 0.99, 21), s["sensitivity"], s["epsilons"])
     z50 = laplace.noise_at_probability(0.5, s["sensitivity"], s["epsilon"])
     z30 = laplace.noise_at_probability(0.3, s["sensitivity"], s["epsilon"])
     return (curves, s["epsilons"], s["epsilon"], z50, z30, s["sensitivity"])
 
 
 def _figure_2(s):
-    against_eps = rel.mta_against_epsilon(
+    against_eps = steps.mta_against_epsilon(
         np.geomspace(0.001, 1, 9), s["sensitivity"], s["prs"], s["re"]
     )
-    against_re = rel.mta_against_re(
+    against_re = steps.mta_against_re(
         np.geomspace(0.01, 1, 9), s["sensitivity"], s["reading_epsilon"], s["prs"]
     )
     example = (s["epsilon"], rel.mta(s["sensitivity"], s["epsilon"], s["pr"], s["re"]))

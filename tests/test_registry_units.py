@@ -107,3 +107,8 @@ def test_every_time_bounded_deployment_is_read_over_a_year():
     assert pageviews.advantage < pageviews.advantage_over_horizon_attained
     events = stated[stated.unit_protects == "event"]
     assert events.horizon_reading.str.contains("a person's risk can be larger still").all()
+    # each unit named with its article: "an event", "bounded contributions" (a plural, none)
+    assert events.horizon_reading.str.contains("the unit protects an event, not a person").all()
+    bounded = stated[stated.unit_protects == "bounded contributions"]
+    assert len(bounded) == 1
+    assert "the unit protects bounded contributions, not a" in bounded.horizon_reading.iloc[0]

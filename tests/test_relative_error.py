@@ -8,6 +8,7 @@ from opendp.accuracy import accuracy_to_laplacian_scale, laplacian_scale_to_accu
 
 from choosing_epsilon import laplace
 from choosing_epsilon import relative_error as rel
+from choosing_epsilon.papers.shoaran_2012 import steps
 
 lists = st.integers(1, 6).flatmap(
     lambda m: st.tuples(
@@ -115,7 +116,7 @@ SIMULATION_SEED = 20120827  # the notebook's seed: its simulation is the first d
 
 
 def test_noise_curves_are_equation_4_per_epsilon():
-    curves = rel.noise_curves([0.01, 0.5, 0.3], 1, [0.01, 0.05])
+    curves = steps.noise_curves([0.01, 0.5, 0.3], 1, [0.01, 0.05])
     assert list(curves.columns) == ["pr", "z_eps_0.01", "z_eps_0.05"]
     assert curves["z_eps_0.01"].tolist() == pytest.approx([460.5170186, 69.31471806, 120.3972804])
     assert curves["z_eps_0.05"].tolist() == pytest.approx(
@@ -124,29 +125,29 @@ def test_noise_curves_are_equation_4_per_epsilon():
 
 
 def test_the_two_readings_of_figure_2_are_one_curve():
-    against_eps = rel.mta_against_epsilon([0.001, 0.01], 1, [0.1, 0.5], 0.1)
+    against_eps = steps.mta_against_epsilon([0.001, 0.01], 1, [0.1, 0.5], 0.1)
     assert list(against_eps.columns) == ["epsilon", "mta_pr_0.1", "mta_pr_0.5"]
     assert against_eps["mta_pr_0.1"].tolist() == pytest.approx([23025.85093, 2302.585093])
-    against_re = rel.mta_against_re([0.01, 0.1, 1.0], 1, 0.1, [0.1, 0.5])
+    against_re = steps.mta_against_re([0.01, 0.1, 1.0], 1, 0.1, [0.1, 0.5])
     assert list(against_re.columns) == ["re", "mta_pr_0.1", "mta_pr_0.5"]
     # at ε = 0.1 and re = 0.01 the product is Example 1's ε·re = 0.001: the same MTA
     assert against_re["mta_pr_0.1"].iloc[0] == pytest.approx(rel.mta(1, 0.01, 0.1, 0.1))
-    rel.check_second_reading(against_re, 1, 0.1, 0.1, 0.1)
+    steps.check_second_reading(against_re, 1, 0.1, 0.1, 0.1)
     wrong = against_re.assign(**{"mta_pr_0.1": against_re["mta_pr_0.1"] * 1.01})
     with pytest.raises(RuntimeError, match=r"Eq\. \(6\) is mis-implemented"):
-        rel.check_second_reading(wrong, 1, 0.1, 0.1, 0.1)
+        steps.check_second_reading(wrong, 1, 0.1, 0.1, 0.1)
 
 
 def test_first_two_gives_nan_for_a_missing_second_query():
-    assert rel.first_two(np.array([110.0, 1100.0])) == (110.0, 1100.0)
-    first, second = rel.first_two([2532.8])
+    assert steps.first_two(np.array([110.0, 1100.0])) == (110.0, 1100.0)
+    first, second = steps.first_two([2532.8])
     assert first == 2532.8 and math.isnan(second)
 
 
 def test_diff_budgets_are_checked_to_add_up_to_epsilon():
-    rel.check_diff_budgets(rel.diff_epsilons([1, 1], [1, 10], 0.01), 0.01)
+    steps.check_diff_budgets(rel.diff_epsilons([1, 1], [1, 10], 0.01), 0.01)
     with pytest.raises(RuntimeError, match=r"add up to 0\.011, not ε = 0\.01"):
-        rel.check_diff_budgets([0.01, 0.001], 0.01)
+        steps.check_diff_budgets([0.01, 0.001], 0.01)
 
 
 def test_example_3_table():
@@ -155,7 +156,7 @@ def test_example_3_table():
     mtas = rel.diff_mtas([1, 1], [1, 10], 0.01, 0.1, 0.1)
     errors = rel.relative_error(noise, [3000.0, 30000.0])
     eps = rel.diff_epsilons([1, 1], [1, 10], 0.01)
-    table = rel.diff_table([3000.0, 30000.0], [1, 10], scales, eps, noise, mtas, errors)
+    table = steps.diff_table([3000.0, 30000.0], [1, 10], scales, eps, noise, mtas, errors)
     assert list(table.columns) == [
         "q_i(D)",
         "γ_i",
@@ -175,7 +176,7 @@ def test_example_3_table():
 
 def test_simulation_table_reproduces_the_notebook_counts():
     mechanisms = {"uniform": np.array([200.0, 200.0]), "DIFF": np.array([110.0, 1100.0])}
-    table = rel.simulation_table(
+    table = steps.simulation_table(
         [3000.0, 30000.0], mechanisms, 0.1, 0.1, 200_000, np.random.default_rng(SIMULATION_SEED)
     )
     assert table.mechanism.tolist() == ["uniform", "uniform", "DIFF", "DIFF"]
@@ -194,29 +195,29 @@ def test_simulation_table_refuses_a_count_that_does_not_match_its_probability():
             return super().laplace(loc, 10 * scale, size)
 
     with pytest.raises(RuntimeError, match=r"uniform, q = 3000: .* the simulation does not match"):
-        rel.simulation_table(
+        steps.simulation_table(
             [3000.0], {"uniform": [200.0]}, 0.1, 0.1, 20_000, Misdrawn(np.random.PCG64(1))
         )
 
 
 def test_privacy_loss_table_and_its_summary():
-    table = rel.privacy_loss_table([3000.0, 30000.0], [1, 1], [1, 10], 0.01)
+    table = steps.privacy_loss_table([3000.0, 30000.0], [1, 1], [1, 10], 0.01)
     assert table["grid half-width (scales)"].tolist() == [5, 20, 100]
     assert table["worst ln-ratio, DIFF"].tolist() == pytest.approx([0.01] * 3, rel=1e-9)
     assert table["worst ln-ratio, proportional"].tolist() == pytest.approx(
         [0.01136672277, 0.01636672277, 0.04303338943]
     )
     assert set(table["proportional worst case"]) == {"exact"}
-    assert rel.privacy_loss_summary(table, 0.01) == (
+    assert steps.privacy_loss_summary(table, 0.01) == (
         "DIFF: worst ln-ratio 0.01 ≤ ε = 0.01; proportional: 4.30334 × ε on the widest grid, "
         "growing with the grid"
     )
 
 
 def test_privacy_loss_summary_says_when_proportional_noise_vanishes():
-    table = rel.privacy_loss_table([0.5, 30000.0], [1, 1], [1, 10], 1000.0)
+    table = steps.privacy_loss_table([0.5, 30000.0], [1, 1], [1, 10], 1000.0)
     assert np.isinf(table["worst ln-ratio, proportional"]).all()
-    assert rel.privacy_loss_summary(table, 1000.0).endswith(
+    assert steps.privacy_loss_summary(table, 1000.0).endswith(
         "\na neighbour's answer q_i - Δ(q_i) is ≤ 0: noise proportional to it vanishes, "
         "and no ε bounds a noiseless release"
     )

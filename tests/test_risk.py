@@ -158,3 +158,10 @@ def test_in_100_never_rounds_to_certainty():
 def test_bad_input_is_refused_by_name(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_the_old_name_of_the_target_kinds_still_answers_with_a_notice():
+    with pytest.warns(DeprecationWarning, match=r"risk\.KINDS is renamed risk\.TARGET_KINDS"):
+        assert risk.KINDS == risk.TARGET_KINDS == ("advantage", "tpr", "singling_out")
+    with pytest.raises(AttributeError, match="has no attribute 'KIND'"):
+        risk.KIND  # noqa: B018

@@ -139,7 +139,7 @@ def test_the_committed_epsilons_are_the_package_functions():
     assert upper == pytest.approx(eps["Lee & Clifton, Eq. (7)"], rel=1e-12)
     assert exact == pytest.approx(eps["Lee & Clifton, exact"], rel=1e-9)
     # Eq. (7) at ages 18 to 90 gives the span away
-    assert synth.span_from_eq7(upper, 20000, 0.002, 110) == pytest.approx(72, rel=1e-12)
+    assert synth.span_revealed_by_eq7(upper, 20000, 0.002, 110) == pytest.approx(72, rel=1e-12)
     assert eps["Hsu et al., budget at N"] == pytest.approx(
         econ.budget_epsilon(20000, econ.expected_cost(1274, 0.05), 30000), rel=1e-12
     )
@@ -349,7 +349,7 @@ def test_rows_name_unmeetable_and_vacuous_requirements():
 )
 def test_epsilon_texts(value, table, six):
     assert synth.epsilon_text(value) == table
-    assert synth.six_figures(value) == six
+    assert synth.epsilon_in_six_figures(value) == six
 
 
 def test_readable_table_writes_out_every_epsilon():
@@ -858,7 +858,7 @@ def test_the_scale_reads_singling_out_for_every_row_with_a_guarantee():
     for row in placed.itertuples():
         model = row.model if row.kind == "deployment" else "pure"
         g = risk.guarantee(model, row.epsilon, row.delta, row.rho, row.mu)
-        for k in synth.SINGLING_OUT_AMONG:
+        for k in synth.SCALE_CANDIDATES:
             found = risk.singling_out(g, k)
             bound, attained = (
                 getattr(row, f"single_out_{k}_bound"),
@@ -912,3 +912,24 @@ def test_the_answer_reads_singling_out_at_both_ends_of_the_interval():
         )
         assert f"1 − f(1/{k:,})" in at_most and "k-ary randomized response" in reached
         assert rows[at_most] == bound and rows[reached] == attained
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "argument"),
+    [
+        ("six_figures", "epsilon_in_six_figures", 4.511023),
+        ("span_from_eq7", "span_revealed_by_eq7", (4.5, 20000, 0.002, 110)),
+        ("inapplicable", "not_applicable_mask", "methods"),
+    ],
+)
+def test_an_old_name_still_answers_with_a_notice(old, new, argument):
+    """Names a reader's script may hold: each gives its new name's answer and says it moved."""
+    if argument == "methods":
+        argument = (pd.DataFrame({"meaning": [synth.NOT_APPLICABLE + "why", "holds"]}),)
+    arguments = argument if isinstance(argument, tuple) else (argument,)
+    with pytest.warns(DeprecationWarning, match=rf"synthesis\.{old} is renamed synthesis\.{new}"):
+        got = getattr(synth, old)(*arguments)
+    expected = getattr(synth, new)(*arguments)
+    if isinstance(got, pd.Series):
+        got, expected = got.tolist(), expected.tolist()
+    assert got == expected

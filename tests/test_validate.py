@@ -56,3 +56,11 @@ def test_arrays_are_one_dimensional_finite_and_long_enough():
     assert _validate.positive_array("scales", [0.1, 3]).tolist() == [0.1, 3.0]
     with pytest.raises(ValueError, match=r"^scales must hold values > 0"):
         _validate.positive_array("scales", [0.1, 0.0])
+
+
+def test_candidates_are_integers_from_two():
+    assert _validate.candidates(2) == 2 and _validate.candidates(np.int64(10)) == 10
+    assert type(_validate.candidates(np.int64(10))) is int
+    for value in (1, 0, -3, 2.0, True, "3", None):
+        with pytest.raises(ValueError, match=r"^k must be an integer >= 2 \(candidates"):
+            _validate.candidates(value)

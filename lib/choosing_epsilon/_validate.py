@@ -35,6 +35,14 @@ def real(name: str, value: float) -> float:
     return x
 
 
+def candidates(k: int) -> int:
+    """Return ``k`` as an int if it is an integer of at least 2 (a number of candidates to single
+    one out of), else raise ValueError."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
+        raise ValueError(f"k must be an integer >= 2 (candidates to single one out of), got {k!r}")
+    return int(k)
+
+
 def open_unit(name: str, value: float) -> float:
     """Return ``value`` as a float if it lies in the open interval (0, 1), else raise ValueError."""
     x = real(name, value)

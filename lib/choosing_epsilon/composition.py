@@ -451,6 +451,8 @@ def zcdp_randomized_response_epsilon(rho: float) -> float:
     ValueError
         If ``rho`` is not positive.
 
+    Examples
+    --------
     >>> round(zcdp_randomized_response_epsilon(0.015), 4)
     0.1734
     """
@@ -484,6 +486,8 @@ def compose(
         If ``k`` is not a positive integer, a list is given with ``k`` ≠ 1, the list is empty, or
         ρ-zCDP is mixed with a model other than μ-GDP.
 
+    Examples
+    --------
     >>> c = compose(risk.pure(1.0), 10)
     >>> round(c.advantage(), 4), round(c.tpr(0.01), 4)
     (0.8696, 0.7634)
@@ -647,8 +651,7 @@ def _self_compose(pld: Any, k: int) -> Any:
 # --- one ρ-zCDP release's curve as a dominating pair, for its f-DP composition ------------------
 
 # the one-release curve's samples, geometric in α over three spans: from ZCDP_LEAST_FPR to 1e-10,
-# to 1e-4 and to the randomized-response point, with ZCDP_POINTS in each (risk reads each sample
-# in about 10 ms)
+# to 1e-4 and to the randomized-response point, with ZCDP_POINTS in each
 ZCDP_LEAST_FPR = 1e-40
 ZCDP_SPANS = (1e-10, 1e-4)
 ZCDP_POINTS = (20, 40, 140)
@@ -782,6 +785,8 @@ def basic_composition(g: risk.Guarantee, k: int) -> risk.Guarantee:
     ValueError
         If ``k`` is not a positive integer, or kδ reaches 1.
 
+    Examples
+    --------
     >>> basic_composition(risk.pure(1.0), 10).describe()
     'ε = 10'
     """
@@ -824,6 +829,8 @@ def advanced_composition(
         If the model has no ε, ``k`` is not a positive integer, ``delta_prime`` is outside (0, 1)
         or kδ + δ′ reaches 1.
 
+    Examples
+    --------
     >>> advanced_composition(risk.pure(0.1), 100).describe()
     '(ε, δ) = (6.30823, 1e-06)'
     """
@@ -918,6 +925,8 @@ def averaging_advantage(epsilon: float, k: int) -> float:
     ValueError
         If ``epsilon`` is not positive or ``k`` is not a positive integer.
 
+    Examples
+    --------
     >>> round(averaging_advantage(1.0, 1), 4), round(averaging_advantage(1.0, 10), 4)
     (0.3935, 0.7462)
     """
@@ -955,6 +964,8 @@ def epsilon_per_release(target: risk.RiskTarget, k: int, delta: float = 0.0) -> 
     ValueError
         If ``k`` or ``delta`` is out of range.
 
+    Examples
+    --------
     >>> round(epsilon_per_release(risk.at_most_advantage(0.25), 10), 4)
     0.2068
     """
@@ -1005,6 +1016,8 @@ def gaussian_noise_per_release(target: risk.RiskTarget, k: int, sensitivity: flo
     ValueError
         If ``k`` or ``sensitivity`` is out of range.
 
+    Examples
+    --------
     >>> round(gaussian_noise_per_release(risk.at_most_advantage(0.25), 100), 4)
     15.6917
     """
@@ -1051,6 +1064,8 @@ def laplace_noise_per_release(
     ValueError
         If ``k``, ``sensitivity`` or ``grid_step`` is out of range.
 
+    Examples
+    --------
     >>> round(laplace_noise_per_release(risk.at_most_advantage(0.25), 10), 2)
     4.78
     """

@@ -18,6 +18,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 from scipy.stats import rv_continuous
 
+from . import laplace
 from ._validate import nonnegative, open_unit, positive
 
 
@@ -28,7 +29,29 @@ def _laplace_m(sensitivity: float) -> float:
 
 def theorem1_epsilon(sensitivity: float, w: float, query_answer: float, p: float) -> float:
     """Theorem 1 for Laplace noise: √2 Δ / (w q(D) √(1-p)), the poster's upper bound, in truth a
-    lower bound (Chebyshev)."""
+    lower bound (Chebyshev).
+
+    Parameters
+    ----------
+    sensitivity : float
+        The query's sensitivity Δ, > 0.
+    w : float
+        The relative distance, in (0, 1): the noise is to stay within w q(D).
+    query_answer : float
+        The true answer q(D), > 0.
+    p : float
+        The confidence, in (0, 1).
+
+    Returns
+    -------
+    float
+        The ε of Theorem 1 (Chebyshev), a lower bound on the ε that meets the requirement.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return _laplace_m(sensitivity) / (
         open_unit("w", w)
         * positive("query_answer", query_answer)
@@ -40,12 +63,35 @@ def coverage(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
     """Pr(``|X|`` < c) for noise X = (Δ/ε) Z with Z from the scipy.stats ``family`` (standard form,
-    or a frozen distribution such as ``stats.t(3)``)."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    or a frozen distribution such as ``stats.t(3)``).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    c : float
+        The distance, >= 0.
+    sensitivity : float
+        The sensitivity Δ, > 0.
+    family : scipy.stats.rv_continuous
+        The standard noise Z (Laplace by default), or a frozen distribution.
+
+    Returns
+    -------
+    float
+        The probability that ``|X|`` < c, to full relative precision when small.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon``, ``c`` or ``sensitivity`` is outside its range.
+    """
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     b = nonnegative("c", c) / scale
     if b == 0:
         return 0.0
-    # not a frozen family(scale=...): building one costs milliseconds
+    # the standard family at c/λ, not a frozen family(scale=...), which costs far more to build
+    # than the two CDF values
     low, high = np.asarray(family.cdf([-b, b]))  # frozen families too
     if high - low >= 0.5:  # the difference loses at most one bit
         return float(high - low)
@@ -61,8 +107,30 @@ def miss(
     epsilon: float, c: float, sensitivity: float, family: rv_continuous = stats.laplace
 ) -> float:
     """Pr(``|X|`` ≥ c) = 1 - coverage, from the two tails directly so that it keeps its precision
-    when tiny."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    when tiny.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    c : float
+        The distance, >= 0.
+    sensitivity : float
+        The sensitivity Δ, > 0.
+    family : scipy.stats.rv_continuous
+        The standard noise Z (Laplace by default), or a frozen distribution.
+
+    Returns
+    -------
+    float
+        The probability that ``|X|`` ≥ c.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon``, ``c`` or ``sensitivity`` is outside its range.
+    """
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     c = nonnegative("c", c)
     return float(family.cdf(-c / scale) + family.sf(c / scale))
 
@@ -78,7 +146,29 @@ def theorem2_epsilon(
     probability p, p = ∫_{-c}^{c} f(x) dx. For Laplace noise in closed form, ε = −Δ ln(1 − p)/c;
     for another family by brentq in log ε on ``coverage`` (for p ≤ ½) or ``miss`` (above it, to
     1 − p), each then a small number with its full relative precision, so that ε is accurate
-    even for p within 1e-9 of 0 or 1."""
+    even for p within 1e-9 of 0 or 1.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The sensitivity Δ, > 0.
+    c : float
+        The distance the noise is to stay within, > 0.
+    p : float
+        The confidence, in (0, 1).
+    family : scipy.stats.rv_continuous
+        The standard noise Z (Laplace by default), or a frozen distribution.
+
+    Returns
+    -------
+    float
+        The ε at which the noise lands within c with probability p exactly.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range, or no ε between e^-700 and e^700 meets p.
+    """
     width, c, target = positive("sensitivity", sensitivity), positive("c", c), open_unit("p", p)
     if family is stats.laplace:
         return -width * math.log1p(-target) / c
@@ -108,6 +198,28 @@ def theorem2_epsilon(
 
 
 def theorem3_epsilon(sensitivity: float, c: float, p: float, m: float | None = None) -> float:
-    """Theorem 3: ε = (``|M|``/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given."""
+    """Theorem 3: ε = (``|M|``/c) √(ln 2 - ln(1-p)), with M = √2 Δ (Laplace) unless given.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The sensitivity Δ, > 0.
+    c : float
+        The distance the noise is to stay within, > 0.
+    p : float
+        The confidence, in (0, 1).
+    m : float, optional
+        The constant M of σ = M/ε, > 0 (√2 Δ, Laplace noise's, by default).
+
+    Returns
+    -------
+    float
+        The ε of Theorem 3 (McDiarmid).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     m_value = _laplace_m(sensitivity) if m is None else abs(positive("m", m))
     return m_value / positive("c", c) * math.sqrt(math.log(2) - math.log1p(-open_unit("p", p)))

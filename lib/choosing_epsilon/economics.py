@@ -22,18 +22,35 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from scipy import optimize, stats
 
 from ._validate import closed_unit, open_unit, positive, real, unit_rates
 
 
 def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
-    """P: the expected cost of the bad event without participating (slides: 5% × $1274 = $63.70)."""
+    """P: the expected cost of the bad event without participating (slides: 5% × $1274 = $63.70).
+
+    Parameters
+    ----------
+    bad_event_cost : float
+        The cost of the bad event, > 0.
+    bad_event_probability : float
+        Its probability, in (0, 1).
+
+    Returns
+    -------
+    float
+        The expected cost P.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return positive("bad_event_cost", bad_event_cost) * open_unit(
         "bad_event_probability", bad_event_probability
     )
@@ -41,7 +58,25 @@ def expected_cost(bad_event_cost: float, bad_event_probability: float) -> float:
 
 def payment(epsilon: float, expected_cost: float) -> float:
     """(e^ε - 1)P: the increase in expected cost that an ε-private study must compensate (∞
-    where e^ε exceeds a double's range)."""
+    where e^ε exceeds a double's range).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+
+    Returns
+    -------
+    float
+        The payment (∞ where e^ε exceeds a double's range).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     eps, cost = positive("epsilon", epsilon), positive("expected_cost", expected_cost)
     try:
         return math.expm1(eps) * cost
@@ -50,23 +85,105 @@ def payment(epsilon: float, expected_cost: float) -> float:
 
 
 def participates(offer: float, epsilon: float, expected_cost: float) -> bool:
-    """The participation rule: take part when the offer covers the increase in expected cost."""
+    """The participation rule: take part when the offer covers the increase in expected cost.
+
+    Parameters
+    ----------
+    offer : float
+        The payment offered, finite.
+    epsilon : float
+        The privacy parameter ε, > 0.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+
+    Returns
+    -------
+    bool
+        Whether the offer covers the payment.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return real("offer", offer) >= payment(epsilon, expected_cost)
 
 
 def total_cost(epsilon: float, n: float, expected_cost: float) -> float:
-    """N (e^ε - 1)P: what the analyst pays N participants."""
+    """N (e^ε - 1)P: what the analyst pays N participants.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : float
+        The number of participants N, >= 1.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+
+    Returns
+    -------
+    float
+        The total cost.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return _count("n", n) * payment(epsilon, expected_cost)
 
 
 def within_budget(epsilon: float, n: float, expected_cost: float, budget: float) -> bool:
-    """The budget constraint (e^ε - 1) P N ≤ B."""
+    """The budget constraint (e^ε - 1) P N ≤ B.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : float
+        The number of participants N, >= 1.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    budget : float
+        The budget B, > 0.
+
+    Returns
+    -------
+    bool
+        Whether the total cost is at most the budget.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return total_cost(epsilon, n, expected_cost) <= positive("budget", budget)
 
 
 def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
     """(c_sampling, c_noise) in A = 2 e^{-c_s N} + e^{-c_n N ε}: (T²/12, T/2), or with T²/12
-    rounded as the slides do."""
+    rounded as the slides do.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    c_sampling : float
+        The sampling term's constant, T²/12.
+    c_noise : float
+        The noise term's constant, T/2.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t = open_unit("error", error)
     sampling, noise = t * t / 12, t / 2
     if slide_constants:  # the slides print 0.0002 for T²/12 = 0.000208 (one significant figure)
@@ -76,14 +193,56 @@ def bound_constants(error: float, slide_constants: bool) -> tuple[float, float]:
 
 def accuracy_bound(epsilon: float, n: float, error: float, slide_constants: bool = False) -> float:
     """A(ε, N) = 2 exp(-c_s N) + exp(-c_n N ε): a bound on Pr(``|estimate - fraction|`` > error)
-    (the full paper's form, as quoted in the module docstring)."""
+    (the full paper's form, as quoted in the module docstring).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : float
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    float
+        A(ε, N).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     c_s, c_n = bound_constants(error, slide_constants)
     n = _count("n", n)
     return 2 * math.exp(-c_s * n) + math.exp(-c_n * n * positive("epsilon", epsilon))
 
 
 def budget_epsilon(n: float, expected_cost: float, budget: float) -> float:
-    """The largest ε the budget pays for N participants: ln(1 + B / (P N))."""
+    """The largest ε the budget pays for N participants: ln(1 + B / (P N)).
+
+    Parameters
+    ----------
+    n : float
+        The number of participants N, >= 1.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    budget : float
+        The budget B, > 0.
+
+    Returns
+    -------
+    float
+        The largest ε the budget pays for.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return math.log1p(
         positive("budget", budget) / (positive("expected_cost", expected_cost) * _count("n", n))
     )
@@ -92,7 +251,29 @@ def budget_epsilon(n: float, expected_cost: float, budget: float) -> float:
 def accuracy_epsilon(
     n: float, error: float, failure_probability: float, slide_constants: bool = False
 ) -> float:
-    """The smallest ε meeting A(ε, N) ≤ α for N participants (inf when sampling alone exceeds α)."""
+    """The smallest ε meeting A(ε, N) ≤ α for N participants (inf when sampling alone exceeds α).
+
+    Parameters
+    ----------
+    n : float
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    float
+        The smallest accurate ε (inf where none is).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     c_s, c_n = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
     n = _count("n", n)
@@ -104,7 +285,29 @@ def accuracy_n(
     epsilon: float, error: float, failure_probability: float, slide_constants: bool = False
 ) -> int:
     """The smallest integer N meeting A(ε, N) ≤ α (A falls as N grows), by brentq then an
-    integer check."""
+    integer check.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    int
+        The smallest accurate N.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     alpha = open_unit("failure_probability", failure_probability)
     positive("epsilon", epsilon)
 
@@ -131,7 +334,35 @@ def feasible(
     failure_probability: float,
     slide_constants: bool = False,
 ) -> bool:
-    """Both constraints at (ε, N): accuracy A(ε, N) ≤ α and budget (e^ε - 1) P N ≤ B."""
+    """Both constraints at (ε, N): accuracy A(ε, N) ≤ α and budget (e^ε - 1) P N ≤ B.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : float
+        The number of participants N, >= 1.
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    budget : float
+        The budget B, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    bool
+        Whether (ε, N) meets both constraints.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     accurate = accuracy_bound(epsilon, n, error, slide_constants) <= open_unit(
         "failure_probability", failure_probability
     )
@@ -165,6 +396,29 @@ def largest_feasible_epsilon(
     one is: a study exists if and only if B exceeds the cost floor P ln(1/α)/c_n, and bisection
     finds the smallest feasible N, whose budget end (the largest over all feasible N, since it
     falls with N) is the answer.
+
+    Parameters
+    ----------
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    budget : float
+        The budget B, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    StudyDesign or None
+        The design of largest ε, or None where no N meets both constraints.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     c_s, _ = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
@@ -207,6 +461,29 @@ def cheapest_study(
     The cost N (e^{ε(N)} - 1) P falls as N grows towards P ln(1/α) / c_noise (``cost_floor``), so
     without a cap on N the cheapest study is infinitely large: the cap is part of the question.
     Below ``sampling_n`` participants the sampling term alone exceeds α and no ε helps.
+
+    Parameters
+    ----------
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+    max_n : int
+        The largest study size considered, >= 1.
+
+    Returns
+    -------
+    StudyDesign or None
+        The cheapest accurate design, or None where no N ≤ ``max_n`` is accurate.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     c_s, c_n = bound_constants(error, slide_constants)
     alpha = open_unit("failure_probability", failure_probability)
@@ -224,7 +501,27 @@ def cheapest_study(
 
 def sampling_n(error: float, failure_probability: float, slide_constants: bool = False) -> float:
     """ln(2/α)/c_s: the study size below which the sampling term 2 exp(-c_s N) alone exceeds α
-    (any ε is too small)."""
+    (any ε is too small).
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    float
+        The study size ln(2/α)/c_s.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     c_s, _ = bound_constants(error, slide_constants)
     return math.log(2 / open_unit("failure_probability", failure_probability)) / c_s
 
@@ -232,7 +529,25 @@ def sampling_n(error: float, failure_probability: float, slide_constants: bool =
 def sampling_error(n: float, failure_probability: float) -> float:
     """The error on the unit scale below which N participants miss α whatever ε: where the
     sampling term alone reaches α (``sampling_n``'s inverse in the error; 1 where no error below
-    the whole range is met)."""
+    the whole range is met).
+
+    Parameters
+    ----------
+    n : float
+        The number of participants N, >= 1.
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+
+    Returns
+    -------
+    float
+        The error, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     n = _count("n", n)
     alpha = open_unit("failure_probability", failure_probability)
     top = 1 - 1e-12
@@ -244,7 +559,29 @@ def sampling_error(n: float, failure_probability: float) -> float:
 def cost_floor(
     expected_cost: float, error: float, failure_probability: float, slide_constants: bool = False
 ) -> float:
-    """The limit of the cheapest accurate study's cost as N → ∞: P ln(1/α) / c_noise."""
+    """The limit of the cheapest accurate study's cost as N → ∞: P ln(1/α) / c_noise.
+
+    Parameters
+    ----------
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    slide_constants : bool
+        Round T²/12 to one significant figure, as the slides print it.
+
+    Returns
+    -------
+    float
+        The cost floor P ln(1/α)/c_noise.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     _, c_n = bound_constants(error, slide_constants)
     return (
         positive("expected_cost", expected_cost)
@@ -260,6 +597,29 @@ def true_failure_probability(
 
     Counts whose binomial tail holds less than ``negligible`` in all are left out of the sum, so the
     value may fall short of the exact one by at most that much.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : int
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    fraction : float
+        The true fraction p, in [0, 1].
+    negligible : float
+        The binomial mass that may be left out, in (0, 1).
+
+    Returns
+    -------
+    float
+        The failure probability, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     n = int(_count("n", n))
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
@@ -277,7 +637,29 @@ def failure_probability_every_count(
     epsilon: float, n: int, error: float, fractions: float | Sequence[float] | np.ndarray
 ) -> np.ndarray:
     """Pr(``|X/N + Lap(1/(εN)) - p|`` > T) at each p of ``fractions``, summed over every count
-    0..N: a plain reference for ``true_failure_probability`` (no counts left out, no cache)."""
+    0..N: a plain reference for ``true_failure_probability`` (no counts left out, no cache).
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : int
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    fractions : float or array_like
+        The true fractions p, in [0, 1].
+
+    Returns
+    -------
+    numpy.ndarray
+        The failure probability at each fraction.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     n = int(_count("n", n))
     t, lam = open_unit("error", error), 1 / (positive("epsilon", epsilon) * n)
     p = np.atleast_1d(unit_rates("fractions", fractions))
@@ -319,6 +701,29 @@ def worst_case_fraction(
     refines the three best cells. Where even the bound A(ε, N) (exact constants), which holds at
     every p, is below a double's range, every p fails with probability under 1e-300: the answer is
     then p = 1/2 and its (underflowed) value, without a scan.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : int
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    points : int
+        The points of the grid, at least 3.
+
+    Returns
+    -------
+    fraction : float
+        The worst true fraction p, in [0, 1/2].
+    failure_probability : float
+        The exact failure probability there.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     eps, t = positive("epsilon", epsilon), open_unit("error", error)
     n = int(_count("n", n))
@@ -347,7 +752,35 @@ def simulate_failure(
     epsilon: float, n: int, error: float, fraction: float, n_trials: int, rng: np.random.Generator
 ) -> tuple[float, float]:
     """Monte Carlo of the private estimator: the failure rate over ``n_trials`` studies and its
-    standard error."""
+    standard error.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n : int
+        The number of participants N, >= 1.
+    error : float
+        The allowed error T on the unit scale.
+    fraction : float
+        The true fraction p, in [0, 1].
+    n_trials : int
+        How many studies (the standard error needs at least 2).
+    rng : numpy.random.Generator
+        The seeded generator.
+
+    Returns
+    -------
+    rate : float
+        The share of studies whose estimate misses by more than T.
+    standard_error : float
+        Its standard error.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     n = int(_count("n", n))
     counts = rng.binomial(n, fraction, size=n_trials)
     estimate = counts / n + stats.laplace.rvs(
@@ -370,6 +803,28 @@ def smallest_true_n(
     below α·10⁻¹², so the cost of a search hardly grows with N. The binomial's discreteness makes
     the failure probability not exactly monotone in N, so a slightly smaller N can occasionally
     qualify too; the answer is exact to within a few participants.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    fraction : float
+        The true fraction p, in [0, 1].
+
+    Returns
+    -------
+    int
+        The smallest N whose exact failure probability is at most α (to within a few
+        participants).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     alpha = open_unit("failure_probability", failure_probability)
     t, p = open_unit("error", error), closed_unit("fraction", fraction)
@@ -403,33 +858,125 @@ def smallest_true_n(
 # (privacy-accuracy.ipynb) does not state them: it uses the Chernoff bound 2 exp(-N T²/3) for the
 # non-private study instead (``chernoff_non_private_n``).
 def sufficient_n(error: float, failure_probability: float) -> float:
-    """N ≥ (12/T²) ln(3/α): enough for 3 exp(-N T²/12) ≤ α, the paper's sufficient condition."""
+    """N ≥ (12/T²) ln(3/α): enough for 3 exp(-N T²/12) ≤ α, the paper's sufficient condition.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+
+    Returns
+    -------
+    float
+        The study size (12/T²) ln(3/α).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
     return 12 / t**2 * math.log(3 / alpha)
 
 
 def max_base_cost(budget: float, error: float, failure_probability: float) -> float:
-    """The largest base cost E for which ε = T/6 at N = (12/T²) ln(3/α) fits the budget."""
+    """The largest base cost E for which ε = T/6 at N = (12/T²) ln(3/α) fits the budget.
+
+    Parameters
+    ----------
+    budget : float
+        The budget B, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+
+    Returns
+    -------
+    float
+        The largest base cost E.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t = open_unit("error", error)
     return positive("budget", budget) / (sufficient_n(t, failure_probability) * math.expm1(t / 6))
 
 
 def non_private_n(error: float, failure_probability: float) -> float:
     """N' ≥ ln(1/(2α)) / (8 T²): the non-private study size as quoted (unverified against the
-    paper); needs α < 1/2."""
+    paper); needs α < 1/2.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1/2).
+
+    Returns
+    -------
+    float
+        The non-private study size.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t, alpha = open_unit("error", error), _quoted_alpha(failure_probability)
     return math.log(1 / (2 * alpha)) / (8 * t**2)
 
 
 def chernoff_non_private_n(error: float, failure_probability: float) -> float:
     """N' = (3/T²) ln(2/α): the non-private size from 2 exp(-N T²/3) ≤ α, the bound
-    github.com/nigoshh/privacy-accuracy uses."""
+    github.com/nigoshh/privacy-accuracy uses.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+
+    Returns
+    -------
+    float
+        The non-private study size.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
     return 3 / t**2 * math.log(2 / alpha)
 
 
 def hoeffding_non_private_n(error: float, failure_probability: float) -> float:
-    """N = ln(2/α) / (2T²): the non-private size from Hoeffding's 2 exp(-2N T²) ≤ α."""
+    """N = ln(2/α) / (2T²): the non-private size from Hoeffding's 2 exp(-2N T²) ≤ α.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+
+    Returns
+    -------
+    float
+        The non-private study size.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     t, alpha = open_unit("error", error), open_unit("failure_probability", failure_probability)
     return math.log(2 / alpha) / (2 * t**2)
 
@@ -442,7 +989,31 @@ def private_is_cheaper(
     exposed_fraction: float,
 ) -> bool:
     """T/6 ≤ ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))): the quoted condition for the private study
-    to cost less."""
+    to cost less.
+
+    Parameters
+    ----------
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1/2).
+    base_cost : float
+        The base cost E, > 0.
+    worst_cost : float
+        The worst cost W, > 0.
+    exposed_fraction : float
+        The fraction φ of people exposed to it, in (0, 1).
+
+    Returns
+    -------
+    bool
+        Whether the quoted condition holds.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return open_unit("error", error) <= crossover_error(
         failure_probability, base_cost, worst_cost, exposed_fraction
     )
@@ -452,7 +1023,29 @@ def crossover_error(
     failure_probability: float, base_cost: float, worst_cost: float, exposed_fraction: float
 ) -> float:
     """The error T below which the quoted condition says the private study costs less:
-    6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α)))."""
+    6 ln(1 + φ W ln(1/(2α)) / (96 E ln(3/α))).
+
+    Parameters
+    ----------
+    failure_probability : float
+        The accuracy level α, in (0, 1/2).
+    base_cost : float
+        The base cost E, > 0.
+    worst_cost : float
+        The worst cost W, > 0.
+    exposed_fraction : float
+        The fraction φ of people exposed to it, in (0, 1).
+
+    Returns
+    -------
+    float
+        The crossover error.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     alpha = _quoted_alpha(failure_probability)
     ratio = (
         open_unit("exposed_fraction", exposed_fraction)
@@ -506,6 +1099,32 @@ def largest_feasible_epsilon_exact(
     may afford a larger ε than the scan looks at); the returned design's ``accuracy_bound``
     field holds the exact failure probability. None when even ε = ``EXACT_EPSILON_MIN`` is
     beyond the budget.
+
+    Parameters
+    ----------
+    expected_cost : float
+        The expected cost P of the bad event, > 0.
+    budget : float
+        The budget B, > 0.
+    error : float
+        The allowed error T on the unit scale, in (0, 1).
+    failure_probability : float
+        The accuracy level α, in (0, 1).
+    fraction : float
+        The true fraction p, in [0, 1].
+    epsilon_max : float
+        The largest ε scanned, > 0.
+
+    Returns
+    -------
+    StudyDesign or None
+        The design of largest affordable ε (its ``accuracy_bound`` the exact failure probability),
+        or None where even ε = ``EXACT_EPSILON_MIN`` is beyond the budget.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
     """
     p, b = positive("expected_cost", expected_cost), positive("budget", budget)
     alpha = open_unit("failure_probability", failure_probability)
@@ -534,7 +1153,23 @@ def largest_feasible_epsilon_exact(
 
 def dollars(amount: float) -> str:
     """An amount of money for the text: to the cent with thousands separators, or to 3
-    significant figures below a cent; "$∞" for an infinite amount (e^ε beyond a double's range)."""
+    significant figures below a cent; "$∞" for an infinite amount (e^ε beyond a double's range).
+
+    Parameters
+    ----------
+    amount : float
+        The amount, finite or +∞.
+
+    Returns
+    -------
+    str
+        The amount as text.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     if isinstance(amount, (int, float)) and math.isinf(amount) and amount > 0:
         return "$∞"
     x = real("amount", amount)
@@ -543,7 +1178,25 @@ def dollars(amount: float) -> str:
 
 def readable(value: float, decimals: int = 4) -> float:
     """``value`` rounded to ``decimals`` places, or to 3 significant figures where those places
-    would show fewer; ±∞ as it is."""
+    would show fewer; ±∞ as it is.
+
+    Parameters
+    ----------
+    value : float
+        The value, finite or ±∞.
+    decimals : int
+        The decimal places kept.
+
+    Returns
+    -------
+    float
+        The rounded value.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     if isinstance(value, (int, float)) and math.isinf(value):
         return float(value)
     x = real("value", value)
@@ -556,150 +1209,24 @@ UNDERFLOW = 1e-300
 
 def readable_probability(value: float, decimals: int = 6) -> float | str:
     """A positive probability (or a bound on one, which may exceed 1) for a table: ``readable``,
-    or '< 1e-300' where it underflowed to 0."""
+    or '< 1e-300' where it underflowed to 0.
+
+    Parameters
+    ----------
+    value : float
+        The probability (or a bound on one), finite.
+    decimals : int
+        The decimal places kept.
+
+    Returns
+    -------
+    float or str
+        The rounded value, or '< 1e-300' where it is not positive.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     x = real("value", value)
     return readable(x, decimals) if x > 0 else f"< {UNDERFLOW:g}"
-
-
-# --- The notebook's tables and scans -------------------------------------------------------------
-
-
-def feasible_region_curves(
-    expected_cost: float,
-    budget: float,
-    error: float,
-    failure_probability: float,
-    slide_constants: bool,
-    right: float,
-    points: int = 400,
-) -> pd.DataFrame:
-    """The two edges of the feasible region on a grid of ε in (0, right]: the budget's
-    N_max = B / ((e^ε - 1)P) and the accuracy's smallest N with A(ε, N) ≤ α."""
-    eps = np.linspace(right / points, right, points)
-    with np.errstate(over="ignore"):  # e^ε beyond a double's range: no participant affordable
-        n_budget = budget / (np.expm1(eps) * expected_cost)
-    n_accuracy = np.array(
-        [accuracy_n(e, error, failure_probability, slide_constants) for e in eps], dtype=float
-    )
-    return pd.DataFrame({"epsilon": eps, "n_max_budget": n_budget, "n_min_accuracy": n_accuracy})
-
-
-def study_size_scan(
-    epsilons: np.ndarray,
-    expected_cost: float,
-    error: float,
-    failure_probability: float,
-    fraction: float,
-    slide_constants: bool = False,
-) -> pd.DataFrame:
-    """At each ε the smallest accurate N and its cost N(e^ε - 1)P, by the exact failure
-    probability and by the bound A(ε, N) ≤ α."""
-    n_exact = np.array([smallest_true_n(e, error, failure_probability, fraction) for e in epsilons])
-    n_bound = np.array(
-        [accuracy_n(e, error, failure_probability, slide_constants) for e in epsilons]
-    )
-    with np.errstate(over="ignore"):  # e^ε beyond a double's range: the cost is ∞
-        per_person = np.expm1(epsilons) * expected_cost
-    return pd.DataFrame(
-        {
-            "epsilon": epsilons,
-            "n_exact": n_exact,
-            "cost_exact": n_exact * per_person,
-            "n_bound": n_bound,
-            "cost_bound": n_bound * per_person,
-        }
-    )
-
-
-def symmetry_gap(epsilon: float, n: int, error: float, fractions: Sequence[float]) -> float:
-    """max ``|f(p) - f(1 - p)|`` over ``fractions`` for the exact failure probability f: zero up to
-    rounding, since reflecting X to N - X and the noise to its negative swaps p and 1 - p."""
-    return max(
-        abs(
-            true_failure_probability(epsilon, n, error, p)
-            - true_failure_probability(epsilon, n, error, 1 - p)
-        )
-        for p in fractions
-    )
-
-
-def worst_case_table(designs: Mapping[str, tuple[float, int]], error: float) -> pd.DataFrame:
-    """For each named design (ε, N): the worst true fraction p, the exact failure probability
-    there and at p = 0.5, and their ratio (nan when both underflow)."""
-    rows = []
-    for name, (eps, n) in designs.items():
-        p_worst, f_worst = worst_case_fraction(eps, n, error)
-        f_half = true_failure_probability(eps, n, error, 0.5)
-        rows.append(
-            {
-                "design": name,
-                "ε": eps,
-                "N": n,
-                "worst fraction p": p_worst,
-                "failure at worst p": f_worst,
-                "failure at p = 0.5": f_half,
-                "worst / at 0.5": f_worst / f_half if f_half > 0 else math.nan,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def failure_curves(
-    designs: Mapping[str, tuple[float, int]], error: float, points: int = 241, steps: int = 6
-) -> pd.DataFrame:
-    """The exact failure probability against the true fraction p for each named design: the
-    first over every p, the others within ``steps`` lattice steps 1/N of p = 1/2; nan where even
-    the bound A(ε, N), which holds at every p, underflows."""
-    curves = []
-    for i, (name, (eps, n)) in enumerate(designs.items()):
-        span = (0.0, 1.0) if i == 0 else (max(0.0, 0.5 - steps / n), min(1.0, 0.5 + steps / n))
-        ps = np.linspace(*span, points)
-        if accuracy_bound(eps, n, error) > 0:
-            fs = np.array([true_failure_probability(eps, n, error, p) for p in ps])
-        else:
-            fs = np.full(ps.size, np.nan)
-        curves.append(pd.DataFrame({"design": name, "fraction": ps, "failure_probability": fs}))
-    return pd.concat(curves, ignore_index=True)
-
-
-def max_epsilon_scan(
-    costs: np.ndarray,
-    budgets: Sequence[float],
-    error: float,
-    failure_probability: float,
-    slide_constants: bool = False,
-) -> pd.DataFrame:
-    """``largest_feasible_epsilon`` for every expected cost P and budget B (nan where no study is
-    feasible)."""
-    frames = []
-    for b in budgets:
-        eps_max = [
-            getattr(
-                largest_feasible_epsilon(c, b, error, failure_probability, slide_constants),
-                "epsilon",
-                np.nan,
-            )
-            for c in costs
-        ]
-        frames.append(
-            pd.DataFrame({"budget": b, "expected_cost": costs, "max_feasible_epsilon": eps_max})
-        )
-    return pd.concat(frames, ignore_index=True)
-
-
-def infeasible_budgets(scan: pd.DataFrame) -> list[float]:
-    """The budgets B of ``max_epsilon_scan`` at which no expected cost P of the scan is feasible,
-    in the scan's order."""
-    none = scan.groupby("budget", sort=False).max_feasible_epsilon.apply(lambda e: e.isna().all())
-    return [float(b) for b in none.index[none.to_numpy()]]
-
-
-def lone_points(scan: pd.DataFrame) -> pd.Series:
-    """Which points of ``max_epsilon_scan`` are feasible while the neighbouring expected costs P
-    of the same budget (one on each side, where there is one) are not: a curve through them has
-    no length."""
-    feasible = scan.max_feasible_epsilon.notna()
-    by_budget = feasible.groupby(scan.budget, sort=False)
-    before = by_budget.shift(1, fill_value=False).astype(bool)
-    after = by_budget.shift(-1, fill_value=False).astype(bool)
-    return feasible & ~before & ~after

@@ -38,6 +38,27 @@ def posterior(
     """β(ω) = P(κ_f(ω) = γ) / Σ_ψ P(κ_f(ψ) = γ) for each world, uniform prior (Definition 3).
 
     ``response`` may be an array of T responses: the result then has shape (T, n).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite.
+    response : float or numpy.ndarray
+        The response γ, or T responses, finite.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The posterior of each world, of shape (n,) or (T, n).
+
+    Raises
+    ------
+    ValueError
+        If an answer or a response is not finite, or ``sensitivity`` or ``epsilon`` not > 0.
     """
     a = finite_array("answers", answers)
     g = np.asarray(response, dtype=float)
@@ -118,7 +139,27 @@ def _log_self_posterior(answers: np.ndarray, epsilon_over_sensitivity: float) ->
 def risk_per_world(
     answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
 ) -> np.ndarray:
-    """β(ω_i) at the worst response γ = f(ω_i), for each world (Eq. 3)."""
+    """β(ω_i) at the worst response γ = f(ω_i), for each world (Eq. 3).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Each world's posterior at its own answer, in the order of ``answers``.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, or ``sensitivity`` or ``epsilon`` not > 0.
+    """
     a = finite_array("answers", answers)
     c = 1.0 / laplace.scale(sensitivity, epsilon)
     values = np.unique(a)
@@ -128,7 +169,27 @@ def risk_per_world(
 def worst_case_risk(
     answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float
 ) -> float:
-    """Γ at its worst response: max over worlds of Eq. (3)."""
+    """Γ at its worst response: max over worlds of Eq. (3).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+
+    Returns
+    -------
+    float
+        The largest posterior Γ over the worlds.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, or ``sensitivity`` or ``epsilon`` not > 0.
+    """
     a = finite_array("answers", answers)
     return _worst_case_risk(a, 1.0 / laplace.scale(sensitivity, epsilon))
 
@@ -139,13 +200,52 @@ def _worst_case_risk(answers: np.ndarray, epsilon_over_sensitivity: float) -> fl
 
 
 def limiting_risk(answers: Sequence[float] | np.ndarray) -> float:
-    """The worst-case risk as ε grows without bound: 1 / (fewest worlds sharing one answer)."""
+    """The worst-case risk as ε grows without bound: 1 / (fewest worlds sharing one answer).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite.
+
+    Returns
+    -------
+    float
+        1 over the number of worlds of the rarest answer.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite.
+    """
     _, counts = _distinct(finite_array("answers", answers))
     return float(1.0 / counts.min())
 
 
 def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float) -> float:
-    """Eq. (5): 1 / (1 + (n-1) e^{-ε Δv / Δf})."""
+    """Eq. (5): 1 / (1 + (n-1) e^{-ε Δv / Δf}).
+
+    Parameters
+    ----------
+    n : int
+        The number of possible worlds, at least 2.
+    delta_v : float
+        Δv, the largest difference between two worlds' answers, >= 0.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+
+    Returns
+    -------
+    float
+        The bound on the largest posterior.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer of at least 2, ``delta_v`` is negative, or ``sensitivity`` or
+        ``epsilon`` not > 0.
+    """
     n = _check_n(n)
     dv = nonnegative("delta_v", delta_v)
     return float(
@@ -157,7 +257,29 @@ def risk_upper_bound(n: int, delta_v: float, sensitivity: float, epsilon: float)
 
 
 def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
-    """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (worlds all tied)."""
+    """Eq. (7): ε ≤ (Δf/Δv) ln((n-1) ρ / (1-ρ)); ``math.inf`` when Δv = 0 (worlds all tied).
+
+    Parameters
+    ----------
+    n : int
+        The number of possible worlds, at least 2.
+    delta_v : float
+        Δv, the largest difference between two worlds' answers, >= 0.
+    sensitivity : float
+        The sensitivity Δf, > 0 (unused when Δv = 0).
+    rho : float
+        The largest posterior allowed, in [1/n, 1).
+
+    Returns
+    -------
+    float
+        Eq. (7)'s ε (inf when Δv = 0 and ρ exceeds the prior).
+
+    Raises
+    ------
+    ValueError
+        If ``n``, ``delta_v``, ``sensitivity`` or ``rho`` is out of range.
+    """
     n = _check_n(n)
     rho = check_rho(rho, n)
     dv = nonnegative("delta_v", delta_v)
@@ -168,7 +290,7 @@ def epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) 
 
 def _epsilon_upper_bound(n: int, delta_v: float, sensitivity: float, rho: float) -> float:
     """``epsilon_upper_bound`` of checked arguments."""
-    log_odds = math.log((n - 1) * rho / (1 - rho))
+    log_odds = bounded_guarantee(n, rho)
     if delta_v == 0:
         return math.inf if log_odds > 0 else 0.0
     return sensitivity / delta_v * max(log_odds, 0.0)
@@ -207,7 +329,29 @@ def exact_epsilon(
     rho: float,
     distinct: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> float:
-    """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``optimize.brentq``."""
+    """The largest ε whose worst-case risk (Eq. 3 over worlds) stays ≤ ρ, by ``optimize.brentq``.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    rho : float
+        The largest posterior allowed, in [1/n, 1).
+    distinct : tuple of numpy.ndarray, optional
+        The distinct answers, ascending, and how many worlds give each, where the caller has them.
+
+    Returns
+    -------
+    float
+        The largest admissible ε (inf where the worst case never exceeds ρ).
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
@@ -235,7 +379,33 @@ def binary_search_epsilon(
     epsilon_end: float,
     tolerance: float = 1e-6,
 ) -> tuple[float, list[BinarySearchStep]]:
-    """The paper's binary search (Sec. 5.2) on [0, ε_f]: ε_s at convergence, and every step."""
+    """The paper's binary search (Sec. 5.2) on [0, ε_f]: ε_s at convergence, and every step.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    rho : float
+        The largest posterior allowed, in [1/n, 1).
+    epsilon_end : float
+        The upper end ε_f of the search range, > 0.
+    tolerance : float
+        The width at which the search stops, > 0.
+
+    Returns
+    -------
+    epsilon : float
+        ε_s at convergence.
+    steps : list of BinarySearchStep
+        Every halving.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
@@ -250,7 +420,7 @@ def _binary_search(
     start, end, steps = 0.0, epsilon_end, list[BinarySearchStep]()
     while end - start > tolerance:
         eps = (start + end) / 2
-        risk = _worst_case_risk(answers, 1.0 / (sensitivity / eps))  # 1/λ, as laplace.scale
+        risk = _worst_case_risk(answers, 1.0 / laplace.scale(sensitivity, eps))
         ok = risk <= rho
         steps.append(BinarySearchStep(len(steps) + 1, start, end, eps, risk, ok))
         start, end = (eps, end) if ok else (start, eps)
@@ -320,6 +490,31 @@ def epsilon_for_risk(
     ``values`` are the column's distinct values and ``counts`` how many rows hold each
     (``tables.column_counts``): the same result as on the expanded column, at any number of rows.
     Where every world gives the same answer, any ε keeps the risk at the prior: ∞.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column, one value per row; with ``counts``, its distinct values.
+    rho : float
+        The largest posterior allowed, at least the prior 1/C(n, k), below 1.
+    query : str
+        One of ``queries.QUERIES``.
+    counts : sequence of int or numpy.ndarray, optional
+        How many rows hold each of ``values``.
+    unknown : int
+        The rows k the adversary misses, in [1, n - 2].
+    q : float, optional
+        The level of a quantile, in (0, 1), with ``query="quantile"`` only.
+
+    Returns
+    -------
+    EpsilonForRisk
+        Eq. (7)'s ε and the exact ε, with the sensitivity and Δv they come from.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range (``queries.world_classes``, ``check_rho``).
     """
     classes = queries.world_classes(values, query, counts, unknown, q)
     rho = check_rho(rho, classes.worlds)
@@ -344,7 +539,29 @@ def epsilon_for_risk(
 def guess_success_probability(
     answers: Sequence[float] | np.ndarray, true_index: int, sensitivity: float, epsilon: float
 ) -> float:
-    """Exact Pr(the maximum-posterior guess is the true world), ties broken uniformly at random."""
+    """Exact Pr(the maximum-posterior guess is the true world), ties broken uniformly at random.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    true_index : int
+        The true world, in [0, n - 1].
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+
+    Returns
+    -------
+    float
+        The probability that the maximum-posterior guess names the true world.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
     a = finite_array("answers", answers, min_size=2)
     if not 0 <= true_index < a.size:
         raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
@@ -365,7 +582,34 @@ def simulate_adversary(
     rng: np.random.Generator,
 ) -> dict[str, float]:
     """Monte Carlo of the adversary: ``n_trials`` responses from the true world, posterior and best
-    guess of each."""
+    guess of each.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    true_index : int
+        The true world, in [0, n - 1].
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+    n_trials : int
+        How many responses, at least 1.
+    rng : numpy.random.Generator
+        The seeded generator the responses are drawn from.
+
+    Returns
+    -------
+    dict of str to float
+        The share of correct guesses and its standard error, the mean posterior of the true world,
+        the mean and the largest of the largest posterior.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or ``rng`` is not a generator.
+    """
     a = finite_array("answers", answers, min_size=2)
     if not 0 <= true_index < a.size:
         raise ValueError(f"true_index must lie in [0, {a.size - 1}], got {true_index!r}")
@@ -403,6 +647,25 @@ def likeliest_includes(
 
     Every world's likelihood falls with the distance of its answer from the response, so this is the
     maximum-posterior test without evaluating n posteriors per response.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    index : int
+        The world asked about.
+    responses : numpy.ndarray
+        The responses, finite.
+
+    Returns
+    -------
+    numpy.ndarray
+        One boolean per response.
+
+    Raises
+    ------
+    ValueError
+        If an answer or a response is not finite, or there are fewer than two answers.
     """
     a = finite_array("answers", answers, min_size=2)
     g = finite_array("responses", responses)
@@ -415,7 +678,25 @@ def likeliest_includes(
 
 def likeliest_range(answers: Sequence[float] | np.ndarray, index: int) -> tuple[float, float]:
     """The responses where world ``index`` is among the likeliest (Fig. 3(a)): halfway to the next
-    distinct answer on either side, ±inf where there is none."""
+    distinct answer on either side, ±inf where there is none.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    index : int
+        The world asked about.
+
+    Returns
+    -------
+    lower, upper : float
+        The ends of the range.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, or there are fewer than two.
+    """
     a = finite_array("answers", answers, min_size=2)
     centre = a[index]
     below, above = a[a < centre], a[a > centre]
@@ -428,7 +709,27 @@ def likeliest_range_on_grid(
     answers: Sequence[float] | np.ndarray, index: int, points: int = 200_001
 ) -> tuple[float, float]:
     """``likeliest_range`` found on a grid one unit beyond the answers (Fig. 3(a)): the first grid
-    point inside and the first beyond, ±inf at the grid's ends."""
+    point inside and the first beyond, ±inf at the grid's ends.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    index : int
+        The world asked about.
+    points : int
+        The points of the grid.
+
+    Returns
+    -------
+    lower, upper : float
+        The ends of the range found on the grid.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, or there are fewer than two.
+    """
     a = finite_array("answers", answers, min_size=2)
     grid = np.linspace(a.min() - 1, a.max() + 1, points)
     # grid points where no other world is likelier
@@ -449,6 +750,23 @@ def check_rho(rho: float, n: int) -> float:
     the range.
 
     ρ must be at least the prior 1/n, which every posterior already reaches at ε = 0.
+
+    Parameters
+    ----------
+    rho : float
+        The largest posterior allowed.
+    n : int
+        The number of possible worlds.
+
+    Returns
+    -------
+    float
+        ``rho`` as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` lies outside [1/n, 1).
     """
     r = open_unit("rho", rho)
     if r < 1.0 / n * (1 - 1e-12):
@@ -461,7 +779,28 @@ def check_rho(rho: float, n: int) -> float:
 
 
 def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> pd.DataFrame:
-    """The adversary's database X: a CSV, a ``name`` column, numeric ``attributes`` (Table 1)."""
+    """The adversary's database X: a CSV, a ``name`` column, numeric ``attributes`` (Table 1).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The CSV file.
+    attributes : sequence of str
+        The numeric columns to read.
+    absent : str
+        The name of the row missing from the released database.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The ``name`` column (text) and the attributes, in the file's order.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing or unreadable, has no unique and complete ``name`` column or fewer
+        than 3 rows, an attribute is missing, not numeric or constant, or ``absent`` names no row.
+    """
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"data_path: no such file {str(path)!r}")
@@ -517,7 +856,25 @@ def load_database(path: str | Path, attributes: Sequence[str], absent: str) -> p
 
 def world_order(names: Sequence[str], absent: str) -> list[int]:
     """Row indices in the paper's world order: the true world (``absent`` missing) first, then
-    from the bottom up."""
+    from the bottom up.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The rows' names.
+    absent : str
+        The name of the row missing from the released database.
+
+    Returns
+    -------
+    list of int
+        The row indices, the true world first.
+
+    Raises
+    ------
+    ValueError
+        If ``absent`` is none of ``names``.
+    """
     names = [str(name) for name in names]
     absent = str(absent)
     if absent not in names:
@@ -534,7 +891,35 @@ def corrected_binary_search(
     tolerance: float = 1e-9,
 ) -> tuple[float, float, list[BinarySearchStep]]:
     """Sec. 5.2's binary search on a range that holds the root: ``epsilon_end`` (at least 1e-3)
-    doubled until the worst-case risk exceeds ρ; returns that end, the result and the steps."""
+    doubled until the worst-case risk exceeds ρ; returns that end, the result and the steps.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    rho : float
+        The largest posterior allowed, in [1/n, 1).
+    epsilon_end : float
+        The paper's upper end ε_f, finite (at least 1e-3 is used).
+    tolerance : float
+        The width at which the search stops, > 0.
+
+    Returns
+    -------
+    end : float
+        The upper end of the range that holds the root.
+    epsilon : float
+        The search's result.
+    steps : list of BinarySearchStep
+        Every halving.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range, or the worst-case risk never exceeds ρ.
+    """
     a = finite_array("answers", answers, min_size=2)
     sens = positive("sensitivity", sensitivity)
     rho = check_rho(rho, a.size)
@@ -542,7 +927,7 @@ def corrected_binary_search(
     if rho >= limiting_risk(a):
         raise ValueError(f"the worst-case risk never exceeds rho = {rho!r}: no range holds a root")
     end = max(real("epsilon_end", epsilon_end), 1e-3)
-    while _worst_case_risk(a, 1.0 / (sens / end)) <= rho:
+    while _worst_case_risk(a, 1.0 / laplace.scale(sens, end)) <= rho:
         end *= 2
     result, steps = _binary_search(a, sens, rho, end, tol)
     return end, result, steps
@@ -550,7 +935,28 @@ def corrected_binary_search(
 
 def risk_at(answers: Sequence[float] | np.ndarray, sensitivity: float, epsilon: float) -> float:
     """The worst-case risk (Eq. 3 over worlds) at any ε in [0, ∞]: the prior 1/n at 0, the limit
-    (``limiting_risk``) at ∞."""
+    (``limiting_risk``) at ∞.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    epsilon : float
+        The privacy parameter ε, in [0, inf].
+
+    Returns
+    -------
+    float
+        The largest posterior over the worlds.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, there are fewer than two, ``sensitivity`` is not > 0 or
+        ``epsilon`` is negative.
+    """
     a = finite_array("answers", answers, min_size=2)
     if epsilon == 0:
         return 1 / a.size
@@ -566,7 +972,31 @@ def risk_curves(
     epsilons: Sequence[float] | np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Fig. 2's curves: β of world 0 at γ = f(ω_0) (Eq. 3) and the bound of Eq. (5), both the prior
-    1/n at ε = 0."""
+    1/n at ε = 0.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The answer f(ω) of each possible world, finite, at least two.
+    sensitivity : float
+        The sensitivity Δf, > 0.
+    delta_v : float
+        Δv, the largest difference between two worlds' answers, >= 0.
+    epsilons : sequence of float or numpy.ndarray
+        The ε of the curves, >= 0.
+
+    Returns
+    -------
+    beta : numpy.ndarray
+        World 0's posterior at its own answer, at each ε.
+    upper : numpy.ndarray
+        Eq. (5)'s bound at each ε.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+    """
     a = finite_array("answers", answers, min_size=2)
     n = a.size
     beta = [1 / n if e == 0 else risk_per_world(a, sensitivity, e)[0] for e in epsilons]
@@ -576,7 +1006,27 @@ def risk_curves(
 
 def bounded_guarantee(n: int, rho: float) -> float:
     """ln((n - 1)ρ/(1 - ρ)): the ε that keeps every posterior ≤ ρ for any data of n rows under
-    bounded neighbours."""
+    bounded neighbours.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows (possible worlds), at least 2.
+    rho : float
+        The largest posterior allowed, in [1/n, 1).
+
+    Returns
+    -------
+    float
+        The ε (0 at ρ = 1/n).
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer of at least 2 or ``rho`` lies outside [1/n, 1).
+    """
+    n = _check_n(n)
+    rho = check_rho(rho, n)
     return math.log((n - 1) * rho / (1 - rho))
 
 
@@ -594,7 +1044,35 @@ def simulated_worst_posterior(
 ) -> float:
     """The largest posterior of the true world (Definition 3) over ``draws`` responses drawn from
     each class of worlds in turn as the truth, at ``epsilon``: a Monte Carlo of Eq. (3); nan for a
-    column of more than ``MONTE_CARLO_CLASSES`` classes, or where no ε was computed (nan)."""
+    column of more than ``MONTE_CARLO_CLASSES`` classes, or where no ε was computed (nan).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column, one value per row.
+    query : str
+        One of ``queries.QUERIES``.
+    epsilon : float
+        The ε of the release, >= 0 (nan: none computed).
+    draws : int
+        Responses drawn per class of worlds.
+    rng : numpy.random.Generator
+        The seeded generator the responses are drawn from.
+    unknown : int
+        The rows k the adversary misses, in [1, n - 2].
+    q : float, optional
+        The level of a quantile, in (0, 1), with ``query="quantile"`` only.
+
+    Returns
+    -------
+    float
+        The largest posterior of the true world seen (nan where it is not simulated).
+
+    Raises
+    ------
+    ValueError
+        If the column, the query or ``unknown`` is out of range.
+    """
     if math.isnan(epsilon):
         return math.nan
     classes = queries.world_classes(values, query, unknown=unknown, q=q)
@@ -605,7 +1083,7 @@ def simulated_worst_posterior(
     if math.isinf(epsilon):
         return math.nan
     answers = classes.answer / classes.unit
-    scale = classes.sensitivity / positive("epsilon", epsilon)
+    scale = laplace.scale(classes.sensitivity, epsilon)
     log_weight = np.log(classes.weight)
     largest = 0.0
     for true in range(answers.size):

@@ -43,14 +43,34 @@ from .sensitivity import (
 Query = Literal["mean", "sum", "variance", "std", "median", "quantile"]
 QUERIES: tuple[str, ...] = ("mean", "sum", "variance", "std", "median", "quantile")
 # at most this many classes of worlds are formed: above it, the exact ε is refused in one line.
-# With one row unknown a class is a distinct value, so 10⁷ distinct values are computed (11.6 s
-# and 1.9 GB at the peak, measured for the mean); Lee & Clifton's alumni database and make bench
-# go that far
+# With one row unknown a class is a distinct value, so 10⁷ distinct values are computed (what
+# that costs: docs/running.md); Lee & Clifton's alumni database and make bench go that far
 MAX_CLASSES = 10_000_000
 
 
 def check_query(query: str, q: float | None = None) -> tuple[str, float | None]:
-    """``query`` and its level q: q in (0, 1) for "quantile" only, else None."""
+    """``query`` and its level q: q in (0, 1) for "quantile" only, else None.
+
+    Parameters
+    ----------
+    query : str
+        One of ``QUERIES``: "mean", "sum", "variance", "std", "median" or "quantile".
+    q : float, optional
+        The level of a quantile, in (0, 1); given with "quantile" only.
+
+    Returns
+    -------
+    query : str
+        The query, as given.
+    q : float or None
+        The level as a float for "quantile", else None.
+
+    Raises
+    ------
+    ValueError
+        If ``query`` is none of ``QUERIES``, ``q`` is given with another query, or a quantile's
+        level is missing or outside (0, 1).
+    """
     if query not in QUERIES:
         raise ValueError(f"query must be one of {QUERIES}, got {query!r}")
     if query != "quantile":
@@ -69,7 +89,25 @@ def check_query(query: str, q: float | None = None) -> tuple[str, float | None]:
 
 def check_unknown(unknown: int, n: int) -> int:
     """The number k of rows the adversary misses: an integer with 1 <= k <= n - 2 (a world keeps
-    at least two rows, so that removing one for Δf leaves one)."""
+    at least two rows, so that removing one for Δf leaves one).
+
+    Parameters
+    ----------
+    unknown : int
+        The rows k the adversary misses.
+    n : int
+        The rows of the column.
+
+    Returns
+    -------
+    int
+        ``unknown`` as an int.
+
+    Raises
+    ------
+    ValueError
+        If ``unknown`` is not an integer in [1, n - 2].
+    """
     if isinstance(unknown, bool) or not isinstance(unknown, (int, np.integer)):
         raise ValueError(f"unknown (rows the adversary misses) must be an integer, got {unknown!r}")
     if not 1 <= unknown <= n - 2:
@@ -109,7 +147,20 @@ class WorldClasses:
 
 def count_classes(distinct: int, unknown: int) -> int:
     """C(K + k - 1, k): the multisets of k among K distinct values, an upper bound on the
-    classes."""
+    classes.
+
+    Parameters
+    ----------
+    distinct : int
+        The number K of distinct values of the column.
+    unknown : int
+        The rows k each world misses.
+
+    Returns
+    -------
+    int
+        The binomial coefficient C(K + k - 1, k).
+    """
     return math.comb(distinct + unknown - 1, unknown)
 
 
@@ -378,6 +429,31 @@ def world_classes(
     each (``tables.column_counts``). Without, each row is its own entry while the classes this
     makes stay under ``MAX_CLASSES`` (the worlds enumerated row by row), and the distinct values are
     counted above it; either way the same worlds, and the same answers.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column, one value per row; with ``counts``, its distinct values.
+    query : str
+        One of ``QUERIES``.
+    counts : sequence of int or numpy.ndarray, optional
+        How many rows hold each of ``values``.
+    unknown : int
+        The rows k each world misses, in [1, n - 2].
+    q : float, optional
+        The level of a quantile, in (0, 1), with ``query="quantile"`` only.
+
+    Returns
+    -------
+    WorldClasses
+        The classes of worlds with their answers, local sensitivities and weights, and the gaps,
+        spread and sensitivity that ε depends on.
+
+    Raises
+    ------
+    ValueError
+        If the query, its level, the values, the counts or ``unknown`` are out of range, or the
+        column makes more than ``MAX_CLASSES`` classes.
     """
     query, q = check_query(query, q)
     if counts is None:
@@ -400,7 +476,30 @@ def public_sensitivity(
     data). With w = upper - lower and m = ``size``: the mean w/m, the sum ``max(|lower|, |upper|)``,
     the variance (m - 1) w²/m² and the standard deviation w √(m - 1)/m (population divisors),
     the median w/2 (each attained by some column); a quantile w (a bound, not always attained),
-    but w/2 at q = 1/2, where it is the median."""
+    but w/2 at q = 1/2, where it is the median.
+
+    Parameters
+    ----------
+    query : str
+        One of ``QUERIES``.
+    lower, upper : float
+        The public range of the values, finite, with ``upper`` > ``lower``.
+    size : int
+        The rows m of a world, at least 2.
+    q : float, optional
+        The level of a quantile, in (0, 1), with ``query="quantile"`` only.
+
+    Returns
+    -------
+    float
+        The largest change Δf of the query when one value is removed.
+
+    Raises
+    ------
+    ValueError
+        If the query or its level is out of range, the range is not finite with ``upper`` >
+        ``lower``, or ``size`` is not an integer of at least 2.
+    """
     query, q = check_query(query, q)
     lo, hi = float(lower), float(upper)
     if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):

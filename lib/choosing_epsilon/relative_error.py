@@ -9,11 +9,9 @@ scale Σ Δ(q_i)/ε; DIFF instead gives query i the scale λ_i = α γ_i for a q
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from . import laplace
 from ._validate import finite_array, open_unit, positive, positive_array
@@ -22,7 +20,25 @@ Floats = Sequence[float] | np.ndarray  # one value per query: a list, or an arra
 
 
 def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -> np.ndarray:
-    """Eq. (2)/(5): RE = ``|noise| / q(D)``, for positive true answers."""
+    """Eq. (2)/(5): RE = ``|noise| / q(D)``, for positive true answers.
+
+    Parameters
+    ----------
+    noise : float or numpy.ndarray
+        The noise added to each answer.
+    true_answer : float or numpy.ndarray
+        The true answers q(D), > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The relative error of each release.
+
+    Raises
+    ------
+    ValueError
+        If a true answer is not a finite number > 0.
+    """
     answers = np.asarray(true_answer, dtype=float)
     if np.any(~np.isfinite(answers)) or np.any(answers <= 0):
         raise ValueError(f"true_answer must be > 0 (allowed range (0, inf)), got {true_answer!r}")
@@ -31,31 +47,132 @@ def relative_error(noise: float | np.ndarray, true_answer: float | np.ndarray) -
 
 def mta(sensitivity: float, epsilon: float, pr: float, re: float) -> float:
     """Eq. (6): MTA = -Δ ln(pr) / (ε re), the smallest answer kept within relative error re with
-    probability 1 - pr."""
+    probability 1 - pr.
+
+    Parameters
+    ----------
+    sensitivity : float
+        The query's sensitivity Δ, > 0.
+    epsilon : float
+        The privacy parameter ε, > 0.
+    pr : float
+        The probability that the relative error exceeds re, in (0, 1).
+    re : float
+        The relative error, > 0.
+
+    Returns
+    -------
+    float
+        The minimum true answer MTA.
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return laplace.noise_at_probability(pr, sensitivity, epsilon) / positive("re", re)
 
 
 def uniform_scale(sensitivities: Floats, epsilon: float) -> float:
-    """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query."""
-    return float(np.sum(positive_array("sensitivities", sensitivities))) / positive(
-        "epsilon", epsilon
-    )
+    """Sec. 5: the one scale Σ Δ(q_i)/ε that the standard mechanism gives every query.
+
+    Parameters
+    ----------
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+
+    Returns
+    -------
+    float
+        The Laplace scale of every query (``laplace.scale`` of the summed sensitivities).
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity is not > 0 or ``epsilon`` is not a finite number > 0.
+    """
+    return laplace.scale(float(np.sum(positive_array("sensitivities", sensitivities))), epsilon)
 
 
 def diff_alpha(sensitivities: Floats, index: Floats, epsilon: float) -> float:
-    """Eq. (8): α = (1/ε) Σ Δ(q_i)/γ_i."""
+    """Eq. (8): α = (1/ε) Σ Δ(q_i)/γ_i.
+
+    Parameters
+    ----------
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+
+    Returns
+    -------
+    float
+        The factor α of DIFF's scales.
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity or an index value is not > 0, the two differ in length, or ``epsilon`` is
+        not a finite number > 0.
+    """
     deltas, gammas = _pair(sensitivities, index)
     return float(np.sum(deltas / gammas)) / positive("epsilon", epsilon)
 
 
 def diff_scales(sensitivities: Floats, index: Floats, epsilon: float) -> np.ndarray:
-    """Eq. (7): λ_i = α γ_i."""
+    """Eq. (7): λ_i = α γ_i.
+
+    Parameters
+    ----------
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Each query's Laplace scale λ_i.
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity or an index value is not > 0, the two differ in length, or ``epsilon`` is
+        not a finite number > 0.
+    """
     _, gammas = _pair(sensitivities, index)
     return diff_alpha(sensitivities, index, epsilon) * gammas
 
 
 def diff_epsilons(sensitivities: Floats, index: Floats, epsilon: float) -> np.ndarray:
-    """ε_i = Δ(q_i)/λ_i: each query's share of the budget; they add up to ε (Sec. 6)."""
+    """ε_i = Δ(q_i)/λ_i: each query's share of the budget; they add up to ε (Sec. 6).
+
+    Parameters
+    ----------
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Each query's ε_i.
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity or an index value is not > 0, the two differ in length, or ``epsilon`` is
+        not a finite number > 0.
+    """
     deltas, _ = _pair(sensitivities, index)
     return deltas / diff_scales(sensitivities, index, epsilon)
 
@@ -63,7 +180,32 @@ def diff_epsilons(sensitivities: Floats, index: Floats, epsilon: float) -> np.nd
 def diff_mtas(
     sensitivities: Floats, index: Floats, epsilon: float, pr: float, re: float
 ) -> np.ndarray:
-    """Eq. (10): MTA_i = -γ_i (Σ Δ(q_j)/γ_j) ln(pr) / (ε re)."""
+    """Eq. (10): MTA_i = -γ_i (Σ Δ(q_j)/γ_j) ln(pr) / (ε re).
+
+    Parameters
+    ----------
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+    pr : float
+        The probability that the relative error exceeds re, in (0, 1).
+    re : float
+        The relative error, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Each query's minimum true answer MTA_i.
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity or an index value is not > 0, the two differ in length, or ``epsilon`` is
+        not a finite number > 0.
+    """
     scales = diff_scales(sensitivities, index, epsilon)
     return scales * -np.log(open_unit("pr", pr)) / positive("re", re)
 
@@ -77,7 +219,34 @@ def diff_release(
     size: int | None = None,
 ) -> np.ndarray:
     """DIFF as a mechanism: q_i(D) + Lap(λ_i) for every query, ``size`` independent releases
-    (rows)."""
+    (rows).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), finite.
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+    rng : numpy.random.Generator
+        The seeded generator the noise is drawn from.
+    size : int, optional
+        How many releases (rows); one, as a 1-D array, by default.
+
+    Returns
+    -------
+    numpy.ndarray
+        The released answers, of shape (m,) or (size, m).
+
+    Raises
+    ------
+    ValueError
+        If the answers are not finite or their number is not the index's, ``rng`` is not a
+        generator, or the sensitivities, the index or ``epsilon`` are out of range.
+    """
     q = finite_array("answers", answers)
     scales = diff_scales(sensitivities, index, epsilon)
     if q.size != scales.size:
@@ -98,7 +267,27 @@ def log_likelihood_ratio(
     scales_b: Floats,
 ) -> np.ndarray:
     """ln Pr[outputs | D_a] / Pr[outputs | D_b] for independent Laplace releases (rows of
-    ``outputs``)."""
+    ``outputs``).
+
+    Parameters
+    ----------
+    outputs : numpy.ndarray
+        The released answers, one release per row.
+    answers_a, answers_b : sequence of float or numpy.ndarray
+        The true answers on D_a and on D_b, finite.
+    scales_a, scales_b : sequence of float or numpy.ndarray
+        The Laplace scales on D_a and on D_b, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The log-likelihood ratio of each release.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite or a scale not > 0.
+    """
     y = np.atleast_2d(np.asarray(outputs, dtype=float))
     qa, qb = finite_array("answers_a", answers_a), finite_array("answers_b", answers_b)
     la, lb = positive_array("scales_a", scales_a), positive_array("scales_b", scales_b)
@@ -109,7 +298,28 @@ def log_likelihood_ratio(
 
 def proportional_scales(answers: Floats, sensitivities: Floats, epsilon: float) -> np.ndarray:
     """Scales proportional to the true answers (Xiao et al.'s Proportional, as described): DIFF
-    with γ = q(D)."""
+    with γ = q(D).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), > 0, which serve as the index.
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Each query's scale.
+
+    Raises
+    ------
+    ValueError
+        If an answer or a sensitivity is not > 0, the two differ in length, or ``epsilon`` is not a
+        finite number > 0.
+    """
     return diff_scales(sensitivities, positive_array("answers", answers), epsilon)
 
 
@@ -127,7 +337,23 @@ def _pair(sensitivities: Floats, index: Floats) -> tuple[np.ndarray, np.ndarray]
 
 def check_queries(answers: Floats, index: Floats, sensitivities: Floats) -> None:
     """Validate a multi-query setting: equal lengths, positive answers, index values and
-    sensitivities."""
+    sensitivities.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D).
+    index : sequence of float or numpy.ndarray
+        The query index γ_i.
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i).
+
+    Raises
+    ------
+    ValueError
+        If the three differ in length, or one is empty or holds a value that is not a finite
+        number > 0.
+    """
     q, gammas, deltas = (np.asarray(v, dtype=float) for v in (answers, index, sensitivities))
     if not (q.size == gammas.size == deltas.size):
         raise ValueError(
@@ -147,7 +373,29 @@ def check_queries(answers: Floats, index: Floats, sensitivities: Floats) -> None
 
 def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float) -> float:
     """The smallest ε whose MTA (Eq. 6) does not exceed the true answer: Δ ln(1/pr) /
-    (re q(D))."""
+    (re q(D)).
+
+    Parameters
+    ----------
+    sensitivity : float
+        The query's sensitivity Δ, > 0.
+    true_answer : float
+        The true answer q(D), > 0.
+    pr : float
+        The probability that the relative error exceeds re, in (0, 1).
+    re : float
+        The relative error, > 0.
+
+    Returns
+    -------
+    float
+        The smallest ε whose MTA is at most q(D).
+
+    Raises
+    ------
+    ValueError
+        If an argument is outside its range.
+    """
     return laplace.noise_at_probability(pr, sensitivity, 1.0) / (
         positive("re", re) * positive("true_answer", true_answer)
     )
@@ -155,7 +403,8 @@ def epsilon_for_mta(sensitivity: float, true_answer: float, pr: float, re: float
 
 # --- the privacy check of Sec. 6: worst privacy loss over outputs and neighbouring databases ---
 
-# enumerate every neighbour of the proportional mechanism up to this many (about a second)
+# enumerate every neighbour of the proportional mechanism up to this many (twelve queries' 3¹²);
+# beyond, a coordinate search
 EXACT_NEIGHBOURS = 3**12
 
 
@@ -168,7 +417,22 @@ def max_log_ratio(
     high: np.ndarray,
 ) -> np.ndarray:
     """Largest ln Lap(y; a, λ_a)/Lap(y; b, λ_b) over y in [low, high] (Eq. (3)'s density):
-    piecewise linear, so at an end or a kink."""
+    piecewise linear, so at an end or a kink.
+
+    Parameters
+    ----------
+    answer_a, answer_b : numpy.ndarray
+        The centres a and b of the two Laplace densities.
+    scale_a, scale_b : numpy.ndarray
+        Their scales λ_a and λ_b.
+    low, high : numpy.ndarray
+        The ends of the interval of outputs y; all six broadcast against each other.
+
+    Returns
+    -------
+    numpy.ndarray
+        The largest log-ratio at each element.
+    """
     a, b, la, lb, lo, hi = np.broadcast_arrays(
         *(np.asarray(v, dtype=float) for v in (answer_a, answer_b, scale_a, scale_b, low, high))
     )
@@ -208,6 +472,30 @@ def diff_worst_log_ratio(
     A neighbour moves each answer by 0 or ±Δ(q_i). DIFF's scales do not depend on the data, so the
     joint log-ratio is a sum of per-query terms and its maximum over all 3^m neighbours is the sum
     of per-query maxima.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), finite.
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+    width : float
+        How many DIFF scales either side of each answer the outputs span, > 0.
+
+    Returns
+    -------
+    float
+        The worst log-ratio found.
+
+    Raises
+    ------
+    ValueError
+        If an answer is not finite, the sensitivities, the index, ``epsilon`` or ``width`` are out
+        of range.
     """
     q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
     scales, lo, hi = _intervals(q, deltas, np.asarray(index, dtype=float), epsilon, width)
@@ -223,7 +511,32 @@ def roundoff_bound(
     width: float,
 ) -> float:
     """Bound on the floating-point error of ``diff_worst_log_ratio``: a few ulps of each per-query
-    term ``|y - q|/λ_i``."""
+    term ``|y - q|/λ_i``.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D) (unused: the bound depends on the scales only).
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+    width : float
+        How many DIFF scales either side of each answer the outputs span, > 0.
+
+    Returns
+    -------
+    float
+        The bound on the round-off.
+
+    Raises
+    ------
+    ValueError
+        If a sensitivity or an index value is not > 0, the two differ in length, or ``epsilon`` is
+        not a finite number > 0.
+    """
     deltas = positive_array("sensitivities", sensitivities)
     scales = diff_scales(deltas, index, epsilon)
     # the largest |y - q_i|/λ_i and |y - q_i - d_i|/λ_i on the interval
@@ -263,6 +576,33 @@ def proportional_worst_log_ratio(
     coordinate search from the uniform shifts returns a value reached by some neighbour, a lower
     bound on the worst (exact=False). A neighbour answer ≤ 0 would get no noise at all: no ε bounds
     that, and the result is inf.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), finite.
+    sensitivities : sequence of float or numpy.ndarray
+        Each query's sensitivity Δ(q_i), > 0.
+    index : sequence of float or numpy.ndarray
+        The query index γ_i, > 0, one per query.
+    epsilon : float
+        The total privacy parameter ε, > 0.
+    width : float
+        How many DIFF scales either side of each answer the outputs span, > 0.
+    max_neighbours : int
+        The most neighbours enumerated; beyond, the coordinate search.
+
+    Returns
+    -------
+    value : float
+        The worst log-ratio found (inf where a neighbour's answer is ≤ 0).
+    exact : bool
+        Whether every neighbour was enumerated.
+
+    Raises
+    ------
+    ValueError
+        If the answers and the sensitivities differ in length, or an argument is out of range.
     """
     q, deltas = finite_array("answers", answers), positive_array("sensitivities", sensitivities)
     if q.size != deltas.size:
@@ -329,7 +669,34 @@ def within_relative_error(
     chunk_rows: int = 2**18,
 ) -> np.ndarray:
     """Per query, how many of ``n_trials`` releases q_i + Lap(λ_i) have relative error ≤ re
-    (Eq. (5)), drawn in chunks."""
+    (Eq. (5)), drawn in chunks.
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), > 0.
+    scales : sequence of float or numpy.ndarray
+        The Laplace scale λ_i of each query, > 0.
+    re : float
+        The relative error, > 0.
+    n_trials : int
+        How many releases, at least 1.
+    rng : numpy.random.Generator
+        The seeded generator the noise is drawn from.
+    chunk_rows : int
+        About how many values are drawn at once.
+
+    Returns
+    -------
+    numpy.ndarray
+        Per query, the count of releases within re (int64).
+
+    Raises
+    ------
+    ValueError
+        If an answer, a scale or ``re`` is not > 0, ``rng`` is not a generator, or ``n_trials`` is
+        not an integer of at least 1.
+    """
     q, lam = positive_array("answers", answers), positive_array("scales", scales)
     threshold = positive("re", re) * q
     if not isinstance(rng, np.random.Generator):
@@ -346,7 +713,27 @@ def within_relative_error(
 
 def probability_within(answers: Floats, scales: Floats, re: float) -> np.ndarray:
     """Exact Pr(relative error ≤ re) = 1 - e^{-re q_i/λ_i} for a release q_i + Lap(λ_i)
-    (Eqs. (3), (5))."""
+    (Eqs. (3), (5)).
+
+    Parameters
+    ----------
+    answers : sequence of float or numpy.ndarray
+        The true answers q_i(D), > 0.
+    scales : sequence of float or numpy.ndarray
+        The Laplace scale λ_i of each query, > 0.
+    re : float
+        The relative error, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        Per query, the probability of a relative error ≤ re.
+
+    Raises
+    ------
+    ValueError
+        If an answer, a scale or ``re`` is not > 0.
+    """
     q, lam = positive_array("answers", answers), positive_array("scales", scales)
     return -np.expm1(-positive("re", re) * q / lam)
 
@@ -355,7 +742,26 @@ def check_simulated(
     count: int, n_trials: int, probability: float, name: str, level: float = 1e-6
 ) -> None:
     """Raise if ``count`` successes in ``n_trials`` is implausible for the exact ``probability``
-    (exact binomial test)."""
+    (exact binomial test).
+
+    Parameters
+    ----------
+    count : int
+        The successes observed.
+    n_trials : int
+        The trials.
+    probability : float
+        The exact probability of a success.
+    name : str
+        What the count is of, for the message.
+    level : float
+        The p-value below which the count is refused.
+
+    Raises
+    ------
+    RuntimeError
+        If the binomial test's p-value lies below ``level``.
+    """
     from scipy import stats
 
     p_value = stats.binomtest(int(count), int(n_trials), float(probability)).pvalue
@@ -365,173 +771,3 @@ def check_simulated(
             f"probability is {float(probability)!r} (binomial test p = {p_value:.2g} < {level:g}): "
             "the simulation does not match Eq. (3)"
         )
-
-
-# --- the notebook's steps: curves, tables and checks built from the equations above ---
-
-
-def noise_curves(pr_grid: Floats, sensitivity: float, epsilons: Sequence[float]) -> pd.DataFrame:
-    """Fig. 1's data: Eq. (4)'s z against pr, one column ``z_eps_<ε>`` per ε."""
-    grid = np.asarray(pr_grid, dtype=float)
-    curves = {
-        f"z_eps_{e:g}": [laplace.noise_at_probability(p, sensitivity, e) for p in grid]
-        for e in epsilons
-    }
-    return pd.DataFrame({"pr": grid} | curves)
-
-
-def mta_against_epsilon(
-    epsilon_grid: Floats, sensitivity: float, prs: Sequence[float], re: float
-) -> pd.DataFrame:
-    """Fig. 2's data: Eq. (6)'s MTA against ε at a fixed re, one column ``mta_pr_<pr>`` per pr."""
-    grid = np.asarray(epsilon_grid, dtype=float)
-    curves = {f"mta_pr_{p:g}": [mta(sensitivity, e, p, re) for e in grid] for p in prs}
-    return pd.DataFrame({"epsilon": grid} | curves)
-
-
-def mta_against_re(
-    re_grid: Floats, sensitivity: float, epsilon: float, prs: Sequence[float]
-) -> pd.DataFrame:
-    """Fig. 2's second reading: Eq. (6)'s MTA against re at a fixed ε, one column per pr."""
-    grid = np.asarray(re_grid, dtype=float)
-    curves = {f"mta_pr_{p:g}": [mta(sensitivity, epsilon, p, r) for r in grid] for p in prs}
-    return pd.DataFrame({"re": grid} | curves)
-
-
-def check_second_reading(
-    against_re: pd.DataFrame, sensitivity: float, epsilon: float, pr: float, re: float
-) -> None:
-    """Raise unless Eq. (6)'s MTA against re at ε equals the MTA against ε·re'/re at re: one
-    curve read twice."""
-    same_product = [mta(sensitivity, epsilon * r / re, pr, re) for r in against_re["re"]]
-    if not np.allclose(against_re[f"mta_pr_{pr:g}"], same_product):
-        raise RuntimeError(
-            "the MTA against re differs from the MTA against ε at ε·re fixed: "
-            "Eq. (6) is mis-implemented"
-        )
-
-
-def first_two(values: Floats) -> tuple[float, float]:
-    """The values of the examples' two queries (Examples 2 and 3): nan for a missing second."""
-    v = np.asarray(values, dtype=float)
-    return float(v[0]), float(v[1]) if v.size > 1 else math.nan
-
-
-def check_diff_budgets(epsilons: Floats, epsilon: float) -> None:
-    """Raise unless DIFF's per-query budgets ε_i add up to ε (Eq. (8) and sequential
-    composition)."""
-    total = float(np.asarray(epsilons, dtype=float).sum())
-    if not math.isclose(total, epsilon, rel_tol=1e-12):
-        raise RuntimeError(
-            f"DIFF's per-query budgets add up to {total!r}, not ε = {epsilon!r}: "
-            "Eq. (8) is mis-implemented"
-        )
-
-
-def diff_table(
-    answers: Floats,
-    index: Floats,
-    scales: Floats,
-    epsilons: Floats,
-    noise: Floats,
-    mtas: Floats,
-    relative_errors: Floats,
-) -> pd.DataFrame:
-    """Example 3 as a table: per query its γ_i, λ_i (Eq. (7)), ε_i, noise at pr, MTA_i (Eq. (10))
-    and relative error."""
-    q = np.asarray(answers, dtype=float)
-    return pd.DataFrame(
-        {
-            "q_i(D)": q,
-            "γ_i": index,
-            "λ_i": scales,
-            "ε_i": epsilons,
-            "z_i at pr": noise,
-            "MTA_i": mtas,
-            "RE_i at z_i": relative_errors,
-            "answer ≥ MTA": q >= np.asarray(mtas, dtype=float),
-        }
-    )
-
-
-def simulation_table(
-    answers: Floats,
-    mechanisms: Mapping[str, Floats],
-    re: float,
-    pr: float,
-    n_trials: int,
-    rng: np.random.Generator,
-) -> pd.DataFrame:
-    """Release the queries ``n_trials`` times under each mechanism's scales and count the relative
-    errors within re (Eq. (5)), each count checked against its exact probability."""
-    q = positive_array("answers", answers)
-    rows = []
-    for name, given in mechanisms.items():
-        scales = positive_array(f"scales of {name}", given)
-        counts = within_relative_error(q, scales, re, n_trials, rng)
-        exact = probability_within(q, scales, re)
-        for i, qi in enumerate(q):
-            check_simulated(counts[i], n_trials, exact[i], f"{name}, q = {qi:g}")
-            rows.append(
-                {
-                    "mechanism": name,
-                    "q_i(D)": qi,
-                    "λ_i": scales[i],
-                    "within re (simulated)": counts[i] / n_trials,
-                    "within re (exact)": exact[i],
-                    "promised at the MTA": 1 - pr,
-                    "answer ≥ MTA": qi >= scales[i] * -math.log(pr) / re,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def privacy_loss_table(
-    answers: Floats,
-    sensitivities: Floats,
-    index: Floats,
-    epsilon: float,
-    widths: Sequence[float] = (5, 20, 100),
-) -> pd.DataFrame:
-    """Worst ln-ratio of DIFF and of the proportional mechanism on output grids of several
-    half-widths; raises if DIFF exceeds ε (Eqs. (7)-(8)) by more than round-off."""
-    rows = []
-    for width in widths:
-        worst_diff = diff_worst_log_ratio(answers, sensitivities, index, epsilon, width)
-        slack = roundoff_bound(answers, sensitivities, index, epsilon, width)
-        if worst_diff > epsilon + slack:
-            raise RuntimeError(
-                f"DIFF's worst ln-ratio {worst_diff!r} exceeds ε = {epsilon!r} by more than "
-                f"round-off ({slack:.2g}): Eqs. (7)-(8) are mis-implemented"
-            )
-        worst_prop, exact = proportional_worst_log_ratio(
-            answers, sensitivities, index, epsilon, width
-        )
-        rows.append(
-            {
-                "grid half-width (scales)": width,
-                "worst ln-ratio, DIFF": worst_diff,
-                "worst ln-ratio, proportional": worst_prop,
-                "ε": epsilon,
-                "proportional worst case": "exact" if exact else "lower bound",
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def privacy_loss_summary(table: pd.DataFrame, epsilon: float) -> str:
-    """What ``privacy_loss_table`` found, in a sentence: DIFF within ε, the proportional
-    mechanism's loss as a multiple of ε."""
-    prop = table["worst ln-ratio, proportional"]
-    growing = prop.is_monotonic_increasing and prop.iloc[-1] > prop.iloc[0] * (1 + 1e-6)
-    text = (
-        f"DIFF: worst ln-ratio {table['worst ln-ratio, DIFF'].max():.6g} ≤ ε = {epsilon:g}; "
-        f"proportional: {prop.iloc[-1] / epsilon:.6g} × ε on the widest grid"
-        + (", growing with the grid" if growing else "")
-    )
-    if math.isinf(prop.iloc[-1]):
-        text += (
-            "\na neighbour's answer q_i - Δ(q_i) is ≤ 0: noise proportional to it vanishes, "
-            "and no ε bounds a noiseless release"
-        )
-    return text

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,7 +46,7 @@ import mpmath
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from ._validate import closed_unit, nonnegative, open_unit, positive, unit_rates
+from ._validate import candidates, closed_unit, nonnegative, open_unit, positive, unit_rates
 
 MODELS = ("pure", "approximate", "zcdp", "gdp", "laplace")
 # how each model's guarantee is read on the scale, and the mechanism that attains the reading
@@ -133,7 +134,13 @@ class Guarantee:
     mu: float = math.nan
 
     def describe(self) -> str:
-        """The guarantee as a reader writes it: "ε = 1", "(ε, δ) = (2.19, 1e-05)", "ρ = 2.63"."""
+        """The guarantee as a reader writes it: "ε = 1", "(ε, δ) = (2.19, 1e-05)", "ρ = 2.63".
+
+        Returns
+        -------
+        str
+            The guarantee in a line.
+        """
         if self.model == "pure":
             return f"ε = {self.epsilon:g}"
         if self.model == "approximate":
@@ -148,6 +155,23 @@ class Guarantee:
 def pure(epsilon: float) -> Guarantee:
     """ε-differential privacy (ε ≥ 0).
 
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, >= 0.
+
+    Returns
+    -------
+    Guarantee
+        The guarantee, model "pure" (δ = 0).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a finite number >= 0.
+
+    Examples
+    --------
     >>> pure(1.0)
     Guarantee(model='pure', epsilon=1.0, delta=0.0, rho=nan, mu=nan)
     """
@@ -157,6 +181,25 @@ def pure(epsilon: float) -> Guarantee:
 def approximate(epsilon: float, delta: float) -> Guarantee:
     """(ε, δ)-differential privacy (ε ≥ 0, 0 ≤ δ < 1).
 
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, >= 0.
+    delta : float
+        The privacy parameter δ, in [0, 1).
+
+    Returns
+    -------
+    Guarantee
+        The guarantee, model "approximate".
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``delta`` is outside its range.
+
+    Examples
+    --------
     >>> approximate(2.19, 1e-5).describe()
     '(ε, δ) = (2.19, 1e-05)'
     """
@@ -169,6 +212,23 @@ def approximate(epsilon: float, delta: float) -> Guarantee:
 def zcdp(rho: float) -> Guarantee:
     """ρ-zero-concentrated differential privacy (Bun & Steinke 2016, Def. 1.1; ρ > 0).
 
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter ρ, > 0.
+
+    Returns
+    -------
+    Guarantee
+        The guarantee, model "zcdp".
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` is not a finite number > 0.
+
+    Examples
+    --------
     >>> zcdp(0.5).describe()
     'ρ = 0.5 (zCDP)'
     """
@@ -179,6 +239,23 @@ def gdp(mu: float) -> Guarantee:
     """μ-Gaussian differential privacy (Dong, Roth & Su 2019, Def. 2.6; μ ≥ 0): the Gaussian
     mechanism with noise σ on a release of sensitivity Δ has μ = Δ/σ (their Thm. 2.7).
 
+    Parameters
+    ----------
+    mu : float
+        The GDP parameter μ, >= 0.
+
+    Returns
+    -------
+    Guarantee
+        The guarantee, model "gdp".
+
+    Raises
+    ------
+    ValueError
+        If ``mu`` is not a finite number >= 0.
+
+    Examples
+    --------
     >>> gdp(1.0).describe()
     'μ = 1 (Gaussian DP)'
     """
@@ -189,6 +266,23 @@ def laplace(mu: float) -> Guarantee:
     """The Laplace mechanism with noise b on a release of sensitivity Δ, shift μ = Δ/b (μ ≥ 0):
     ε-DP at ε = μ, but its own curve allows less than ε-DP's at most rates.
 
+    Parameters
+    ----------
+    mu : float
+        The shift μ = Δ/b, >= 0.
+
+    Returns
+    -------
+    Guarantee
+        The guarantee, model "laplace".
+
+    Raises
+    ------
+    ValueError
+        If ``mu`` is not a finite number >= 0.
+
+    Examples
+    --------
     >>> laplace(0.5).describe()
     'Laplace noise, Δ/b = 0.5'
     """
@@ -204,6 +298,25 @@ def guarantee(
 ) -> Guarantee:
     """The guarantee of ``model`` from the parameters it uses (the others are ignored).
 
+    Parameters
+    ----------
+    model : str
+        One of ``MODELS``.
+    epsilon, delta, rho, mu : float
+        The parameters the model uses (``pure``, ``approximate``, ``zcdp``, ``gdp``, ``laplace``).
+
+    Returns
+    -------
+    Guarantee
+        The guarantee.
+
+    Raises
+    ------
+    ValueError
+        If ``model`` is none of ``MODELS`` or a parameter it uses is out of range.
+
+    Examples
+    --------
     >>> guarantee("approximate", epsilon=1.0, delta=1e-6).describe()
     '(ε, δ) = (1, 1e-06)'
     """
@@ -240,6 +353,25 @@ def zcdp_delta(rho: float | Many, epsilon: float | Many) -> float | np.ndarray:
     """The δ at which ρ-zCDP gives (ε, δ)-DP (Canonne, Kamath & Steinke 2020, Prop. 12 with
     Rényi divergence aρ at order a): inf over a > 1 of e^((a−1)(aρ−ε)) (1 − 1/a)^(a−1) / a.
 
+    Parameters
+    ----------
+    rho : float or array_like
+        The zCDP parameter ρ, > 0.
+    epsilon : float or array_like
+        The ε, >= 0; the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The δ, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(zcdp_delta(0.5, 3.0), 6)
     0.005143
     """
@@ -269,6 +401,25 @@ def zcdp_epsilon(rho: float | Many, delta: float | Many) -> float | np.ndarray:
     Steinke 2020, Prop. 12): the root of zcdp_delta(ρ, ε) = δ, at most Bun & Steinke's
     ρ + 2 √(ρ ln(1/δ)) (2016, Prop. 1.3).
 
+    Parameters
+    ----------
+    rho : float or array_like
+        The zCDP parameter ρ, > 0.
+    delta : float or array_like
+        The δ, in (0, 1); the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The ε, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(zcdp_epsilon(0.5, 1e-5), 4)
     4.7284
     """
@@ -299,6 +450,25 @@ def gdp_delta(mu: float | Many, epsilon: float | Many) -> float | np.ndarray:
     """The δ at which μ-GDP gives (ε, δ)-DP, exactly (Dong, Roth & Su 2019, Cor. 2.13):
     Φ(−ε/μ + μ/2) − e^ε Φ(−ε/μ − μ/2).
 
+    Parameters
+    ----------
+    mu : float or array_like
+        The GDP parameter μ, > 0.
+    epsilon : float or array_like
+        The ε, >= 0; the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The δ, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(gdp_delta(1.0, 1.0), 4)
     0.1269
     """
@@ -324,6 +494,25 @@ def gdp_epsilon(mu: float | Many, delta: float | Many) -> float | np.ndarray: ..
 def gdp_epsilon(mu: float | Many, delta: float | Many) -> float | np.ndarray:
     """The smallest ε at which μ-GDP gives (ε, δ)-DP (Dong, Roth & Su 2019, Cor. 2.13).
 
+    Parameters
+    ----------
+    mu : float or array_like
+        The GDP parameter μ, > 0.
+    delta : float or array_like
+        The δ, in (0, 1); the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The ε, >= 0.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(gdp_epsilon(1.0, 1e-5), 4)
     4.3772
     """
@@ -347,6 +536,23 @@ def gaussian_mu_for_rho(rho: float | Many) -> float | np.ndarray:
     """The μ of the Gaussian mechanism whose zCDP parameter is ρ: μ = √(2ρ) (Bun & Steinke 2016,
     Prop. 1.6, ρ = Δ²/(2σ²), and Dong, Roth & Su 2019, Thm. 2.7, μ = Δ/σ).
 
+    Parameters
+    ----------
+    rho : float or array_like
+        The zCDP parameter ρ, > 0 (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The μ.
+
+    Raises
+    ------
+    ValueError
+        If an element is not a finite number > 0.
+
+    Examples
+    --------
     >>> gaussian_mu_for_rho(0.5)
     1.0
     """
@@ -379,6 +585,26 @@ def zcdp_tpr_via_approximate(rho: float | Many, fpr: float | Many) -> float | np
     2020, Prop. 12): the least of their bounds at ``fpr``. A valid bound, but above the exact
     ``tpr_bound(zcdp(ρ), fpr)`` at every α in (0, 1): shown beside it, never used for the scale.
 
+    Parameters
+    ----------
+    rho : float or array_like
+        The zCDP parameter ρ, > 0.
+    fpr : float or array_like
+        The false-positive rate α, in [0, 1]; the two broadcast (an array gives an array of its
+        shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The bound on the TPR.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(zcdp_tpr_via_approximate(0.5, 0.01), 4), round(tpr_bound(zcdp(0.5), 0.01), 4)
     (0.1261, 0.1246)
     """
@@ -417,6 +643,23 @@ def zcdp_advantage_via_approximate(rho: float | Many) -> float | np.ndarray:
     """The largest advantage that ρ-zCDP's (ε(δ), δ) family allows (``zcdp_tpr_via_approximate``
     where its symmetric curve crosses α = 1 − T(α)): above the exact ``advantage(zcdp(ρ))``.
 
+    Parameters
+    ----------
+    rho : float or array_like
+        The zCDP parameter ρ, > 0 (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The bound on the advantage.
+
+    Raises
+    ------
+    ValueError
+        If an element is not a finite number > 0.
+
+    Examples
+    --------
     >>> round(zcdp_advantage_via_approximate(0.5), 4), round(advantage(zcdp(0.5)), 4)
     (0.5439, 0.4791)
     """
@@ -517,6 +760,26 @@ def bernoulli_zcdp_rho(fpr: float | Many, tpr: float | Many) -> float | np.ndarr
     so it is the largest K(b)/(b(b − 1)) over b outside [0, 1]; its limits at b → 1 and b → 0 are
     the two Kullback-Leibler divergences. ∞ where one outcome is certain under one hypothesis only.
 
+    Parameters
+    ----------
+    fpr : float or array_like
+        The test's false-positive rate α, in [0, 1].
+    tpr : float or array_like
+        Its true-positive rate T, in [0, 1]; the two broadcast (an array gives an array of its
+        shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least ρ (inf where the test is impossible under any ρ).
+
+    Raises
+    ------
+    ValueError
+        If an element is outside [0, 1], or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(bernoulli_zcdp_rho(0.01, 0.1), 4)
     0.3991
     """
@@ -550,8 +813,8 @@ def _bernoulli_zcdp_rho(fpr: float, tpr: float) -> float:
 
     # K(b)/(b(b − 1)) at the order b = 1 + s (side +1) or b = −s (side −1). Above 1 the moment
     # is taken under P, K(1 + s) = log E_P[(P/Q)^s], whose first-order term is s·KL(P‖Q): under
-    # Q its terms of size α·l1 cancel to s·KL as s → 0, a relative error of 1e-9 at s = 1e-7
-    # that the search then took for a maximum above the KL limit
+    # Q its terms of size α·l1 cancel to s·KL as s → 0, leaving a relative error (1e-9 at
+    # s = 1e-7) that a search would take for a maximum above the KL limit
     def ratio(side: float, s: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):  # s(1 + s) beyond 1e308: the ratio is 0 there
             if side > 0:
@@ -626,6 +889,25 @@ def zcdp_tpr_rising(rho: float, fprs: np.ndarray) -> np.ndarray:
     T(0) ≥ 0), so T(α') − α' ≥ T(α) − α and T(α') ≤ T(α) α'/α for α' > α. Each bracket is
     checked before it is used, so a wrong one costs two evaluations, never the root.
 
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter ρ, > 0.
+    fprs : array_like
+        The false-positive rates, rising strictly within (0, 1/2].
+
+    Returns
+    -------
+    numpy.ndarray
+        The TPR bound at each rate.
+
+    Raises
+    ------
+    ValueError
+        If ``rho`` is not > 0 or the rates do not rise strictly within (0, 1/2].
+
+    Examples
+    --------
     >>> zcdp_tpr_rising(0.5, [0.01, 0.1]).round(4).tolist()
     [0.1246, 0.4837]
     """
@@ -677,6 +959,25 @@ def tpr_bound(g: Guarantee, fpr: float | Many) -> float | np.ndarray:
     (Dong, Roth & Su, Eq. (2.4)), ρ-zCDP by the Rényi bounds on the test's two outcomes
     (``bernoulli_zcdp_rho``), the Laplace mechanism by its threshold test.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    fpr : float or array_like
+        The false-positive rate α, in [0, 1] (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest TPR.
+
+    Raises
+    ------
+    ValueError
+        If a rate lies outside [0, 1].
+
+    Examples
+    --------
     >>> round(tpr_bound(gdp(1.0), 0.01), 4)
     0.0924
     >>> tpr_bound(gdp(1.0), [0.001, 0.01, 0.1]).round(4).tolist()
@@ -733,6 +1034,25 @@ def tradeoff(g: Guarantee, fprs: float | Sequence[float] | np.ndarray) -> float 
     every model but ρ-zCDP: (ε, δ) max{0, 1 − δ − e^ε α, e^−ε (1 − δ − α)} (Kulynych et al.,
     Eq. 5), μ-GDP Φ(Φ⁻¹(1 − α) − μ) (their Eq. 49).
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    fprs : float or array_like
+        The false-positive rates, in [0, 1].
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least false-negative rate at each rate (a float for one rate).
+
+    Raises
+    ------
+    ValueError
+        If a rate lies outside [0, 1].
+
+    Examples
+    --------
     >>> tradeoff(pure(1.0), [0.0, 0.1, 0.5]).round(4).tolist()
     [1.0, 0.7282, 0.1839]
     """
@@ -759,6 +1079,23 @@ def advantage(g: Guarantee) -> float:
     erf(μ/(2√2)) to keep its digits near 0 (Dong, Roth & Su, Cor. 2.13 at ε = 0); the Laplace
     mechanism, its total variation 1 − e^(−μ/2); ρ-zCDP, ``_zcdp_advantage``.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+
+    Returns
+    -------
+    float
+        The largest advantage, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``g.model`` is none of ``MODELS``.
+
+    Examples
+    --------
     >>> round(advantage(pure(1.0)), 4)
     0.4621
     """
@@ -780,6 +1117,23 @@ def accuracy_at_half(g: Guarantee) -> float:
     """The best accuracy of a guess "in" or "out" when either is equally likely beforehand:
     (1 + advantage)/2 (pure ε: e^ε/(1 + e^ε), the truth rate of randomized response).
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+
+    Returns
+    -------
+    float
+        The best accuracy, in [1/2, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``g.model`` is none of ``MODELS``.
+
+    Examples
+    --------
     >>> round(accuracy_at_half(pure(1.0)), 4)
     0.7311
     """
@@ -790,6 +1144,18 @@ def accuracy_from_advantage(largest_advantage: float) -> float:
     """The best accuracy of a guess at prior ½ from the largest advantage TPR − FPR of any test:
     (1 + advantage)/2, the test's TPR and TNR averaged at its best threshold.
 
+    Parameters
+    ----------
+    largest_advantage : float
+        The largest advantage of any test, in [0, 1].
+
+    Returns
+    -------
+    float
+        The best accuracy at prior ½.
+
+    Examples
+    --------
     >>> accuracy_from_advantage(0.25)
     0.625
     """
@@ -808,6 +1174,28 @@ def posterior_after_positive(
     """The posterior that the person is in the data after a test at false-positive rate ``fpr``
     says "in": p T(α) / (p T(α) + (1 − p) α), from prior p.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    prior : float or array_like
+        The prior p, in (0, 1).
+    fpr : float or array_like
+        The test's false-positive rate α, in (0, 1]; the two broadcast (an array gives an array of
+        its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The posterior.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(posterior_after_positive(gdp(1.0), 0.5, 0.01), 4)
     0.9023
     >>> posterior_after_positive(gdp(1.0), [0.01, 0.5], 0.01).round(4).tolist()
@@ -835,6 +1223,25 @@ def largest_posterior(g: Guarantee, prior: float | Many) -> float | np.ndarray:
     e^ε, which the Laplace tails attain); 1 for every other model, whose bound T(α)/α grows
     without limit as α → 0 (certainty on an event of small probability).
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    prior : float or array_like
+        The prior p, in (0, 1) (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest posterior.
+
+    Raises
+    ------
+    ValueError
+        If a prior lies outside (0, 1).
+
+    Examples
+    --------
     >>> round(largest_posterior(pure(1.0), 0.1), 4)
     0.232
     """
@@ -854,6 +1261,23 @@ def _largest_posterior(g: Guarantee, prior: float) -> float:
 def in_100(probability: float) -> str:
     """A probability as readers read it best (Nanayakkara et al. 2023): "73 in 100".
 
+    Parameters
+    ----------
+    probability : float
+        The probability, in [0, 1].
+
+    Returns
+    -------
+    str
+        "k in 100", or "more than 99 in 100" where it rounds to 100.
+
+    Raises
+    ------
+    ValueError
+        If ``probability`` lies outside [0, 1].
+
+    Examples
+    --------
     >>> in_100(accuracy_at_half(pure(1.0)))
     '73 in 100'
     """
@@ -875,6 +1299,25 @@ def summary(g: Guarantee, k: int = SUMMARY_CANDIDATES) -> dict[str, float]:
     guarantee attains (``singling_out``), under the keys ``single_out_<k>_bound`` and
     ``single_out_<k>_attained``.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    k : int
+        The candidates to single one out of, at least 2.
+
+    Returns
+    -------
+    dict of str to float
+        The readings, by name.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer of at least 2.
+
+    Examples
+    --------
     >>> [round(v, 4) for v in summary(gdp(1.0)).values()]
     [0.3829, 0.0924, 0.0183, 0.6915, 0.3891, 0.2533]
     """
@@ -892,7 +1335,7 @@ def summary(g: Guarantee, k: int = SUMMARY_CANDIDATES) -> dict[str, float]:
 
 # --- a stated risk, and the ε or the noise that keeps to it -------------------------------------
 
-KINDS = ("advantage", "tpr", "singling_out")
+TARGET_KINDS = ("advantage", "tpr", "singling_out")  # what a ``RiskTarget`` may bound
 MECHANISMS = {"Gaussian": "gdp", "Laplace": "laplace"}  # a mechanism's name and its model
 
 
@@ -912,7 +1355,7 @@ class RiskTarget:
         if self.kind == "advantage":
             open_unit("max_advantage", self.value)
         elif self.kind == "singling_out":
-            n, g = _candidates(self.candidates), open_unit("max_success", self.value)
+            n, g = candidates(self.candidates), open_unit("max_success", self.value)
             if not g > 1 / n:
                 raise ValueError(
                     f"max_success must exceed the chance of a blind guess among {n}, 1/{n} = "
@@ -927,10 +1370,16 @@ class RiskTarget:
                     f"finite noise is needed to allow it, and none reaches it below), got {t!r}"
                 )
         else:
-            raise ValueError(f"kind must be one of {list(KINDS)}, got {self.kind!r}")
+            raise ValueError(f"kind must be one of {list(TARGET_KINDS)}, got {self.kind!r}")
 
     def describe(self) -> str:
-        """The risk in a line: "advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01"."""
+        """The risk in a line: "advantage ≤ 0.25", "TPR ≤ 0.1 at FPR 0.01".
+
+        Returns
+        -------
+        str
+            The risk in a line.
+        """
         if self.kind == "advantage":
             return f"advantage ≤ {self.value:g}"
         if self.kind == "singling_out":
@@ -960,7 +1409,13 @@ class RiskTargets(RiskTarget):
         return tuple(np.shape(self.value))
 
     def targets(self) -> np.ndarray:
-        """The risks one by one: an array of ``RiskTarget``, of the levels' shape."""
+        """The risks one by one: an array of ``RiskTarget``, of the levels' shape.
+
+        Returns
+        -------
+        numpy.ndarray
+            An object array of ``RiskTarget``, of the levels' shape.
+        """
         values, fprs = np.asarray(self.value), np.asarray(self.fpr)
         out = np.empty(self.shape, dtype=object)
         for index in np.ndindex(self.shape):
@@ -970,7 +1425,13 @@ class RiskTargets(RiskTarget):
         return out
 
     def describe(self) -> str:
-        """The risks in a line, one after the other: "advantage ≤ 0.1; advantage ≤ 0.25"."""
+        """The risks in a line, one after the other: "advantage ≤ 0.1; advantage ≤ 0.25".
+
+        Returns
+        -------
+        str
+            The risks in a line.
+        """
         return "; ".join(t.describe() for t in self.targets().flat)
 
     def __eq__(self, other: object) -> bool:
@@ -994,6 +1455,23 @@ def at_most_advantage(max_advantage: float | Many) -> RiskTarget:
     """The risk "no test gains more than ``max_advantage`` = TPR − FPR" (``RiskTargets`` for an
     array of levels).
 
+    Parameters
+    ----------
+    max_advantage : float or array_like
+        The largest advantage η accepted, in (0, 1).
+
+    Returns
+    -------
+    RiskTarget or RiskTargets
+        The stated risk (many for an array).
+
+    Raises
+    ------
+    ValueError
+        If a level lies outside (0, 1).
+
+    Examples
+    --------
     >>> at_most_advantage(0.25).describe()
     'advantage ≤ 0.25'
     >>> at_most_advantage([0.1, 0.25]).describe()
@@ -1014,6 +1492,26 @@ def at_most_tpr(max_tpr: float | Many, fpr: float | Many) -> RiskTarget:
     """The risk "no test with false-positive rate ``fpr`` has a TPR above ``max_tpr``"
     (``RiskTargets`` where either is an array).
 
+    Parameters
+    ----------
+    max_tpr : float or array_like
+        The largest TPR t accepted, in (0, 1), above ``fpr``.
+    fpr : float or array_like
+        The false-positive rate α it is read at, in (0, 1); the two broadcast.
+
+    Returns
+    -------
+    RiskTarget or RiskTargets
+        The stated risk (many where either is an array).
+
+    Raises
+    ------
+    ValueError
+        If a level or a rate lies outside (0, 1), a TPR does not exceed its rate, or the arrays do
+        not broadcast.
+
+    Examples
+    --------
     >>> at_most_tpr(0.1, 0.01).describe()
     'TPR ≤ 0.1 at FPR 0.01'
     """
@@ -1031,6 +1529,25 @@ def at_most_singling_out(max_success: float | Many, k: int) -> RiskTarget:
     ``max_success``", read by its bound, 1 − f(1/k) (``singling_out``; ``RiskTargets`` for an
     array of chances).
 
+    Parameters
+    ----------
+    max_success : float or array_like
+        The largest chance γ accepted, in (1/k, 1).
+    k : int
+        The number of candidates, at least 2.
+
+    Returns
+    -------
+    RiskTarget or RiskTargets
+        The stated risk (many for an array).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer of at least 2 or a chance lies outside (1/k, 1).
+
+    Examples
+    --------
     >>> at_most_singling_out(0.5, 10).describe()
     'success ≤ 0.5 singling out one of 10'
     """
@@ -1046,6 +1563,21 @@ def reading(g: Guarantee, target: RiskTarget) -> float: ...
 def reading(g: Guarantee, target: RiskTarget) -> float | np.ndarray:
     """The risk ``target`` measures, read off ``g``: its advantage, or its TPR at the target's FPR.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    target : RiskTarget or RiskTargets
+        The stated risk (``at_most_advantage``, ``at_most_tpr``, ``at_most_singling_out``); many
+        targets give an array of their shape.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The advantage, or the TPR at the target's FPR.
+
+    Examples
+    --------
     >>> round(reading(gdp(1.0), at_most_tpr(0.1, 0.01)), 4)
     0.0924
     """
@@ -1070,6 +1602,26 @@ def epsilon_for(target: RiskTarget, delta: float | Many = 0.0) -> float | np.nda
     ε ≥ 0 does, since (0, δ)-DP already allows advantage δ and TPR α + δ. The ε is moved down by
     units in the last place until its risk, read exactly and as printed, is at most the target.
 
+    Parameters
+    ----------
+    target : RiskTarget or RiskTargets
+        The stated risk (``at_most_advantage``, ``at_most_tpr``, ``at_most_singling_out``); many
+        targets give an array of their shape.
+    delta : float or array_like
+        The δ of the (ε, δ) guarantee, in [0, 1); broadcast against the targets.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest ε (NaN where no ε >= 0 keeps to the target).
+
+    Raises
+    ------
+    ValueError
+        If ``delta`` lies outside [0, 1).
+
+    Examples
+    --------
     >>> round(epsilon_for(at_most_advantage(0.25)), 4)
     0.5108
     >>> epsilon_for(at_most_advantage([0.1, 0.25])).round(4).tolist()
@@ -1108,6 +1660,26 @@ def epsilon_for_posterior(prior: float | Many, threshold: float | Many) -> float
     """The largest ε whose largest posterior from ``prior`` stays ≤ ``threshold``:
     ln(t (1 − p) / (p (1 − t))).
 
+    Parameters
+    ----------
+    prior : float or array_like
+        The prior p, in (0, 1).
+    threshold : float or array_like
+        The largest posterior t accepted, in (p, 1); the two broadcast (an array gives an array of
+        its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest ε.
+
+    Raises
+    ------
+    ValueError
+        If a prior or a threshold lies outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(epsilon_for_posterior(0.5, 0.75), 4)
     1.0986
     """
@@ -1135,6 +1707,26 @@ def mu_for(mechanism: str, target: RiskTarget) -> float | np.ndarray:
     (Kulynych et al., Corollaries G.2 and G.3), for the Laplace −2 log(1 − η) and
     F⁻¹(1 − α) + F⁻¹(t), F the standard Laplace distribution function.
 
+    Parameters
+    ----------
+    mechanism : {"Gaussian", "Laplace"}
+        The mechanism, by name (``MECHANISMS``).
+    target : RiskTarget or RiskTargets
+        The stated risk (``at_most_advantage``, ``at_most_tpr``, ``at_most_singling_out``); many
+        targets give an array of their shape.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest shift μ.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is neither "Gaussian" nor "Laplace".
+
+    Examples
+    --------
     >>> round(mu_for("Gaussian", at_most_advantage(0.25)), 4)
     0.6373
     """
@@ -1170,6 +1762,28 @@ def noise_for(
     most ``target`` on the mechanism's own curve (the attack-aware calibration, Kulynych et al.,
     Eqs. 13 and 18): Δ/``mu_for``, moved up to the safe side.
 
+    Parameters
+    ----------
+    mechanism : {"Gaussian", "Laplace"}
+        The mechanism, by name (``MECHANISMS``).
+    target : RiskTarget or RiskTargets
+        The stated risk (``at_most_advantage``, ``at_most_tpr``, ``at_most_singling_out``); many
+        targets give an array of their shape.
+    sensitivity : float or array_like
+        The release's sensitivity Δ, > 0; broadcast against the targets.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least noise σ (Gaussian) or b (Laplace).
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is neither "Gaussian" nor "Laplace", or a sensitivity is not > 0.
+
+    Examples
+    --------
     >>> round(noise_for("Gaussian", at_most_advantage(0.25)), 4)
     1.5692
     >>> noise_for("Gaussian", at_most_tpr([0.05, 0.1], 0.01)).round(4).tolist()
@@ -1197,6 +1811,25 @@ def gdp_mu_for_epsilon_delta(epsilon: float | Many, delta: float | Many) -> floa
     of ``gdp_delta(μ, ε)`` = δ (Balle & Wang 2018's analytic Gaussian mechanism), found in log μ
     from μ = 1e-300 (δ(0) ≈ μφ(0), so a δ of 1e-12 at ε = 0 needs μ near 2.5e-12).
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        The ε, >= 0.
+    delta : float or array_like
+        The δ, in (0, 1); the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The largest μ.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(gdp_mu_for_epsilon_delta(1.0, 1e-5), 4)
     0.2681
     """
@@ -1207,8 +1840,7 @@ def _gdp_mu_for_epsilon_delta(epsilon: float, delta: float) -> float:
     """``gdp_mu_for_epsilon_delta`` of single values."""
     e, d = nonnegative("epsilon", epsilon), open_unit("delta", delta)
     # δ(μ, ε) rises to 1 with μ: the upper end starts at μ = 1e3 or √(2ε), where the first term
-    # of δ is ½ already (a search that stopped at μ = 1e3 found no root beyond ε ≈ 5e5), and grows
-    # until it passes δ
+    # of δ is ½ already (beyond ε ≈ 5e5 the root lies above μ = 1e3), and grows until it passes δ
     log_high = math.log(max(1e3, math.sqrt(2 * e)))
     while gdp_delta(math.exp(log_high), e) <= d:
         log_high += 1.0
@@ -1230,6 +1862,28 @@ def gaussian_noise_for_epsilon(
     ``gdp_mu_for_epsilon_delta``, moved up until δ(ε), read exactly and as printed, is at most δ.
     (The Laplace mechanism's is its scale Δ/ε, ``laplace.scale``.)
 
+    Parameters
+    ----------
+    epsilon : float or array_like
+        The ε, >= 0.
+    delta : float or array_like
+        The δ, in (0, 1).
+    sensitivity : float or array_like
+        The release's sensitivity Δ, > 0; the three broadcast (an array gives an array of its
+        shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least σ.
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(gaussian_noise_for_epsilon(1.0, 1e-5), 4)
     3.7306
     """
@@ -1262,6 +1916,18 @@ EXACT_DIGITS = 40
 def as_exact(x: Any) -> Any:
     """A float as the mpmath number of the same value (exact); an mpmath number as it is.
 
+    Parameters
+    ----------
+    x : float or mpmath.mpf
+        The number.
+
+    Returns
+    -------
+    mpmath.mpf
+        The same value in mpmath.
+
+    Examples
+    --------
     >>> print(mpmath.nstr(as_exact(0.1), 20))
     0.10000000000000000555
     """
@@ -1272,6 +1938,18 @@ def exact_normal_quantile(p: float) -> Any:
     """Φ⁻¹(p) at ``EXACT_DIGITS`` digits: Newton's method on log Φ from scipy's float answer (the
     lower tail taken for p ≤ ½, its mirror above).
 
+    Parameters
+    ----------
+    p : float
+        The probability, in (0, 1).
+
+    Returns
+    -------
+    mpmath.mpf
+        Φ⁻¹(p).
+
+    Examples
+    --------
     >>> print(mpmath.nstr(exact_normal_quantile(0.975), 20))
     1.9599639845400538556
     """
@@ -1288,6 +1966,23 @@ def exact_advantage(g: Guarantee) -> Any:
     """``advantage`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP; ``g`` may
     carry mpmath parameters (a shift Δ/noise taken exactly).
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+
+    Returns
+    -------
+    mpmath.mpf
+        The advantage.
+
+    Raises
+    ------
+    ValueError
+        If ``g.model`` is ρ-zCDP's or none of ``MODELS``.
+
+    Examples
+    --------
     >>> print(mpmath.nstr(exact_advantage(pure(1.0)), 20))
     0.4621171572600097585
     """
@@ -1305,6 +2000,25 @@ def exact_advantage(g: Guarantee) -> Any:
 def exact_tpr_bound(g: Guarantee, fpr: float) -> Any:
     """``tpr_bound`` at ``EXACT_DIGITS`` digits (mpmath) for every model but ρ-zCDP.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    fpr : float
+        The false-positive rate α, in [0, 1].
+
+    Returns
+    -------
+    mpmath.mpf
+        The largest TPR.
+
+    Raises
+    ------
+    ValueError
+        If ``g.model`` is ρ-zCDP's or none of ``MODELS``.
+
+    Examples
+    --------
     >>> print(mpmath.nstr(exact_tpr_bound(gdp(1.0), 0.01), 20))
     0.092362248073693937146
     """
@@ -1324,6 +2038,25 @@ def exact_tpr_bound(g: Guarantee, fpr: float) -> Any:
 def exact_reading(g: Guarantee, target: RiskTarget) -> Any:
     """``reading`` at ``EXACT_DIGITS`` digits.
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    target : RiskTarget
+        The stated risk.
+
+    Returns
+    -------
+    mpmath.mpf
+        The advantage, or the TPR at the target's FPR.
+
+    Raises
+    ------
+    ValueError
+        If ``g.model`` is ρ-zCDP's or none of ``MODELS``.
+
+    Examples
+    --------
     >>> print(mpmath.nstr(exact_reading(gdp(1.0), at_most_advantage(0.25)), 20))
     0.38292492254802620728
     """
@@ -1335,6 +2068,20 @@ def exact_reading(g: Guarantee, target: RiskTarget) -> Any:
 def exact_gdp_delta(mu: Any, epsilon: float) -> Any:
     """``gdp_delta`` at ``EXACT_DIGITS`` digits.
 
+    Parameters
+    ----------
+    mu : float or mpmath.mpf
+        The GDP parameter μ, > 0.
+    epsilon : float
+        The ε, >= 0.
+
+    Returns
+    -------
+    mpmath.mpf
+        The δ.
+
+    Examples
+    --------
     >>> print(mpmath.nstr(exact_gdp_delta(1.0, 1.0), 20))
     0.1269367375066439458
     """
@@ -1355,6 +2102,29 @@ def safe_side(
     readings are the exact one, which bounds the true risk, and the float one the package prints, so
     that neither shows the target exceeded. ``value`` itself when it already meets them.
 
+    Parameters
+    ----------
+    value : float
+        The starting value (a closed form's float).
+    target : float
+        The largest risk allowed.
+    readings : sequence of callable
+        Each maps a value to its risk (exact, or as printed).
+    toward : float
+        +inf to move up (more noise), -inf to move down (a smaller ε).
+
+    Returns
+    -------
+    float
+        The float nearest ``value`` whose every reading is at most ``target``.
+
+    Raises
+    ------
+    ValueError
+        If no value within 1,100 doubling steps meets the target.
+
+    Examples
+    --------
     >>> safe_side(1 / 3, 3.0, [lambda n: 1 / as_exact(n)]) == math.nextafter(1 / 3, 1)
     True
     """
@@ -1409,6 +2179,25 @@ def singling_out(g: Guarantee, k: int | Many) -> SinglingOut:
     on the vertices of an L1 simplex of pairwise distance Δ attains ``simplex_laplace_success``
     (each pair's curve lies at or above the Laplace shift's).
 
+    Parameters
+    ----------
+    g : Guarantee
+        The guarantee.
+    k : int or array_like
+        The number of candidates, at least 2 (an array gives an array of its shape).
+
+    Returns
+    -------
+    SinglingOut
+        The bound, the attained value, whether it is exact and the mechanism attaining it.
+
+    Raises
+    ------
+    ValueError
+        If a number of candidates is not an integer of at least 2.
+
+    Examples
+    --------
     >>> round(singling_out(pure(3.0), 10).attained, 4)
     0.6906
     >>> singling_out(pure(3.0), [2, 10]).attained.round(4).tolist()
@@ -1441,7 +2230,7 @@ def singling_out(g: Guarantee, k: int | Many) -> SinglingOut:
 
 def _singling_out(g: Guarantee, k: int) -> SinglingOut:
     """``singling_out`` among a single number of candidates."""
-    n = _candidates(k)
+    n = candidates(k)
     bound = tpr_bound(g, 1 / n)
     if g.model in EXACT_SINGLING_OUT:
         e, d = g.epsilon, g.delta
@@ -1468,6 +2257,25 @@ def simplex_gaussian_success(mu: float | Many, k: int | Many) -> float | np.ndar
     pairwise μ apart (a regular simplex, as k orthogonal points μ/√2 from the origin), was
     released: ∫ φ(y − μ/√2) Φ(y)^(k−1) dy (the largest coordinate wins), by quadrature.
 
+    Parameters
+    ----------
+    mu : float or array_like
+        The pairwise distance μ in noise units, >= 0.
+    k : int or array_like
+        The number of points, at least 2; the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The chance, in [1/k, 1].
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(simplex_gaussian_success(1.0, 10), 4)
     0.2533
     """
@@ -1476,7 +2284,7 @@ def simplex_gaussian_success(mu: float | Many, k: int | Many) -> float | np.ndar
 
 def _simplex_gaussian_success(mu: float, k: int) -> float:
     """``simplex_gaussian_success`` of single values."""
-    m, n = nonnegative("mu", mu), _candidates(k)
+    m, n = nonnegative("mu", mu), candidates(k)
     shift = m / math.sqrt(2)
 
     def density(y: float) -> float:  # stats.norm.logpdf's formula, bit for bit, without its
@@ -1504,6 +2312,25 @@ def simplex_laplace_success(mu: float | Many, k: int | Many) -> float | np.ndarr
     t with probability ½ and at 0 with ½e^−t, the others at 0 with ½ and at t with p = ½e^−t, so the
     chance is ∫_0^t ½e^(s−t) (1 − ½e^−s)^(k−1) ds + ½ E[1/(1 + Bin(k−1, p))] + ½e^−t (½)^(k−1)/k.
 
+    Parameters
+    ----------
+    mu : float or array_like
+        The shift μ = Δ/b, >= 0.
+    k : int or array_like
+        The number of points, at least 2; the two broadcast (an array gives an array of its shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The chance, in [1/k, 1].
+
+    Raises
+    ------
+    ValueError
+        If an element is outside its range, or the arrays do not broadcast.
+
+    Examples
+    --------
     >>> round(simplex_laplace_success(1.0, 10), 4)
     0.1637
     """
@@ -1512,7 +2339,7 @@ def simplex_laplace_success(mu: float | Many, k: int | Many) -> float | np.ndarr
 
 def _simplex_laplace_success(mu: float, k: int) -> float:
     """``simplex_laplace_success`` of single values."""
-    m, n = nonnegative("mu", mu), _candidates(k)
+    m, n = nonnegative("mu", mu), candidates(k)
     t = m / 2
     if t == 0:
         return 1 / n
@@ -1547,12 +2374,6 @@ def _balle(g: Guarantee, baseline: float) -> float:
     return math.nan
 
 
-def _candidates(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 2:
-        raise ValueError(f"k must be an integer >= 2 (candidates to single one out of), got {k!r}")
-    return int(k)
-
-
 @overload
 def attained_success(mechanism: str, mu: float, k: int) -> float: ...
 @overload
@@ -1562,6 +2383,28 @@ def attained_success(mechanism: str, mu: float | Many, k: int | Many) -> float |
     of ``k`` (``simplex_gaussian_success``, ``simplex_laplace_success``): a lower bound on the
     worst case of its guarantee.
 
+    Parameters
+    ----------
+    mechanism : {"Gaussian", "Laplace"}
+        The mechanism, by name (``MECHANISMS``).
+    mu : float or array_like
+        The shift μ = Δ/noise, >= 0.
+    k : int or array_like
+        The number of candidates, at least 2; the two broadcast (an array gives an array of its
+        shape).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The chance attained.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is neither "Gaussian" nor "Laplace", or an element is out of range.
+
+    Examples
+    --------
     >>> round(attained_success("Gaussian", 2.0, 10), 4)
     0.4792
     """
@@ -1595,6 +2438,28 @@ def noise_for_attained_singling_out(
     bound covers every mechanism with the guarantee and this is one of them. Found by brentq in
     log μ and moved up until the success, by quadrature (to about 1e-12), is at most the target.
 
+    Parameters
+    ----------
+    mechanism : {"Gaussian", "Laplace"}
+        The mechanism, by name (``MECHANISMS``).
+    target : RiskTarget or RiskTargets
+        A 'singling_out' risk (``at_most_singling_out``); many give an array of their shape.
+    sensitivity : float or array_like
+        The release's sensitivity Δ, > 0; broadcast against the targets.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The least noise.
+
+    Raises
+    ------
+    ValueError
+        If ``mechanism`` is neither "Gaussian" nor "Laplace", the target is not a 'singling_out'
+        risk, a sensitivity is not > 0, or no shift up to 1e4 reaches the target.
+
+    Examples
+    --------
     >>> round(noise_for_attained_singling_out("Gaussian", at_most_singling_out(0.25, 10)), 4)
     1.0172
     """
@@ -1620,3 +2485,12 @@ def _noise_for_attained_singling_out(
     log_mu = optimize.brentq(gap, -30.0, top, xtol=1e-14, rtol=1e-13)
     reading_at = (lambda noise: attained_success(mechanism, width / noise, n),)
     return safe_side(width / math.exp(log_mu), target.value, reading_at)
+
+
+def __getattr__(name: str) -> Any:
+    """The old name ``KINDS`` of ``TARGET_KINDS``, with a notice (calibration's DP-SGD accountant
+    reads other kinds of risk)."""
+    if name == "KINDS":
+        warnings.warn("risk.KINDS is renamed risk.TARGET_KINDS", DeprecationWarning, stacklevel=2)
+        return TARGET_KINDS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

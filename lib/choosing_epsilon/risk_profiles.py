@@ -53,7 +53,27 @@ def _bound(name: str, value: float) -> float:
 
 
 def relative_risk_bound(epsilon: float, p: float, q: float) -> float:
-    """Eq. (11), Theorem 1: the largest posterior-to-prior ratio an ε-DP release allows."""
+    """Eq. (11), Theorem 1: the largest posterior-to-prior ratio an ε-DP release allows.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε, >= 0.
+    p : float
+        The prior p that the person is in the data, in (0, 1].
+    q : float
+        The prior q that the person's value is in S, in (0, 1].
+
+    Returns
+    -------
+    float
+        The largest ratio of posterior to prior.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is negative or a prior lies outside (0, 1].
+    """
     e = math.exp(-positive("epsilon", epsilon)) if epsilon != 0 else 1.0
     p, q = _prior("p", p), _prior("q", q)
     return 1.0 / (q * p + e * e * (1 - q) * p + e * (1 - p))
@@ -65,6 +85,25 @@ def epsilon_at(p: float, q: float, r_star: float) -> float:
     Written as log((√((1−p)² + 4p(1−q)c) + (1−p)) / (2c)) with c = 1/r* − pq, the paper's
     expression multiplied out, which has no cancellation and holds for q = 1 and p = 1 as well
     (Corollary 2). Where c ≤ 0 the bound exceeds 1/(pq) and binds nothing: ``math.inf``.
+
+    Parameters
+    ----------
+    p : float
+        The prior p that the person is in the data, in (0, 1].
+    q : float
+        The prior q that the person's value is in S, in (0, 1].
+    r_star : float
+        The bound r* on the ratio, >= 1 or inf.
+
+    Returns
+    -------
+    float
+        The ε (inf where the bound binds nothing).
+
+    Raises
+    ------
+    ValueError
+        If a prior lies outside (0, 1] or ``r_star`` is below 1 or not a number.
     """
     p, q = _prior("p", p), _prior("q", q)
     r = _bound("r_star", r_star)
@@ -76,7 +115,27 @@ def epsilon_at(p: float, q: float, r_star: float) -> float:
 
 
 def epsilon_at_printed(p: float, q: float, r_star: float) -> float:
-    """Eq. (12) exactly as printed (two cases, q < 1 and q = 1), for checking ``epsilon_at``."""
+    """Eq. (12) exactly as printed (two cases, q < 1 and q = 1), for checking ``epsilon_at``.
+
+    Parameters
+    ----------
+    p : float
+        The prior p that the person is in the data, in (0, 1].
+    q : float
+        The prior q that the person's value is in S, in (0, 1].
+    r_star : float
+        The bound r* on the ratio, >= 1 or inf.
+
+    Returns
+    -------
+    float
+        The ε by the printed cases.
+
+    Raises
+    ------
+    ValueError
+        If a prior lies outside (0, 1] or ``r_star`` is below 1 or not a number.
+    """
     p, q = _prior("p", p), _prior("q", q)
     r = _bound("r_star", r_star)
     if q == 1:
@@ -195,6 +254,24 @@ def minimise(
     scan's minimum, the range's ends also tried; the outer minimum over q the same way. A range
     that starts at 0 starts at ``SMALLEST_PRIOR``, since the paper's priors are positive and
     its infima there are limits. The result is ``math.inf`` when the profile binds nowhere.
+
+    Parameters
+    ----------
+    profile : callable
+        r*(p, q): a number >= 1 or inf at each pair of priors.
+    p_range, q_range : tuple of float
+        The closed ranges of priors the profile bounds, 0 ≤ lower ≤ upper ≤ 1 with upper > 0.
+
+    Returns
+    -------
+    Solution
+        The smallest ε and the priors (p, q) where it is reached.
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` is not callable, a range is out of bounds, or the profile returns a value
+        below 1 or not a number.
     """
     if not callable(profile):
         raise ValueError(f"profile must be a function of (p, q), got {profile!r}")
@@ -240,7 +317,20 @@ def minimise(
 
 
 def epsilon_grid(p: Any, q: Any, r_star: Any) -> np.ndarray:
-    """Eq. (12) elementwise over arrays (``math.inf`` where the bound binds nothing)."""
+    """Eq. (12) elementwise over arrays (``math.inf`` where the bound binds nothing).
+
+    Parameters
+    ----------
+    p, q : array_like
+        The priors.
+    r_star : array_like
+        The bound r* at each pair; the three broadcast against each other.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ε at each element (inf where the bound binds nothing).
+    """
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     r = np.asarray(r_star, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -252,7 +342,25 @@ def epsilon_grid(p: Any, q: Any, r_star: Any) -> np.ndarray:
 
 def grid_search(profile: Profile, step: float = 1e-3) -> Solution:
     """The smallest Eq. (12) ε over the grid p, q ∈ {step, 2 step, ..., 1}, as the authors' code
-    searches (step 10⁻³ there); the first minimum in (p, q) order is kept."""
+    searches (step 10⁻³ there); the first minimum in (p, q) order is kept.
+
+    Parameters
+    ----------
+    profile : callable
+        r*(p, q): a number >= 1 or inf at each pair of priors.
+    step : float
+        The grid's step, in [1e-4, 0.5].
+
+    Returns
+    -------
+    Solution
+        The smallest ε on the grid and the priors where it is reached.
+
+    Raises
+    ------
+    ValueError
+        If ``step`` lies outside [1e-4, 0.5].
+    """
     step = positive("step", step)
     if not 1e-4 <= step <= 0.5:
         raise ValueError(f"step must lie in [1e-4, 0.5], got {step!r}")
@@ -272,7 +380,23 @@ def grid_search(profile: Profile, step: float = 1e-3) -> Solution:
 
 
 def constant_profile(r_tilde: float) -> Profile:
-    """Eq. (14): the same bound r̃ at every (p, q)."""
+    """Eq. (14): the same bound r̃ at every (p, q).
+
+    Parameters
+    ----------
+    r_tilde : float
+        The bound r̃, >= 1.
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     r = _bound("r_tilde", r_tilde)
     return lambda p, q: np.full(np.broadcast(p, q).shape, r)
 
@@ -283,19 +407,77 @@ def _absolute(a: float, prior: Any, r: float) -> Any:
 
 
 def fixed_q_profile(a_tilde: float, q_tilde: float, r_tilde: float) -> Profile:
-    """Eq. (15) (Eq. 17 at q̃ = 1): max{ã/(p q̃), r̃} at q = q̃, no bound elsewhere."""
+    """Eq. (15) (Eq. 17 at q̃ = 1): max{ã/(p q̃), r̃} at q = q̃, no bound elsewhere.
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior, in (0, 1).
+    q_tilde : float
+        The prior q̃ the profile bounds, in (0, 1].
+    r_tilde : float
+        The bound r̃ on the ratio, >= 1.
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     a, qt, r = open_unit("a_tilde", a_tilde), _prior("q_tilde", q_tilde), _bound("r_tilde", r_tilde)
     return lambda p, q: np.where(np.asarray(q) == qt, _absolute(a, np.asarray(p) * qt, r), math.inf)
 
 
 def fixed_p_profile(a_tilde: float, p_tilde: float, r_tilde: float) -> Profile:
-    """Eq. (16): max{ã/(p̃ q), r̃} at p = p̃, no bound elsewhere."""
+    """Eq. (16): max{ã/(p̃ q), r̃} at p = p̃, no bound elsewhere.
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior, in (0, 1).
+    p_tilde : float
+        The prior p̃ the profile bounds, in (0, 1].
+    r_tilde : float
+        The bound r̃ on the ratio, >= 1.
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     a, pt, r = open_unit("a_tilde", a_tilde), _prior("p_tilde", p_tilde), _bound("r_tilde", r_tilde)
     return lambda p, q: np.where(np.asarray(p) == pt, _absolute(a, pt * np.asarray(q), r), math.inf)
 
 
 def two_dimensional_profile(a_tilde: float, r_tilde: float) -> Profile:
-    """Eq. (33): max{ã/(p q), r̃} at every (p, q)."""
+    """Eq. (33): max{ã/(p q), r̃} at every (p, q).
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior, in (0, 1).
+    r_tilde : float
+        The bound r̃ on the ratio, >= 1.
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     a, r = open_unit("a_tilde", a_tilde), _bound("r_tilde", r_tilde)
     return lambda p, q: _absolute(a, np.asarray(p) * np.asarray(q), r)
 
@@ -303,7 +485,25 @@ def two_dimensional_profile(a_tilde: float, r_tilde: float) -> Profile:
 def box_profile(
     r_tilde: float, p_bounds: tuple[float, float], q_bounds: tuple[float, float]
 ) -> Profile:
-    """Eq. (25): r̃ for p̃0 ≤ p ≤ p̃1 and q̃0 ≤ q ≤ q̃1, no bound elsewhere."""
+    """Eq. (25): r̃ for p̃0 ≤ p ≤ p̃1 and q̃0 ≤ q ≤ q̃1, no bound elsewhere.
+
+    Parameters
+    ----------
+    r_tilde : float
+        The bound r̃ on the ratio, >= 1.
+    p_bounds, q_bounds : tuple of float
+        The box's ranges of priors, 0 ≤ lower ≤ upper ≤ 1 with upper > 0.
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     r = _bound("r_tilde", r_tilde)
     (p0, p1), (q0, q1) = _box("p_bounds", p_bounds), _box("q_bounds", q_bounds)
 
@@ -315,7 +515,23 @@ def box_profile(
 
 
 def difference_profile(b_tilde: float) -> Profile:
-    """Eq. (28): posterior minus prior at most b̃, that is r* = 1 + b̃/(p q)."""
+    """Eq. (28): posterior minus prior at most b̃, that is r* = 1 + b̃/(p q).
+
+    Parameters
+    ----------
+    b_tilde : float
+        The bound b̃ on posterior minus prior, in (0, 1).
+
+    Returns
+    -------
+    callable
+        The profile r*(p, q), taking numbers or arrays.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     b = open_unit("b_tilde", b_tilde)
     return lambda p, q: 1 + b / (np.asarray(p) * np.asarray(q))
 
@@ -333,7 +549,23 @@ def _box(name: str, bounds: tuple[float, float]) -> tuple[float, float]:
 
 
 def constant_epsilon(r_tilde: float) -> float:
-    """Theorem 3, Eq. (22): ε = ½ log r̃ for the constant profile."""
+    """Theorem 3, Eq. (22): ε = ½ log r̃ for the constant profile.
+
+    Parameters
+    ----------
+    r_tilde : float
+        The bound r̃, >= 1.
+
+    Returns
+    -------
+    float
+        The profile's ε.
+
+    Raises
+    ------
+    ValueError
+        If ``r_tilde`` is below 1 or not a number.
+    """
     return 0.5 * math.log(_bound("r_tilde", r_tilde))
 
 
@@ -344,6 +576,25 @@ def fixed_q_epsilon(a_tilde: float, q_tilde: float, r_tilde: float) -> float:
     multiplied out to log((√(d² + 4ãq̃(1−q̃)(1−ã)) + d)/(2q̃(1−ã))): the same number without the
     cancellation that makes the printed form 0/0 as q̃ nears ã/r̃. A q̃ within 1e-12 (relative)
     of ã/r̃ is on that boundary, where the cases meet.
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior, in (0, 1).
+    q_tilde : float
+        The prior q̃, in (0, 1].
+    r_tilde : float
+        The ratio r̃ bounding the posterior-to-prior ratio elsewhere, > 1.
+
+    Returns
+    -------
+    float
+        The profile's ε.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
     """
     a, q, r = open_unit("a_tilde", a_tilde), _prior("q_tilde", q_tilde), _bound("r_tilde", r_tilde)
     if r <= 1:
@@ -369,6 +620,25 @@ def fixed_p_epsilon(a_tilde: float, p_tilde: float, r_tilde: float) -> float:
     The second case is the printed log(2d/(√(r̃²(1−p̃)² + 4d(1−ã)) − r̃(1−p̃))), d = p̃r̃ − ã,
     multiplied out to log((√(r̃²(1−p̃)² + 4d(1−ã)) + r̃(1−p̃))/(2(1−ã))), free of the 0/0 the
     printed form meets at p̃ = ã/r̃ (Table 5's agency B sits there: 0.05 = 0.15/3).
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior, in (0, 1).
+    p_tilde : float
+        The prior p̃, in (0, 1].
+    r_tilde : float
+        The ratio r̃ bounding the posterior-to-prior ratio elsewhere, > 1.
+
+    Returns
+    -------
+    float
+        The profile's ε.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
     """
     a, p, r = open_unit("a_tilde", a_tilde), _prior("p_tilde", p_tilde), _bound("r_tilde", r_tilde)
     if r <= 1:
@@ -380,7 +650,22 @@ def fixed_p_epsilon(a_tilde: float, p_tilde: float, r_tilde: float) -> float:
 
 
 def fixed_p_epsilon_printed(a_tilde: float, p_tilde: float, r_tilde: float) -> float:
-    """Eq. (23)'s second case exactly as printed (NaN or a wrong sign where it is 0/0)."""
+    """Eq. (23)'s second case exactly as printed (NaN or a wrong sign where it is 0/0).
+
+    Parameters
+    ----------
+    a_tilde : float
+        The bound ã on the posterior.
+    p_tilde : float
+        The prior p̃.
+    r_tilde : float
+        The bound r̃ on the ratio.
+
+    Returns
+    -------
+    float
+        The printed form's value, unchecked (NaN where it is 0/0).
+    """
     a, p, r = float(a_tilde), float(p_tilde), float(r_tilde)
     d = p * r - a
     with np.errstate(all="ignore"):
@@ -394,7 +679,25 @@ def box_epsilon(
     r_tilde: float, p_bounds: tuple[float, float], q_bounds: tuple[float, float]
 ) -> float:
     """Eq. (26): the ε of the box profile (25), in its four cases (each is Theorem 2's ε at one
-    corner of the box, or its limit log r̃ as p → 0); q̃0 = 0 is taken as ``SMALLEST_PRIOR``."""
+    corner of the box, or its limit log r̃ as p → 0); q̃0 = 0 is taken as ``SMALLEST_PRIOR``.
+
+    Parameters
+    ----------
+    r_tilde : float
+        The ratio r̃ bounding the posterior-to-prior ratio elsewhere, > 1.
+    p_bounds, q_bounds : tuple of float
+        The box's ranges of priors, 0 ≤ lower ≤ upper ≤ 1 with upper > 0.
+
+    Returns
+    -------
+    float
+        The profile's ε.
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
+    """
     r = _bound("r_tilde", r_tilde)
     if r <= 1:
         raise ValueError(f"r_tilde must be > 1, got {r_tilde!r}")
@@ -408,13 +711,45 @@ def box_epsilon(
 
 
 def difference_epsilon(b_tilde: float) -> float:
-    """Eq. (29): ε = log((1 + b̃)/(1 − b̃)) for a bound b̃ on posterior minus prior."""
+    """Eq. (29): ε = log((1 + b̃)/(1 − b̃)) for a bound b̃ on posterior minus prior.
+
+    Parameters
+    ----------
+    b_tilde : float
+        The bound b̃ on posterior minus prior, in (0, 1).
+
+    Returns
+    -------
+    float
+        The ε.
+
+    Raises
+    ------
+    ValueError
+        If ``b_tilde`` lies outside (0, 1).
+    """
     b = open_unit("b_tilde", b_tilde)
     return math.log1p(b) - math.log1p(-b)
 
 
 def point_epsilon(r_prime: float) -> float:
-    """Sec. 4: the point profile r*(0.5, 1) = r′ < 2 gives ε = log(r′/(2 − r′))."""
+    """Sec. 4: the point profile r*(0.5, 1) = r′ < 2 gives ε = log(r′/(2 − r′)).
+
+    Parameters
+    ----------
+    r_prime : float
+        The bound r′ at (0.5, 1), in [1, 2).
+
+    Returns
+    -------
+    float
+        The ε.
+
+    Raises
+    ------
+    ValueError
+        If ``r_prime`` lies outside [1, 2).
+    """
     r = _bound("r_prime", r_prime)
     if not r < 2:
         raise ValueError(f"r_prime must lie in [1, 2), got {r_prime!r}")
@@ -423,13 +758,34 @@ def point_epsilon(r_prime: float) -> float:
 
 def lee_clifton_epsilon(n: int, a_tilde: float) -> float:
     """Eq. (38): Lee & Clifton's setting (p = 1/n, q = 1, a bound ã on the posterior) gives
-    ε = log((n − 1)ã/(1 − ã)); ã must exceed the prior 1/n."""
+    ε = log((n − 1)ã/(1 − ã)); ã must exceed the prior 1/n.
+
+    Parameters
+    ----------
+    n : int
+        The number of rows, at least 2.
+    a_tilde : float
+        The bound ã on the posterior, in (1/n, 1).
+
+    Returns
+    -------
+    float
+        The ε.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer of at least 2 or ``a_tilde`` lies outside (1/n, 1).
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
         raise ValueError(f"n must be an integer >= 2, got {n!r}")
     a = open_unit("a_tilde", a_tilde)
     if not a > 1 / n:
         raise ValueError(f"a_tilde must exceed the prior 1/n = {1 / n:.6g}, got {a_tilde!r}")
-    return math.log((n - 1) * a / (1 - a))
+    # Lee & Clifton's Eq. (7) at Δv = Δf, ã their ρ; imported here, as it brings numba and pandas
+    from . import possible_worlds
+
+    return possible_worlds.bounded_guarantee(n, a)
 
 
 def survey_agency_epsilon(prior: float, posterior_threshold: float, r_tilde: float = 3.0) -> float:
@@ -439,6 +795,25 @@ def survey_agency_epsilon(prior: float, posterior_threshold: float, r_tilde: flo
     ``prior`` (p̃), the posterior of a disclosure may reach ``posterior_threshold`` (ã) where the
     prior of the value is small, and the ratio r̃ elsewhere (the paper's Example 2 uses r̃ = 3).
     It reads nothing private: only the three stated numbers.
+
+    Parameters
+    ----------
+    prior : float
+        The prior p̃ that a person took part, in (0, 1).
+    posterior_threshold : float
+        The bound ã on the posterior, in (0, 1).
+    r_tilde : float
+        The bound r̃ on the ratio elsewhere, > 1.
+
+    Returns
+    -------
+    float
+        The agency's ε (``fixed_p_epsilon``).
+
+    Raises
+    ------
+    ValueError
+        If a parameter is out of range.
     """
     p = open_unit("prior", prior)
     a = open_unit("posterior_threshold", posterior_threshold)
@@ -456,6 +831,27 @@ def signed_count_risk(epsilon: float, p: float, q: float, t_star: Any) -> np.nda
     the release adds geometric noise (Eq. 2). Person i shifts the total by +1 (in S), −1 (not in
     S) or 0 (absent), so the likelihood ratios reach e^{±ε} and e^{±2ε} of Lemma 1 and, at every
     t* ≥ 1, the ratio equals Theorem 1's bound.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε of the geometric noise, > 0.
+    p : float
+        The prior p that the person is in the data, in (0, 1].
+    q : float
+        The prior q that the person's value is in S, in (0, 1].
+    t_star : array_like
+        The released values t*.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ratio of posterior to prior at each released value.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 or a prior lies outside (0, 1].
     """
     from . import geometric
 
@@ -479,7 +875,32 @@ def simulate_signed_count_risk(
     epsilon: float, p: float, q: float, n_draws: int, rng: np.random.Generator
 ) -> SimulatedRisk:
     """Draw (I, Y, T*) from the adversary's prior and the mechanism of ``signed_count_risk`` and
-    estimate P(Y ∈ S, I = 1 | T* ≥ 1) / (p q), where the exact ratio is Theorem 1's bound."""
+    estimate P(Y ∈ S, I = 1 | T* ≥ 1) / (p q), where the exact ratio is Theorem 1's bound.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter ε of the geometric noise, > 0.
+    p : float
+        The prior p that the person is in the data, in (0, 1].
+    q : float
+        The prior q that the person's value is in S, in (0, 1].
+    n_draws : int
+        How many draws, at least 2.
+    rng : numpy.random.Generator
+        The seeded generator.
+
+    Returns
+    -------
+    SimulatedRisk
+        The estimated ratio, its standard error and the draws with t* ≥ 1 (NaN where none).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0, a prior lies outside (0, 1], or ``n_draws`` is not an integer of
+        at least 2.
+    """
     from . import geometric
 
     p, q = _prior("p", p), _prior("q", q)

@@ -31,14 +31,49 @@ FLOAT_INTEGERS = 2**53  # every integer up to this size has an exact float64 val
 
 
 def check_query(query: str) -> str:
-    """Return ``query`` if it is a supported query name, else raise ValueError."""
+    """Return ``query`` if it is a supported query name, else raise ValueError.
+
+    Parameters
+    ----------
+    query : str
+        The query's name.
+
+    Returns
+    -------
+    str
+        ``query``, one of ``QUERIES``.
+
+    Raises
+    ------
+    ValueError
+        If ``query`` is not "mean" or "median".
+    """
     if query not in QUERIES:
         raise ValueError(f"query must be one of {QUERIES}, got {query!r}")
     return query
 
 
 def check_values(values: Sequence[float] | np.ndarray, name: str = "values") -> np.ndarray:
-    """The database column as a float array of at least 3 finite values, each an exact float."""
+    """The database column as a float array of at least 3 finite values, each an exact float.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column.
+    name : str
+        The parameter's name, for the message.
+
+    Returns
+    -------
+    numpy.ndarray
+        The column as a float array.
+
+    Raises
+    ------
+    ValueError
+        If the column holds fewer than 3 values, a value that is not finite, or an integer beyond
+        2**53.
+    """
     _check_exact_integers(name, values)
     arr = finite_array(name, values)
     if arr.size < MIN_ROWS:
@@ -80,6 +115,20 @@ def standardised(s: np.ndarray) -> tuple[np.ndarray, float, float]:
 
     Sums of u neither overflow nor drown the differences between large values (1.7e18 + 256 k);
     every sensitivity and world-answer difference is scale times that of u.
+
+    Parameters
+    ----------
+    s : numpy.ndarray
+        The values, sorted ascending.
+
+    Returns
+    -------
+    u : numpy.ndarray
+        The standardised values.
+    centre : float
+        The middle value, in units of ``scale``.
+    scale : float
+        The power of two the values are divided by.
     """
     scale = _power_of_two_scale(s)
     t = s / scale
@@ -95,7 +144,25 @@ def _power_of_two_scale(values: np.ndarray) -> float:
 
 
 def evaluate(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """f(X) for the mean, or the median of Eq. (13) (mean of the two middle values, even count)."""
+    """f(X) for the mean, or the median of Eq. (13) (mean of the two middle values, even count).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The values, finite.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    float
+        f(X).
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite or the query is not "mean" or "median".
+    """
     arr = finite_array("values", values)
     return float(np.mean(arr) if check_query(query) == "mean" else np.median(arr))
 
@@ -120,13 +187,39 @@ def _world_medians(s: np.ndarray, j: np.ndarray, skip: np.ndarray | None = None)
 
 
 def standard_world_answers(u: np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for the worlds missing u[j], sorted values of moderate size (``standardised``)."""
+    """f(ω_j) for the worlds missing u[j], sorted values of moderate size (``standardised``).
+
+    Parameters
+    ----------
+    u : numpy.ndarray
+        The standardised sorted values (``standardised``).
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The answer of each world, in units of the standardisation.
+    """
     j = np.arange(u.size)
     return (np.sum(u) - u) / (u.size - 1) if query == "mean" else _world_medians(u, j)
 
 
 def sorted_world_answers(s: np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for the worlds missing s[j], the values sorted ascending (non-increasing in j)."""
+    """f(ω_j) for the worlds missing s[j], the values sorted ascending (non-increasing in j).
+
+    Parameters
+    ----------
+    s : numpy.ndarray
+        The values, sorted ascending.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The answer of the world missing each value.
+    """
     u, centre, scale = standardised(s)
     return scale * (centre + standard_world_answers(u, query))
 
@@ -142,18 +235,63 @@ def _per_world(values: Sequence[float] | np.ndarray, query: Query, on_sorted) ->
 
 
 def world_answers(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
-    """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3)."""
+    """f(ω_j) for each world ω_j = X minus row j, in the order of ``values`` (Sec. 4.3).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column X, at least 3 finite values.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The answer of the world missing each row.
+
+    Raises
+    ------
+    ValueError
+        If the query is not "mean" or "median", or the column holds fewer than 3 values, a value
+        that is not finite, or an integer beyond 2**53.
+    """
     return _per_world(values, query, sorted_world_answers)
 
 
 def sorted_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
-    """LS_f of the worlds missing s[j], the values sorted ascending (Eq. 15 for the median)."""
+    """LS_f of the worlds missing s[j], the values sorted ascending (Eq. 15 for the median).
+
+    Parameters
+    ----------
+    s : numpy.ndarray
+        The values, sorted ascending.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The local sensitivity of the world missing each value.
+    """
     u, _, scale = standardised(s)
     return scale * standard_local_sensitivities(u, query)
 
 
 def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
-    """LS_f of the worlds missing s[j], sorted values of moderate size (``standardised``)."""
+    """LS_f of the worlds missing s[j], sorted values of moderate size (``standardised``).
+
+    Parameters
+    ----------
+    s : numpy.ndarray
+        The standardised sorted values (``standardised``).
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The local sensitivity of each world, in units of the standardisation.
+    """
     n = s.size
     j = np.arange(n)
     m = n - 1  # world size
@@ -173,17 +311,74 @@ def standard_local_sensitivities(s: np.ndarray, query: Query) -> np.ndarray:
 
 
 def world_local_sensitivities(values: Sequence[float] | np.ndarray, query: Query) -> np.ndarray:
-    """LS_f(ω_j) = max over t in ω_j of ``|f(ω_j) - f(ω_j - t)|`` per world (Eq. 15; Table 4)."""
+    """LS_f(ω_j) = max over t in ω_j of ``|f(ω_j) - f(ω_j - t)|`` per world (Eq. 15; Table 4).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column X, at least 3 finite values.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    numpy.ndarray
+        The local sensitivity of the world missing each row.
+
+    Raises
+    ------
+    ValueError
+        If the query is not "mean" or "median", or the column holds fewer than 3 values, a value
+        that is not finite, or an integer beyond 2**53.
+    """
     return _per_world(values, query, sorted_local_sensitivities)
 
 
 def unbounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """max over worlds Y and t in Y of ``|f(Y) - f(Y - t)|``: the paper's Δf (Sec. 4.1, Eq. 15)."""
+    """max over worlds Y and t in Y of ``|f(Y) - f(Y - t)|``: the paper's Δf (Sec. 4.1, Eq. 15).
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column X, at least 3 finite values.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    float
+        Δf.
+
+    Raises
+    ------
+    ValueError
+        If the query is not "mean" or "median", or the column holds fewer than 3 values, a value
+        that is not finite, or an integer beyond 2**53.
+    """
     return float(np.max(world_local_sensitivities(values, query)))
 
 
 def bounded_sensitivity(values: Sequence[float] | np.ndarray, query: Query) -> float:
-    """Replace-one sensitivity: max over worlds Y, t in Y, u in X of ``|f(Y) - f(Y - t + u)|``."""
+    """Replace-one sensitivity: max over worlds Y, t in Y, u in X of ``|f(Y) - f(Y - t + u)|``.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column X, at least 3 finite values.
+    query : {"mean", "median"}
+        The query f.
+
+    Returns
+    -------
+    float
+        The replace-one sensitivity.
+
+    Raises
+    ------
+    ValueError
+        If the query is not "mean" or "median", or the column holds fewer than 3 values, a value
+        that is not finite, or an integer beyond 2**53.
+    """
     x = check_values(values)
     check_query(query)
     n = x.size
@@ -231,7 +426,26 @@ def _bounded_median_sorted(s: np.ndarray) -> np.ndarray:
 
 
 def mean_sensitivity(lower: float, upper: float, n: int) -> float:
-    """(ub - lb) / n: sensitivity of the mean of n values known in [lb, ub], bounded neighbours."""
+    """(ub - lb) / n: sensitivity of the mean of n values known in [lb, ub], bounded neighbours.
+
+    Parameters
+    ----------
+    lower, upper : float
+        The range [lb, ub] of the values, finite, ``upper`` > ``lower``.
+    n : int
+        The number of records, at least 1.
+
+    Returns
+    -------
+    float
+        The sensitivity of the mean.
+
+    Raises
+    ------
+    ValueError
+        If the range is not finite with ``upper`` > ``lower``, or ``n`` is not an integer of at
+        least 1.
+    """
     lo, hi = real("lower", lower), real("upper", upper)
     if not hi > lo:
         raise ValueError(f"upper must exceed lower, got range [{lower!r}, {upper!r}]")
@@ -256,6 +470,26 @@ def mean_sensitivity_brute_force(
     neighbours); ``"add or remove one"`` pairs a dataset with the one that has one record more
     (unbounded neighbours; removing is the same pair seen from the larger dataset). Datasets are
     multisets: the mean does not depend on the order of the records.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The values a record may take, finite.
+    sizes : tuple of int
+        The smallest and the largest number of records, 1 ≤ smallest ≤ largest.
+    neighbours : {"replace one", "add or remove one"}
+        Which datasets are neighbours.
+
+    Returns
+    -------
+    float
+        The largest change of the mean between neighbouring datasets.
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite, ``sizes`` or ``neighbours`` is out of range, or there are more
+        than ``MAX_BRUTE_FORCE_DATASETS`` datasets to enumerate.
     """
     grid = np.unique(finite_array("values", values))
     low, high = (int(s) for s in sizes)
@@ -293,7 +527,26 @@ def mean_sensitivity_brute_force(
 
 def mean_sensitivity_add_remove(lower: float, upper: float, smallest: int) -> float:
     """(ub - lb)/(m + 1): the sensitivity of the mean over datasets of at least m records in
-    [lb, ub], one record added or removed."""
+    [lb, ub], one record added or removed.
+
+    Parameters
+    ----------
+    lower, upper : float
+        The range [lb, ub] of the values, finite, ``upper`` > ``lower``.
+    smallest : int
+        The fewest records m of a dataset, at least 1.
+
+    Returns
+    -------
+    float
+        The sensitivity of the mean.
+
+    Raises
+    ------
+    ValueError
+        If the range is not finite with ``upper`` > ``lower``, or ``smallest`` is not an integer
+        of at least 1.
+    """
     if isinstance(smallest, bool) or not isinstance(smallest, (int, np.integer)) or smallest < 1:
         raise ValueError(
             f"smallest must be an integer >= 1 (a number of records), got {smallest!r}"
@@ -313,7 +566,29 @@ def check_counts(
     values: Sequence[float] | np.ndarray, counts: Sequence[int] | np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """A column's distinct values (sorted ascending, exact floats) and their counts (int64, >= 1),
-    at least 3 rows in all and at most 2**53."""
+    at least 3 rows in all and at most 2**53.
+
+    Parameters
+    ----------
+    values : sequence of float or numpy.ndarray
+        The column's distinct values, finite.
+    counts : sequence of int or numpy.ndarray
+        How many rows hold each value, integers ≥ 1.
+
+    Returns
+    -------
+    values : numpy.ndarray
+        The distinct values, ascending (float64).
+    counts : numpy.ndarray
+        Their counts, in the same order (int64).
+
+    Raises
+    ------
+    ValueError
+        If a value is not finite or repeats, an integer value lies beyond 2**53, a count is not an
+        integer ≥ 1, there is not one count per value, or the counts sum to fewer than 3 rows or
+        more than 2**53.
+    """
     _check_exact_integers("values", values)
     v = finite_array("values", values)
     raw = np.asarray(counts)
@@ -356,21 +631,53 @@ def check_counts(
 
 def value_at(values: np.ndarray, ends: np.ndarray, position: np.ndarray) -> np.ndarray:
     """Element ``position`` of the sorted column whose distinct values end at cumulative counts
-    ``ends``."""
+    ``ends``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The distinct values, ascending.
+    ends : numpy.ndarray
+        The cumulative counts at which each value's rows end.
+    position : numpy.ndarray
+        The positions (0-based) in the sorted column.
+
+    Returns
+    -------
+    numpy.ndarray
+        The value at each position.
+    """
     return values[np.searchsorted(ends, position, side="right")]
 
 
 def standardised_counts(values: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, float, float]:
     """``standardised`` for sorted distinct values: the same scale and centre (the element n//2)
-    as the expanded column's, so that each u is bit-for-bit the expanded one."""
+    as the expanded column's, so that each u is bit-for-bit the expanded one.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The distinct values, ascending.
+    ends : numpy.ndarray
+        The cumulative counts at which each value's rows end.
+
+    Returns
+    -------
+    u : numpy.ndarray
+        The standardised distinct values.
+    centre : float
+        The middle element of the expanded column, in units of ``scale``.
+    scale : float
+        The power of two the values are divided by.
+    """
     scale = _power_of_two_scale(values)
     t = values / scale
     centre = float(value_at(t, ends, np.array(int(ends[-1]) // 2)))
     return t - centre, centre, scale
 
 
-# the kernels numba compiles, on their first call: importing numba (with llvmlite) takes about a
-# second, which a notebook that never sums exactly (the Laplace introduction) need not pay
+# the kernels numba compiles, on their first call: importing numba (with llvmlite) is slow, and a
+# notebook that never sums exactly (the Laplace introduction) need not pay for it
 _KERNELS: list[Callable[..., Any]] = []
 
 
@@ -473,6 +780,26 @@ def exact_weighted_sum(values: np.ndarray, counts: np.ndarray) -> float:
     product is added exactly into an integer superaccumulator (``_accumulate``, compiled, O(n)) and
     the one rounding is Python's exact integer division, correctly rounded. OverflowError, as
     ``math.fsum``'s, where the exact sum rounds beyond the largest float.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The values, finite (float64).
+    counts : numpy.ndarray
+        Their integer counts in [0, 2**53], of the same shape.
+
+    Returns
+    -------
+    float
+        The correctly rounded sum.
+
+    Raises
+    ------
+    ValueError
+        If the values and the counts are not 1-D arrays of one shape, the counts of an integer
+        type.
+    OverflowError
+        If the sum rounds beyond the largest float.
     """
     v, c = np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(counts)
     if c.dtype.kind not in "iu" or v.shape != c.shape or v.ndim != 1:

@@ -42,7 +42,7 @@ NUMERIC_TYPES = (
     "double",
     "decimal",
 )
-KINDS = (
+READABLE_SOURCES = (
     "a CSV file (.csv, .tsv, .txt, optionally .gz or .zst), a Parquet file or a glob of them "
     "(.parquet, .pq), or a DuckDB database (.duckdb, .db, .ddb) with table="
 )
@@ -91,6 +91,37 @@ def column_counts(
     columns there are), a non-numeric column (naming its type), an empty table or one with no
     value in the column, NaN or infinite values, and more than ``max_distinct`` distinct values
     (2**22 by default, 64 MiB for the two arrays: round or bin a continuous column first).
+
+    Parameters
+    ----------
+    source : str or os.PathLike
+        The file (CSV, Parquet, a glob of Parquet files) or DuckDB database to read.
+    column : str
+        The numeric column whose values are counted.
+    table : str, optional
+        The table of a DuckDB database (required there, refused for a file).
+    nulls : {"refuse", "drop"}
+        What to do with NULLs: refuse the column (the default) or count the rows that hold a value.
+    max_distinct : int
+        The most distinct values accepted, at least 1.
+    memory_limit : str
+        DuckDB's memory cap, a DuckDB size such as ``"512MB"``.
+
+    Returns
+    -------
+    values : numpy.ndarray
+        The distinct values, ascending (float64).
+    counts : numpy.ndarray
+        How many rows hold each value (int64).
+
+    Raises
+    ------
+    ValueError
+        If the source, table or column is missing, the column is not numeric, holds NaN, infinite
+        values or more than ``max_distinct`` distinct values, no row holds a value, or an argument
+        is outside its range.
+    NullValues
+        If the column holds NULLs and ``nulls`` is "refuse" (a ``ValueError``).
     """
     if not isinstance(column, str) or not column:
         raise ValueError(f"column must be a column name (a non-empty string), got {column!r}")
@@ -137,7 +168,7 @@ def _source_kind(source: str | os.PathLike[str], table: str | None) -> tuple[str
         else None
     )
     if kind is None:
-        raise ValueError(f"source {path!r} is none of the kinds read: {KINDS}")
+        raise ValueError(f"source {path!r} is none of the kinds read: {READABLE_SOURCES}")
     if glob.has_magic(path):
         if kind != "parquet":
             raise ValueError(f"source {path!r}: only Parquet files may be given as a glob")

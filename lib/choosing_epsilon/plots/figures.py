@@ -366,20 +366,32 @@ def show(fig: plt.Figure, name: str, data: pd.DataFrame, caption: Caption) -> No
 
 def show_table(
     table: pd.DataFrame,
-    name: str,
+    name: str | None = None,
     digits: int | None = None,
     index: bool = False,
     shown: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+    width: int = 80,
+    max_colwidth: int | None = 50,
 ) -> None:
     """Display a table (rounded to ``digits`` decimals if given, then passed through ``shown``:
-    e.g. its first rows, or ∞ written out) and, in a notebook's run, save it at full precision as
-    ``name``.csv in the run's folder."""
+    e.g. its first rows, or ∞ written out) in lines of ``width`` characters, its text columns cut
+    at ``max_colwidth`` (None: never; both default to pandas' own), and, in a notebook's run and
+    given a ``name``, save it at full precision as ``name``.csv in the run's folder."""
     from IPython.display import display
 
-    if _run_folder is not None:
+    if _run_folder is not None and name is not None:
         save_table(table, name, _run_folder, index=index)
     displayed = table if digits is None else table.round(digits)
-    display(displayed if shown is None else shown(displayed))
+    with pd.option_context("display.width", width, "display.max_colwidth", max_colwidth):
+        display(displayed if shown is None else shown(displayed))
+
+
+def say(*sentences: str) -> None:
+    """Display sentences that carry a run's numbers as Markdown, one paragraph each, its special
+    characters escaped so that each reads as written: how a cell states what it computed."""
+    from IPython.display import Markdown, display
+
+    display(Markdown("\n\n".join(markdown_escaped(s) for s in sentences if s)))
 
 
 def centred_text(ax: plt.Axes, text: str) -> None:

@@ -22,8 +22,9 @@ import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from choosing_epsilon.economics import StudyDesign, infeasible_budgets, lone_points
+from choosing_epsilon.economics import StudyDesign
 from choosing_epsilon.economics import dollars as econ_dollars
+from choosing_epsilon.papers.hsu_2014.scans import infeasible_budgets, lone_points
 from choosing_epsilon.plots import figures, style
 from choosing_epsilon.plots.figures import centred_text
 
@@ -77,7 +78,7 @@ def feasible_region(
     best: StudyDesign | None,
 ) -> tuple[Figure, pd.DataFrame]:
     """The budget curve N ≤ B / ((e^ε - 1)P) and the accuracy curve A(ε, N) ≤ T of
-    ``economics.feasible_region_curves``, the feasible region between them, the slides' point
+    ``scans.feasible_region_curves``, the feasible region between them, the slides' point
     ``slides`` = (ε, N) and the largest feasible ε."""
     eps, n_budget, n_accuracy = region.epsilon, region.n_max_budget, region.n_min_accuracy
     right = float(eps.iloc[-1])
@@ -187,7 +188,7 @@ def study_size_exact_vs_bound(
     design: pd.DataFrame, slide_epsilon: float, true_fraction: float = 0.5
 ) -> tuple[Figure, pd.DataFrame]:
     """The smallest accurate N against ε by the bound A(ε, N) ≤ T and by the exact failure
-    probability at the true fraction ``true_fraction`` (``economics.study_size_scan``), both
+    probability at the true fraction ``true_fraction`` (``scans.study_size_scan``), both
     axes logarithmic."""
     fig, ax = plt.subplots()
     ax.plot(
@@ -251,8 +252,8 @@ def study_size_exact_vs_bound_caption(
 def failure_vs_true_fraction(
     curves: pd.DataFrame, worst: pd.DataFrame, designs: Mapping[str, tuple[float, int]]
 ) -> tuple[Figure, pd.DataFrame]:
-    """One panel per design (at most two): its curve of ``economics.failure_curves`` with the
-    largest value at p and 1 - p from ``economics.worst_case_table``; a missing second design
+    """One panel per design (at most two): its curve of ``scans.failure_curves`` with the
+    largest value at p and 1 - p from ``scans.worst_case_table``; a missing second design
     is said so in its panel."""
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for index, (ax, (name, (eps, n))) in enumerate(zip(axes, designs.items())):
@@ -342,9 +343,9 @@ def max_epsilon_vs_cost_and_budget(
     scan: pd.DataFrame, expected_cost: float
 ) -> tuple[Figure, pd.DataFrame]:
     """The largest feasible ε against the expected cost P, one curve per budget B
-    (``economics.max_epsilon_scan``), with the notebook's P marked. A budget at which no P shown
+    (``scans.max_epsilon_scan``), with the notebook's P marked. A budget at which no P shown
     is feasible keeps its entry in the legend, marked so, and draws nothing; a feasible point
-    whose neighbours are not (``economics.lone_points``) is a dot on its curve, which alone would
+    whose neighbours are not (``scans.lone_points``) is a dot on its curve, which alone would
     draw nothing there."""
     fig, ax = plt.subplots()
     infeasible = infeasible_budgets(scan)

@@ -3,7 +3,8 @@ private and non-private studies attributed to the full paper, and the exact fail
 beside the bound, each as a table for the Hsu notebook to show; and the sentences that say what a
 search found, or why it found nothing, at the run's parameters.
 
-The mathematics (payments, constraints, the feasible region, exact accuracy) is in ``economics``.
+The mathematics (payments, constraints, the feasible region, exact accuracy) is in ``economics``;
+the notebook's scans over ε, p, P and B are in ``scans``.
 """
 
 from __future__ import annotations
@@ -288,7 +289,7 @@ def sufficiency_text(worst_failure: float, bound: float) -> str:
 
 def worst_design_text(row: pd.Series, failure_probability: float) -> str:
     """A design's failure probability at its worst true fraction against p = 0.5, and whether T
-    still holds there (``row``: a row of ``economics.worst_case_table``)."""
+    still holds there (``row``: a row of ``scans.worst_case_table``)."""
     met = "still met" if row["failure at worst p"] <= failure_probability else "EXCEEDED"
     return (
         f"exact-accuracy design: failure {row['failure at worst p']:.6f} at "

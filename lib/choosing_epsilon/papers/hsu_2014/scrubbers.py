@@ -11,6 +11,7 @@ import numpy as np
 from choosing_epsilon import economics as econ
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.papers.hsu_2014 import figures as hsu_plots
+from choosing_epsilon.papers.hsu_2014 import scans
 from choosing_epsilon.plots import scrubber, style
 
 
@@ -36,7 +37,7 @@ def region_against_budget(count: int) -> scrubber.ScrubAnimation:
     widest = max((d.epsilon for d in designs if d is not None), default=slide_epsilon)
     right = 1.25 * max(widest, slide_epsilon)
     # the accuracy edge does not depend on B: the notebook's curves at the default budget
-    region = econ.feasible_region_curves(cost, budget0, error, alpha, constants, right)
+    region = scans.feasible_region_curves(cost, budget0, error, alpha, constants, right)
     eps, n_accuracy = region.epsilon.to_numpy(), region.n_min_accuracy.to_numpy()
     n_floor = float(n_accuracy.min())
     top = hsu_plots.region_top(n_floor, slide_n)

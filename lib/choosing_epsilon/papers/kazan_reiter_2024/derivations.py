@@ -35,7 +35,7 @@ EPS3 = sp.log(2 * p * (1 - q)) - sp.log(sp.sqrt(D3) - (1 - p))
 
 VERIFIED, SLIP = "verified", "slip"
 POINTS = 100  # random points per identity that sympy.cancel cannot close
-MECHANISMS = 200  # random ε-DP mechanisms and priors for Lemma 1 and Theorem 1
+MECHANISMS_DRAWN = 200  # how many random ε-DP mechanisms (and priors) test Lemma 1 and Theorem 1
 # where random points are drawn for each symbol (by name); other symbols: (0.02, 0.98)
 RANGES = {"r": (1.0, 10.0), "n": (2.0, 100.0), "rprime": (1.0, 2.0), "epsilon": (0.01, 5.0)}
 _RNG_SEED = 20241210
@@ -153,7 +153,7 @@ def risk_measures() -> list[Step]:
     ]
 
 
-def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS) -> list[Step]:
+def lemma1_on_random_mechanisms(epsilon: float = 0.7, trials: int = MECHANISMS_DRAWN) -> list[Step]:
     """Lemma 1 (Eqs. 10, 44-60) and Theorem 1's bound (Eqs. 63-67) on random ε-DP mechanisms,
     built from the rest of the data Y₋ᵢ, and priors satisfying Assumption 2."""
     rng = np.random.default_rng(_RNG_SEED)
@@ -1084,30 +1084,6 @@ def theorems_4_and_5() -> list[Step]:
     ]
 
 
-@dataclass(frozen=True)
-class AuthorsGrid:
-    """A grid of priors and the εᵢ the authors' code computes at each point."""
-
-    p: np.ndarray
-    q: np.ndarray
-    epsilon: np.ndarray
-
-
-def authors_fig5_epsilon(points: int = 200) -> AuthorsGrid:
-    """εᵢ of Fig. 5's lower panel as code_for_paper.R computes it, before its truncation to 4:
-    on the grid 10^seq(-2, 0, length.out = 200) in p and q, the profile max(0.25/(pq), 3),
-    Theorem 2's expression with q = 1 taken apart (if_else(q == 1, ...)), in floating point, so
-    that a log of a negative number is NaN and log(−0) is −∞, as in R."""
-    axis = 10 ** np.linspace(-2, 0, points)
-    pp, qq = np.meshgrid(axis, axis, indexing="ij")
-    r = np.maximum(0.25 / (pp * qq), 3.0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        at_q_one = np.log((1 - pp) / (1 / r - pp))
-        root = np.sqrt((1 - pp) ** 2 + 4 * pp * (1 - qq) * (1 / r - pp * qq)) - (1 - pp)
-        general = np.log(2 * pp * (1 - qq) / root)
-    return AuthorsGrid(pp.ravel(), qq.ravel(), np.where(qq == 1, at_q_one, general).ravel())
-
-
 def wording() -> list[Step]:
     """Statements that name one variable where the formula or figure uses another, and the
     captions of Figs. 1 and 5 against what the authors' code draws."""
@@ -1116,6 +1092,9 @@ def wording() -> list[Step]:
     agency2 = rp.fixed_p_profile(0.1, 0.05, 3.0)
     along = [rp.epsilon_at(0.05, qq, float(np.asarray(agency2(0.05, qq)))) for qq in (0.2, 1.0)]
     lowest = rp.minimise(agency2, p_range=(0.05, 0.05), q_range=(0.2, 1.0))
+    # the authors' code is the forensics' (which imports this module: imported here, not above)
+    from choosing_epsilon.papers.kazan_reiter_2024.forensics import authors_fig5_epsilon
+
     drawn_fig5 = authors_fig5_epsilon()
     infinite = int(np.sum(drawn_fig5.p * drawn_fig5.q >= 1 / 3))  # r* = 3 ≥ 1/(pq): εᵢ = ∞
     nan = int(np.isnan(drawn_fig5.epsilon).sum())

@@ -1,7 +1,8 @@
 """The tables and frames of the Kazan & Reiter (2024) notebook, built from ``risk_profiles`` and
 ``geometric``: Tables 1 and 5, the Durham County example (Sec. 5), the curves of Figs. 1, 3 and
-4, Lee & Clifton's examples (App. D.1), the grid-against-exact comparison and the Monte Carlo
-check of the posterior-to-prior ratio."""
+4, Lee & Clifton's examples (App. D.1), the grid-against-exact comparison, the Monte Carlo
+check of the posterior-to-prior ratio, and the authors' own code: its grid search run on the
+notebook's profiles and the grid of Fig. 5's lower panel as their plotting script computes it."""
 
 from __future__ import annotations
 
@@ -391,6 +392,30 @@ AUTHORS_REPOSITORY = "zekicankazan/choosing_dp_epsilon"
 AUTHORS_COMMIT = "2e2bb5d2fd23325800be93b4ef784bc0c8959b2d"
 AUTHORS_FIND_EPS_BLOB = "a6806d2e7f5cb25c50bd9fd2dddf308b90123066"
 GRID_STEP = 1e-3  # find_eps's default grid, seq(1e-3, 1, 1e-3) on each axis
+
+
+@dataclass(frozen=True)
+class AuthorsGrid:
+    """A grid of priors and the εᵢ the authors' code computes at each point."""
+
+    p: np.ndarray
+    q: np.ndarray
+    epsilon: np.ndarray
+
+
+def authors_fig5_epsilon(points: int = 200) -> AuthorsGrid:
+    """εᵢ of Fig. 5's lower panel as code_for_paper.R computes it, before its truncation to 4:
+    on the grid 10^seq(-2, 0, length.out = 200) in p and q, the profile max(0.25/(pq), 3),
+    Theorem 2's expression with q = 1 taken apart (if_else(q == 1, ...)), in floating point, so
+    that a log of a negative number is NaN and log(−0) is −∞, as in R."""
+    axis = 10 ** np.linspace(-2, 0, points)
+    pp, qq = np.meshgrid(axis, axis, indexing="ij")
+    r = np.maximum(0.25 / (pp * qq), 3.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at_q_one = np.log((1 - pp) / (1 / r - pp))
+        root = np.sqrt((1 - pp) ** 2 + 4 * pp * (1 - qq) * (1 / r - pp * qq)) - (1 - pp)
+        general = np.log(2 * pp * (1 - qq) / root)
+    return AuthorsGrid(pp.ravel(), qq.ravel(), np.where(qq == 1, at_q_one, general).ravel())
 
 
 @dataclass(frozen=True)

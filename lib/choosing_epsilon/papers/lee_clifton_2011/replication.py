@@ -170,7 +170,7 @@ def replication_epsilon(
     rho = pw.check_rho(rho, x.size)
     listing = _listing(x, query, q)  # the same at every halving: computed once
     sensitivity, delta_v = listing.sensitivity, listing.delta_v
-    log_odds = math.log((x.size - 1) * CEILING_RISK / (1 - CEILING_RISK))
+    log_odds = pw.bounded_guarantee(x.size, CEILING_RISK)
     if delta_v == 0:  # every world gives the same answer: its division gives ∞ (nan if Δf = 0 too)
         ceiling = math.inf if sensitivity > 0 else math.nan
         return ReplicationSearch(ceiling, ceiling, sensitivity, delta_v)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from choosing_epsilon import queries
+from choosing_epsilon import laplace, queries
 from choosing_epsilon._validate import finite_array
 from choosing_epsilon.possible_worlds import (
     EpsilonForRisk,
@@ -267,8 +267,16 @@ def outlier_sweep(
             "epsilon_exact": [r.exact for r in sweep],
         }
     )
-    table["noise_scale_km"] = table.sensitivity / table.epsilon_exact
+    scales = [_noise_scale(s, e) for s, e in zip(table.sensitivity, table.epsilon_exact)]
+    table["noise_scale_km"] = scales
     return table
+
+
+def _noise_scale(sensitivity: float, epsilon: float) -> float:
+    """The Laplace scale Δf/ε (``laplace.scale``), 0 at ε = ∞ (no noise) and ∞ at ε = 0."""
+    if epsilon == 0 or math.isinf(epsilon):
+        return math.inf if epsilon == 0 else 0.0
+    return laplace.scale(sensitivity, epsilon)
 
 
 def query_table(

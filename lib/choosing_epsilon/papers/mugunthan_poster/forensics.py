@@ -13,7 +13,7 @@ import pandas as pd
 from scipy import integrate, optimize, special, stats
 from scipy.stats import rv_continuous
 
-from choosing_epsilon import confidence, risk
+from choosing_epsilon import confidence, laplace, risk
 from choosing_epsilon._validate import open_unit, positive
 
 _TAIL_CUT = 1e-17  # tail mass left out of integrated_coverage's interval
@@ -29,7 +29,7 @@ def integrated_coverage(
     holds less than 1e-17 (a wide interval around a narrow peak would make the quadrature miss the
     peak).
     """
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     b = min(positive("c", c) / scale, float(family.isf(_TAIL_CUT)))
     value, _ = integrate.quad(family.pdf, -b, b, points=[0.0], epsabs=0, epsrel=1e-12, limit=200)
     return float(value)
@@ -40,7 +40,7 @@ def integrated_tail(
 ) -> float:
     """∫_{|x| > c} f(x) dx by quadrature (1 - p in Theorem 2), accurate in relative terms however
     small it is."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     b = positive("c", c) / scale
     right, _ = integrate.quad(family.pdf, b, math.inf, epsabs=0, epsrel=1e-12, limit=200)
     left, _ = integrate.quad(family.pdf, -math.inf, -b, epsabs=0, epsrel=1e-12, limit=200)
@@ -153,7 +153,7 @@ THEOREMS = ("Theorem 1 (Chebyshev)", "Theorem 2 (exact)", "Theorem 3 (McDiarmid)
 
 def laplace_sigma_times_epsilon(sensitivity: float, epsilon: float) -> float:
     """Lemma 1's σε for Lap(Δ/ε) noise, with σ taken from scipy (√2 Δ at every ε)."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     return float(stats.laplace(scale=scale).std()) * epsilon
 
 
@@ -176,7 +176,8 @@ def simulated_coverage(
     epsilon: float, c: float, sensitivity: float, n_trials: int, rng: np.random.Generator
 ) -> float:
     """The share of ``n_trials`` draws of Lap(Δ/ε) noise with |X| < c: a Monte Carlo coverage."""
-    noise = stats.laplace(scale=sensitivity / epsilon).rvs(size=n_trials, random_state=rng)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
+    noise = stats.laplace(scale=scale).rvs(size=n_trials, random_state=rng)
     return float(np.mean(np.abs(noise) < c))
 
 
@@ -362,7 +363,7 @@ def laplace_log10_tail(
 ) -> np.ndarray:
     """log₁₀ Pr(|X| ≥ b) = -bε/(Δ ln 10) for Lap(Δ/ε) noise at each b ≥ 0, from the closed form
     (scipy's log survival function underflows to -inf beyond b/λ ≈ 745)."""
-    scale = positive("sensitivity", sensitivity) / positive("epsilon", epsilon)
+    scale = laplace.scale(sensitivity, epsilon, safe_side=False)
     b = np.asarray(distances, dtype=float)
     if np.any(b < 0):
         raise ValueError(f"distances must be >= 0, got {distances!r}")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from choosing_epsilon import laplace
-from choosing_epsilon import relative_error as rel
 from choosing_epsilon.harness import parameters
+from choosing_epsilon.papers.shoaran_2012 import steps
 from choosing_epsilon.plots import scrubber, style
 
 
@@ -24,7 +24,7 @@ def noise_against_probability(count: int) -> scrubber.ScrubAnimation:
     )
     pr_grid = np.linspace(0.01, 0.99, 197)  # the notebook's grid
     fig, (ax,) = scrubber.new_figure(6.4, 4.2)
-    references = rel.noise_curves(pr_grid, sensitivity, shown)
+    references = steps.noise_curves(pr_grid, sensitivity, shown)
     for e in shown:
         ax.plot(100 * pr_grid, references[f"z_eps_{e:g}"], color=style.REFERENCE, lw=0.8, alpha=0.5)
     ax.plot(
@@ -48,7 +48,9 @@ def noise_against_probability(count: int) -> scrubber.ScrubAnimation:
 
     def draw(i: int) -> None:
         epsilon = values[i]
-        curve.set_data(100 * pr_grid, rel.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1])
+        curve.set_data(
+            100 * pr_grid, steps.noise_curves(pr_grid, sensitivity, [epsilon]).iloc[:, 1]
+        )
         z50 = laplace.noise_at_probability(0.5, sensitivity, epsilon)
         z30 = laplace.noise_at_probability(0.3, sensitivity, epsilon)
         points.set_data([50, 30], [z50, z30])

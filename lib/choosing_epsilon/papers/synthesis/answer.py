@@ -16,7 +16,7 @@ from choosing_epsilon import calibration, composition, risk
 from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis.methods import Feasibility, has_epsilon
 from choosing_epsilon.papers.synthesis.release import Column, ReleaseInputs, Survey
-from choosing_epsilon.papers.synthesis.scale import SINGLING_OUT_AMONG
+from choosing_epsilon.papers.synthesis.scale import SCALE_CANDIDATES
 
 NAME_WIDTH = 48  # the longest deployment name the answer's prose holds; the table holds it whole
 
@@ -82,7 +82,7 @@ READINGS: tuple[Reading, ...] = (
     ),
     *(
         Reading(f"chance to single out one of {k:,} equally likely people, {what}", partial)
-        for k in SINGLING_OUT_AMONG
+        for k in SCALE_CANDIDATES
         for what, partial in (
             (
                 f"at most (the test's TPR at FPR 1/{k:,}, 1 − f(1/{k:,}) on the trade-off curve "

@@ -26,7 +26,7 @@ from choosing_epsilon.papers.synthesis.synthesis import (
     COLUMNS,
     epsilon_text,
     has_epsilon,
-    inapplicable,
+    not_applicable_mask,
 )
 from choosing_epsilon.plots import style
 from choosing_epsilon.plots.figures import Caption, centred_text
@@ -86,7 +86,7 @@ def _bounds_panel(axis: Axes, rows: pd.DataFrame, hollow: bool) -> None:
     with no ε to mark (none meets it, or any does) says so in words on its row, and one that
     does not apply says why."""
     marked = has_epsilon(rows.epsilon.to_numpy())
-    left_out = inapplicable(rows).to_numpy()
+    left_out = not_applicable_mask(rows).to_numpy()
     at_left = blended_transform_factory(axis.transAxes, axis.transData)
     for i, (epsilon, bound) in enumerate(zip(rows.epsilon, rows["bounds ε from"])):
         if not marked[i]:

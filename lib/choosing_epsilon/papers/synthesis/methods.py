@@ -4,6 +4,7 @@ of ε (``METHODS``, the one list the table iterates), and the interval of ε the
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -39,6 +40,11 @@ NOT_A_BOUND = ("Poster, Theorem 3",)
 # how the column "meaning" of a method that cannot apply at the run's inputs begins: its ε is NaN,
 # and it neither bounds the interval nor counts as a requirement no ε meets
 NOT_APPLICABLE = "not applicable: "
+
+
+def _renamed(old: str, new: str) -> None:
+    """The notice an old name gives: it still works, under its new name."""
+    warnings.warn(f"synthesis.{old} is renamed synthesis.{new}", DeprecationWarning, stacklevel=3)
 
 
 class MethodRow(NamedTuple):
@@ -110,11 +116,16 @@ def lee_clifton_counted(
     return result.upper_bound * ratio, result.exact * ratio
 
 
-def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
+def span_revealed_by_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
     """The age span Eq. (7) gives away: (ub - lb) ln((n - 1)ρ/(1 - ρ)) / ε, with ``width`` =
     ub - lb."""
-    log_odds = math.log((n_people - 1) * rho / (1 - rho))
-    return width * log_odds / epsilon
+    return width * pw.bounded_guarantee(n_people, rho) / epsilon
+
+
+def span_from_eq7(epsilon: float, n_people: int, rho: float, width: float) -> float:
+    """Deprecated: the old name of ``span_revealed_by_eq7``."""
+    _renamed("span_from_eq7", "span_revealed_by_eq7")
+    return span_revealed_by_eq7(epsilon, n_people, rho, width)
 
 
 def eq7_disclosure(survey: Survey, upper: float, rho: float, span: float) -> str:
@@ -131,12 +142,12 @@ def eq7_disclosure(survey: Survey, upper: float, rho: float, span: float) -> str
     if upper == 0:
         return "Eq. (7): ε = 0 here, which says that ρ equals the prior 1/n"
     if survey.lee_query != "mean":
-        spread = survey.delta_lc * math.log((n - 1) * rho / (1 - rho)) / upper
+        spread = survey.delta_lc * pw.bounded_guarantee(n, rho) / upper
         return (
             f"Eq. (7): ε = {upper:.6g} gives away Δv = Δ ln((n-1)ρ/(1-ρ)) / ε = {spread:.6g}, "
             f"the spread of the worlds' {survey.lee_statistic}s"
         )
-    recovered = span_from_eq7(upper, n, rho, survey.ub - survey.lb)
+    recovered = span_revealed_by_eq7(upper, n, rho, survey.ub - survey.lb)
     return (
         f"Eq. (7): ε = {upper:.6g} gives away the {survey.column} span "
         f"(ub - lb) ln((n-1)ρ/(1-ρ)) / ε = {survey.amount(recovered)} "
@@ -393,9 +404,15 @@ def epsilon_text(value: float) -> str:
     return f"{value:.4g}"
 
 
-def six_figures(value: float) -> str:
+def epsilon_in_six_figures(value: float) -> str:
     """An ε to six significant figures, or ∞ when no ρ binds it."""
     return "∞" if value == math.inf else f"{value:.6g}"
+
+
+def six_figures(value: float) -> str:
+    """Deprecated: the old name of ``epsilon_in_six_figures``."""
+    _renamed("six_figures", "epsilon_in_six_figures")
+    return epsilon_in_six_figures(value)
 
 
 def rows_of(methods: pd.DataFrame, method: str) -> pd.DataFrame:
@@ -404,21 +421,28 @@ def rows_of(methods: pd.DataFrame, method: str) -> pd.DataFrame:
     return readable_table(methods[methods.method.str.startswith(method)]).reset_index(drop=True)
 
 
-def inapplicable(methods: pd.DataFrame) -> pd.Series:
-    """Which methods of the table cannot apply at the run's inputs (their "meaning" says why)."""
+def not_applicable_mask(methods: pd.DataFrame) -> pd.Series:
+    """Which methods of the table cannot apply at the run's inputs (their "meaning" says why),
+    one boolean per row; ``not_applicable`` gives their reasons."""
     return methods.meaning.str.startswith(NOT_APPLICABLE)
+
+
+def inapplicable(methods: pd.DataFrame) -> pd.Series:
+    """Deprecated: the old name of ``not_applicable_mask``."""
+    _renamed("inapplicable", "not_applicable_mask")
+    return not_applicable_mask(methods)
 
 
 def not_applicable(methods: pd.DataFrame) -> dict[str, str]:
     """The methods that cannot apply at the run's inputs, each with the reason."""
-    rows = methods[inapplicable(methods)]
+    rows = methods[not_applicable_mask(methods)]
     return {m: why.removeprefix(NOT_APPLICABLE) for m, why in zip(rows.method, rows.meaning)}
 
 
 def readable_table(methods: pd.DataFrame) -> pd.DataFrame:
     """The table of methods with its ε written out by ``epsilon_text``, "not applicable" where a
     method cannot apply (its "meaning" says why)."""
-    shown = methods.epsilon.map(epsilon_text).where(~inapplicable(methods), "not applicable")
+    shown = methods.epsilon.map(epsilon_text).where(~not_applicable_mask(methods), "not applicable")
     return methods.assign(epsilon=shown)
 
 
@@ -490,8 +514,9 @@ class Feasibility:
 def feasibility(methods: pd.DataFrame) -> Feasibility:
     """The feasible interval over panel (a)'s methods (one mechanism); a requirement no ε meets
     (NaN, in any panel: ρ below the prior binds Lee & Clifton's mechanism too) leaves none. A
-    method that cannot apply (``inapplicable``) bounds nothing and is no unmet requirement."""
-    applies = ~inapplicable(methods)
+    method that cannot apply (``not_applicable_mask``) bounds nothing and is no unmet
+    requirement."""
+    applies = ~not_applicable_mask(methods)
     shared = methods[(methods.panel == "(a)") & applies]
     bounds = shared["bounds ε from"]
     uppers = shared[bounds.str.startswith("upper") & np.isfinite(shared.epsilon)]

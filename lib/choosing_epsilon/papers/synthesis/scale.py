@@ -15,11 +15,11 @@ from choosing_epsilon.papers.synthesis import registry
 from choosing_epsilon.papers.synthesis.methods import NOT_APPLICABLE, has_epsilon
 
 # the numbers of candidates the scale reads singling out among: one of 10, one of 1,000 people
-SINGLING_OUT_AMONG = (10, 1000)
+SCALE_CANDIDATES = (10, 1000)
 
 
 SINGLING_OUT_COLUMNS = [
-    f"single_out_{k}_{side}" for k in SINGLING_OUT_AMONG for side in ("bound", "attained")
+    f"single_out_{k}_{side}" for k in SCALE_CANDIDATES for side in ("bound", "attained")
 ]
 
 
@@ -62,15 +62,15 @@ def _on_the_scale(g: Any) -> dict[str, Any]:
     attains, which the worst case is at least), each with the reading that says what it is."""
 
     advantage = risk.advantage(g)
-    found = {k: risk.singling_out(g, k) for k in SINGLING_OUT_AMONG}
+    found = {k: risk.singling_out(g, k) for k in SCALE_CANDIDATES}
     exact = "exactly the worst case" if found[10].exact else "a lower bound on the worst case"
     return {
         "advantage": advantage,
         "tpr_at_fpr_1pct": risk.tpr_bound(g, 0.01),
         "accuracy_at_half": risk.accuracy_from_advantage(advantage),
         "reading": risk.READINGS[g.model],
-        **{f"single_out_{k}_bound": found[k].bound for k in SINGLING_OUT_AMONG},
-        **{f"single_out_{k}_attained": found[k].attained for k in SINGLING_OUT_AMONG},
+        **{f"single_out_{k}_bound": found[k].bound for k in SCALE_CANDIDATES},
+        **{f"single_out_{k}_attained": found[k].attained for k in SCALE_CANDIDATES},
         "singling_out_reading": (
             f"bound: 1 − f(1/k), no mechanism with the guarantee does better; attained: "
             f"{found[10].attained_by}, {exact}"
@@ -118,9 +118,11 @@ def over_horizon(
             else f"{k:,} {unit.period}s composed, {every}: a bracket, bound above, attained below"
         )
     if not unit.is_person:
+        # a count noun takes its article; a plural ("bounded contributions") takes none
+        article = "" if unit.who.endswith("s") else "an " if unit.who[0] in "aeiou" else "a "
         how += (
-            f"; the unit protects {'an' if unit.who[0] in 'aeiou' else 'a'} {unit.who}, not a "
-            "person: a person's risk can be larger still, by an amount no registry field states"
+            f"; the unit protects {article}{unit.who}, not a person: a person's risk can be "
+            "larger still, by an amount no registry field states"
         )
     if unit.split_by:
         how += f"; the unit is per {unit.split_by} too: a person in several faces more"
