@@ -4,6 +4,7 @@ stored grid of the notebook: its content addresses and a recomputed sample of it
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -337,12 +338,31 @@ def test_stored_rows_are_reused_and_missing_ones_computed(tmp_path):
     store = tmp_path / "grid.json"
     wanted = [("advantage", 0.1, None)]
     first, counts = forensics.calibrations(setting, wanted, store)
-    assert counts == {"reused": 0, "computed": 1}
+    assert counts == {"reused": 0, "computed": 1, "aware_reused": 0}
     assert forensics.write(first, store) is True
     assert forensics.write(first, store) is False  # unchanged: the file is left as it was
     again, counts = forensics.calibrations(setting, [*wanted, ("tpr", 0.3, 0.1)], store)
-    assert counts == {"reused": 1, "computed": 1}
+    assert counts == {"reused": 1, "computed": 1, "aware_reused": 0}
     assert again.sigma_aware.iloc[0] == first.sigma_aware.iloc[0]
+
+
+def test_at_another_delta_the_attack_aware_noise_of_a_stored_row_is_read_not_searched(tmp_path):
+    """The attack-aware noise depends on the privacy loss distribution alone, not on δ: a run at
+    another δ takes it from the row stored at the committed δ (and reads the risks there anew),
+    and searches only the standard route, which moves with δ."""
+    setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
+    store = tmp_path / "grid.json"
+    wanted = [("advantage", 0.1, None), ("tpr", 0.3, 0.1)]
+    stored, _ = forensics.calibrations(setting, wanted, store)
+    forensics.write(stored, store)
+    other = dataclasses.replace(setting, delta=1e-9)
+    table, counts = forensics.calibrations(other, wanted, store)
+    assert counts == {"reused": 0, "computed": 2, "aware_reused": 2}
+    assert list(table.sigma_aware) == list(stored.sigma_aware)
+    assert (table.sigma_standard > stored.sigma_standard).all()  # a smaller δ asks more noise
+    assert (forensics.margins(table) >= privacy_loss.ACCOUNTANT_MARGIN).all(axis=None)
+    searched = pd.DataFrame(forensics.compute(other, wanted))
+    assert list(searched.sigma_aware) == pytest.approx(list(table.sigma_aware), rel=2e-4)
 
 
 def committed_grid():

@@ -164,7 +164,13 @@ def test_a_target_no_noise_of_the_search_meets_is_not_applicable_and_the_run_end
     is left out half the time), so an advantage of 0.6 is met at every σ down to the least the
     search tries: its row says why it is not applicable, in the grid's table and in results.json,
     and every other row is calibrated as usual."""
-    params = {"sample_rate": 0.5, "num_steps": 1, "advantage_targets": [0.05, 0.6]}
+    params = {
+        "sample_rate": 0.5,
+        "num_steps": 1,
+        "advantage_targets": [0.05, 0.6],
+        "later_advantage_targets": [0.1],
+        "tpr_targets": [0.3],
+    }
     reproduce.run_notebook(NAME, params, tmp_path)  # raises if the run fails
     results = json.loads((tmp_path / "results.json").read_text())
     why = results["noise_ratio_advantage"]["0.6"]

@@ -10,9 +10,11 @@ itself, and computes (and returns, but never writes into the store) every row it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
+import multiprocessing
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
@@ -26,6 +28,7 @@ from scipy import optimize
 from choosing_epsilon import calibration as cal
 from choosing_epsilon import dpsgd, privacy_loss, risk
 from choosing_epsilon._validate import closed_unit, open_unit
+from choosing_epsilon.harness import parameters
 
 # how a root is found (dpsgd.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes
@@ -137,27 +140,48 @@ def _solve_with(accountant: dpsgd.DpsgdAccountant, root: tuple[str, float, float
     return accountant.risks(sigma), checks
 
 
+def _fixed(setting: dpsgd.DpsgdSetting, sigma: float) -> Solved:
+    """An attack-aware root whose noise is known (``compute``'s ``aware_sigmas``): the risks there
+    at the setting's δ and the independent checks, from one privacy loss distribution."""
+    accountant = dpsgd.DpsgdAccountant(setting)
+    return accountant.risks(sigma), dpsgd.independent_checks(setting, sigma, accountant.pld(sigma))
+
+
 def compute(
-    setting: dpsgd.DpsgdSetting, wanted: Sequence[tuple[str, float, float | None]], workers: int = 1
+    setting: dpsgd.DpsgdSetting,
+    wanted: Sequence[tuple[str, float, float | None]],
+    workers: int = 1,
+    aware_sigmas: dict[tuple[str, float, float | None], float] | None = None,
 ) -> list[dict]:
     """Both calibrations of every wanted target (attack-aware and standard; targets with the same
     ε* share theirs), each σ's privacy loss distribution computed once and read for every target.
     In one process the roots are found in turn by one accountant, each search starting from the
     evaluations of those before it. In ``workers`` processes, first the risks on the rungs of the
     ladder around every root's guess are computed in parallel, then each root from those, the
-    costliest (smallest σ) first."""
+    costliest (smallest σ) first. ``aware_sigmas``: the attack-aware noise of targets already known
+    (``calibrations`` takes it from rows stored at another δ, on which it does not depend), read
+    at this setting instead of searched for."""
+    known_aware = {w: s for w, s in (aware_sigmas or {}).items() if w in set(wanted)}
     epsilons = [dpsgd.standard_epsilon(setting, *w) for w in wanted]
     roots = list(dict.fromkeys([*wanted, *(("epsilon", e, None) for e in epsilons)]))
+    roots = [r for r in roots if r not in known_aware]
     guesser = dpsgd.DpsgdAccountant(setting)
     roots.sort(key=lambda r: guesser.guess(*r))
+    fixed = list(known_aware.items())
     if workers <= 1:
-        solved = {root: _solve_with(guesser, root) for root in roots}
+        solved: dict = {
+            w: (guesser.risks(s), dpsgd.independent_checks(setting, s, guesser.pld(s)))
+            for w, s in fixed
+        }
+        solved |= {root: _solve_with(guesser, root) for root in roots}
     else:
         sweep = dpsgd.sweep_sigmas(guesser, roots)
-        with ProcessPoolExecutor(workers) as pool:
+        # spawned, not forked: a notebook's kernel runs threads, which a fork would copy midway
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            read = pool.map(_fixed, [setting] * len(fixed), [s for _, s in fixed])
             known = list(pool.map(_evaluate, [setting] * len(sweep), sweep))
             answers = pool.map(_solve, [setting] * len(roots), [known] * len(roots), roots)
-            solved = dict(zip(roots, answers))
+            solved = dict(zip(roots, answers)) | dict(zip([w for w, _ in fixed], read))
     rows = []
     for w, e in zip(wanted, epsilons):
         aware, standard = solved[w], solved[("epsilon", e, None)]
@@ -237,12 +261,29 @@ def calibrations(
     stored = {} if recompute else load(store)
     keys = [key(setting, *w) for w in wanted]
     missing = [w for w, k in zip(wanted, keys) if k not in stored]
-    computed = compute(setting, missing, workers) if missing else []
+    sigmas = {} if recompute else _aware_at_another_delta(setting, missing, stored)
+    computed = compute(setting, missing, workers, sigmas) if missing else []
     found = {key(setting, r["kind"], r["target"], _fpr(r)): r for r in computed}
     rows = [stored.get(k) or found[k] for k in keys]
     table = pd.DataFrame(rows)
     table.insert(0, "key", keys)
-    return table, {"reused": len(wanted) - len(missing), "computed": len(missing)}
+    counts = {"reused": len(wanted) - len(missing), "computed": len(missing)}
+    return table, counts | {"aware_reused": len(sigmas)}
+
+
+def _aware_at_another_delta(
+    setting: dpsgd.DpsgdSetting, missing: list[tuple[str, float, float | None]], stored: dict
+) -> dict[tuple[str, float, float | None], float]:
+    """The attack-aware noise of missing targets from rows stored at the committed run's δ and an
+    otherwise equal setting: neither the privacy loss distribution (its grid follows σ, p and the
+    grid step) nor its advantage or TPR depends on δ, so that noise is this setting's too (read
+    anew here at its own δ; the standard route, which depends on δ, is searched for)."""
+    committed = parameters.committed_values("kulynych_2024")["delta"]
+    if setting.delta == committed:
+        return {}
+    at = dataclasses.replace(setting, delta=committed)
+    rows = {w: stored.get(key(at, *w)) for w in missing}
+    return {w: float(r["sigma_aware"]) for w, r in rows.items() if r}
 
 
 def _fpr(row: dict) -> float | None:
@@ -422,7 +463,7 @@ def run_analysis(
     rows, frames = [], []
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
-        epsilon = float(pld.get_epsilon_for_delta(delta))
+        epsilon = privacy_loss.pld_epsilon(pld, delta)  # dp-accounting's, without its loop
         standard = risk.approximate(epsilon, delta)  # the run's (ε, δ) as a guarantee
         # one reading of the curve for both: the FPRs of Fig. 1, then Fig. 4's
         tprs = np.asarray(
@@ -587,7 +628,7 @@ def curve_readings(
 
     pld = dpsgd.dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
     one_way = privacy_loss.pld_direction_points(pld._pmf_remove)
-    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0
+    top = privacy_loss.pld_epsilon(pld, 1e-12) + 1.0
     rows = []
     for a in fprs:
         best = optimize.minimize_scalar(
