@@ -5,9 +5,11 @@ read back."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -121,3 +123,20 @@ def test_the_stored_calibration_keeps_to_its_target_and_agrees_with_the_grid():
     grid = forensics.load(DATA / "kulynych_2024" / "dpsgd_calibrations.json").values()
     (same,) = [r for r in grid if r["kind"] == "tpr" and r["fpr"] == fpr and r["target"] == gamma]
     assert row["sigma_aware"] == pytest.approx(same["sigma_aware"], rel=2 * cal.CALIBRATION_RTOL)
+
+
+def test_at_another_delta_the_bound_and_attained_noise_of_the_stored_row_are_kept(tmp_path):
+    """Neither the bound's noise (the TPR at FPR 1/k) nor the attained one depends on δ: a run at
+    another δ keeps them from the row stored at the paper's δ, and searches the standard route."""
+    setting, wanted = forensics.singling_out_request(0.1, 10, 1e-5, 10, 0.2)
+    store = tmp_path / "singling.json"
+    first, how = forensics.singling_out_calibration(setting, wanted, store)
+    assert how == "computed"
+    forensics.write(pd.DataFrame([first]), store)
+    other = dataclasses.replace(setting, delta=1e-9)
+    row, how = forensics.singling_out_calibration(other, wanted, store)
+    assert how == "computed" and row["key"] != first["key"]
+    for name in ("sigma_aware", "sigma_attained", "success_attained"):
+        assert row[name] == first[name]
+    assert row["sigma_standard"] > first["sigma_standard"]
+    assert row["epsilon_attained"] > first["epsilon_attained"]  # the same noise, a smaller δ

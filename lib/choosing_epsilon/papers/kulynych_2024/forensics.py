@@ -531,13 +531,21 @@ def singling_out_calibration(
     """Both calibrations of a target to single out one of k (``singling_out_request``) and the
     noise by the attained value (``dpsgd.noise_for_attained_singling_out``, from the
     bound's noise down), with what each noise allows: the stored row where its key matches
-    (unless ``recompute``), else computed. Returns the row (or, where no noise of the search meets
-    the bound, why) and "reused" or "computed"."""
+    (unless ``recompute``), else computed (at a δ other than the paper's, with the bound's and the
+    attained noise of the paper's row, which do not depend on δ). Returns the row (or, where no
+    noise of the search meets the bound, why) and "reused" or "computed"."""
     row_key = _singling_out_key(setting, wanted)
     stored = {} if recompute else load(store)
     if row_key in stored:
         return stored[row_key] | {"key": row_key}, "reused"
-    (row,) = compute(setting, [wanted])
+    # at another δ, the row stored at the paper's: the bound's noise and the attained one depend on
+    # the privacy loss distribution alone (``_aware_at_another_delta``)
+    committed = parameters.committed_values("kulynych_2024")["delta"]
+    at = dataclasses.replace(setting, delta=committed)
+    before = None if recompute or at == setting else stored.get(_singling_out_key(at, wanted))
+    (row,) = compute(
+        setting, [wanted], aware_sigmas={wanted: before["sigma_aware"]} if before else None
+    )
     if "not_applicable" in row:
         return row["not_applicable"], "computed"
     _, gamma, fpr = wanted
@@ -552,7 +560,12 @@ def singling_out_calibration(
         )
         for name in ("standard", "aware")
     }
-    sigma, success = dpsgd.noise_for_attained_singling_out(setting, gamma, k, row["sigma_aware"])
+    if before:
+        sigma, success = float(before["sigma_attained"]), float(before["success_attained"])
+    else:
+        sigma, success = dpsgd.noise_for_attained_singling_out(
+            setting, gamma, k, row["sigma_aware"]
+        )
     at_attained = dpsgd.DpsgdAccountant(setting).risks(sigma)
     row |= {
         "candidates": k,
