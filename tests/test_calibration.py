@@ -292,15 +292,20 @@ def test_a_target_beyond_the_ladder_is_a_row_not_applicable(monkeypatch):
 
 
 def test_the_grid_in_processes_equals_the_grid_in_one(tmp_path):
-    """forensics.compute shares the ladder's evaluations between processes; the rows it returns
-    are those of the serial route, to the calibration's tolerance."""
+    """forensics.compute in two processes (two chains, or a shared sweep of the ladder) returns
+    the rows of the serial route, to the calibration's tolerance."""
     setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
     wanted = [("advantage", 0.1, None), ("tpr", 0.3, 0.1), ("tpr", 0.4, 0.1)]
     serial = forensics.compute(setting, wanted, workers=1)
-    parallel = forensics.compute(setting, wanted, workers=2)
-    for a, b in zip(serial, parallel):
-        assert a["sigma_aware"] == pytest.approx(b["sigma_aware"], rel=cal.CALIBRATION_RTOL)
-        assert a["sigma_standard"] == pytest.approx(b["sigma_standard"], rel=cal.CALIBRATION_RTOL)
+    for parallel in (
+        forensics.compute(setting, wanted, workers=2),  # two chains, a reader's run
+        forensics.compute(setting, wanted, workers=2, sweep=True),  # the precompute's
+    ):
+        for a, b in zip(serial, parallel):
+            assert a["sigma_aware"] == pytest.approx(b["sigma_aware"], rel=cal.CALIBRATION_RTOL)
+            assert a["sigma_standard"] == pytest.approx(
+                b["sigma_standard"], rel=cal.CALIBRATION_RTOL
+            )
     for row in serial:
         one = dpsgd.standard_and_aware(
             dpsgd.DpsgdAccountant(setting),

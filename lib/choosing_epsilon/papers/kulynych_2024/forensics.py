@@ -147,20 +147,37 @@ def _fixed(setting: dpsgd.DpsgdSetting, sigma: float) -> Solved:
     return accountant.risks(sigma), dpsgd.independent_checks(setting, sigma, accountant.pld(sigma))
 
 
+def _chain(
+    setting: dpsgd.DpsgdSetting,
+    roots: Sequence[tuple[str, float, float | None]],
+    fixed: Sequence[tuple[tuple[str, float, float | None], float]] = (),
+) -> dict:
+    """Roots found in turn by one accountant, each search starting from the evaluations of those
+    before it, after the known attack-aware noises ``fixed`` are read (``compute``)."""
+    accountant = dpsgd.DpsgdAccountant(setting)
+    solved: dict = {
+        w: (accountant.risks(s), dpsgd.independent_checks(setting, s, accountant.pld(s)))
+        for w, s in fixed
+    }
+    return solved | {root: _solve_with(accountant, root) for root in roots}
+
+
 def compute(
     setting: dpsgd.DpsgdSetting,
     wanted: Sequence[tuple[str, float, float | None]],
     workers: int = 1,
     aware_sigmas: dict[tuple[str, float, float | None], float] | None = None,
+    sweep: bool = False,
 ) -> list[dict]:
     """Both calibrations of every wanted target (attack-aware and standard; targets with the same
     ε* share theirs), each σ's privacy loss distribution computed once and read for every target.
     In one process the roots are found in turn by one accountant, each search starting from the
-    evaluations of those before it. In ``workers`` processes, first the risks on the rungs of the
-    ladder around every root's guess are computed in parallel, then each root from those, the
-    costliest (smallest σ) first. ``aware_sigmas``: the attack-aware noise of targets already known
-    (``calibrations`` takes it from rows stored at another δ, on which it does not depend), read
-    at this setting instead of searched for."""
+    evaluations of those before it (the costliest, smallest σ, first). In ``workers`` processes,
+    two such chains side by side: the attack-aware roots in one, the standard route's in the
+    other; or, with ``sweep`` (the precompute's way), first the risks on the rungs of the ladder
+    around every root's guess in parallel, then each root from those. ``aware_sigmas``: the
+    attack-aware noise of targets already known (``calibrations`` takes it from rows stored at
+    another δ, on which it does not depend), read at this setting instead of searched for."""
     known_aware = {w: s for w, s in (aware_sigmas or {}).items() if w in set(wanted)}
     epsilons = [dpsgd.standard_epsilon(setting, *w) for w in wanted]
     roots = list(dict.fromkeys([*wanted, *(("epsilon", e, None) for e in epsilons)]))
@@ -168,18 +185,21 @@ def compute(
     guesser = dpsgd.DpsgdAccountant(setting)
     roots.sort(key=lambda r: guesser.guess(*r))
     fixed = list(known_aware.items())
+    # spawned, not forked: a notebook's kernel runs threads, which a fork would copy midway
+    context = multiprocessing.get_context("spawn")
     if workers <= 1:
-        solved: dict = {
-            w: (guesser.risks(s), dpsgd.independent_checks(setting, s, guesser.pld(s)))
-            for w, s in fixed
-        }
-        solved |= {root: _solve_with(guesser, root) for root in roots}
+        solved = _chain(setting, roots, fixed)
+    elif not sweep:
+        aware_roots = [r for r in roots if r[0] != "epsilon"]
+        standard_roots = [r for r in roots if r[0] == "epsilon"]
+        with ProcessPoolExecutor(2, mp_context=context) as pool:
+            first = pool.submit(_chain, setting, aware_roots, fixed)
+            solved = _chain(setting, standard_roots) | first.result()
     else:
-        sweep = dpsgd.sweep_sigmas(guesser, roots)
-        # spawned, not forked: a notebook's kernel runs threads, which a fork would copy midway
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        swept = dpsgd.sweep_sigmas(guesser, roots)
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
             read = pool.map(_fixed, [setting] * len(fixed), [s for _, s in fixed])
-            known = list(pool.map(_evaluate, [setting] * len(sweep), sweep))
+            known = list(pool.map(_evaluate, [setting] * len(swept), swept))
             answers = pool.map(_solve, [setting] * len(roots), [known] * len(roots), roots)
             solved = dict(zip(roots, answers)) | dict(zip([w for w, _ in fixed], read))
     rows = []
@@ -253,16 +273,19 @@ def calibrations(
     store: Path,
     recompute: bool = False,
     workers: int = 1,
+    sweep: bool = False,
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Both calibrations of every wanted target: stored rows where the key matches (unless
-    ``recompute``), the others computed (in ``workers`` processes). Returns the table and how many
-    rows were reused and computed."""
+    ``recompute``), the others computed (in ``workers`` processes, as two chains or, with
+    ``sweep``, from a shared sweep of the ladder: ``compute``). Returns the table and how many
+    rows were reused, computed, and computed with the attack-aware noise of a row stored at the
+    paper's δ."""
     wanted = list(wanted)
     stored = {} if recompute else load(store)
     keys = [key(setting, *w) for w in wanted]
     missing = [w for w, k in zip(wanted, keys) if k not in stored]
     sigmas = {} if recompute else _aware_at_another_delta(setting, missing, stored)
-    computed = compute(setting, missing, workers, sigmas) if missing else []
+    computed = compute(setting, missing, workers, sigmas, sweep) if missing else []
     found = {key(setting, r["kind"], r["target"], _fpr(r)): r for r in computed}
     rows = [stored.get(k) or found[k] for k in keys]
     table = pd.DataFrame(rows)

@@ -44,7 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setting, wanted = committed_grid()
     start = time.perf_counter()
-    table, _ = forensics.calibrations(setting, wanted, STORE, recompute=True, workers=args.jobs)
+    table, _ = forensics.calibrations(
+        setting, wanted, STORE, recompute=True, workers=args.jobs, sweep=True
+    )
     changed = forensics.write(table, STORE, tolerance=10 * cal.CALIBRATION_RTOL)
     print(
         f"kulynych_2024: {len(table)} DP-SGD calibrations recomputed in "
