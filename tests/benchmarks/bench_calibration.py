@@ -99,7 +99,7 @@ def test_the_precompute_in_total(benchmark, tmp_path):
     assert not isinstance(request, str)
 
     def total():
-        rows = forensics.compute(setting, wanted, 2)
+        rows = forensics.compute(setting, wanted, 2, sweep=True)
         row, _ = forensics.singling_out_calibration(*request, tmp_path / "so.json", recompute=True)
         return rows, row
 
