@@ -363,6 +363,10 @@ def test_at_another_delta_the_attack_aware_noise_of_a_stored_row_is_read_not_sea
     other = dataclasses.replace(setting, delta=1e-9)
     table, counts = forensics.calibrations(other, wanted, store)
     assert counts == {"reused": 0, "computed": 2, "aware_reused": 2}
+    assert forensics.provenance_text(table, counts) == (
+        "2 targets: 0 stored rows reused, 2 computed\n"
+        "  2 of them take the attack-aware noise of a row stored at the paper's δ"
+    )
     assert list(table.sigma_aware) == list(stored.sigma_aware)
     assert (table.sigma_standard > stored.sigma_standard).all()  # a smaller δ asks more noise
     assert (forensics.margins(table) >= privacy_loss.ACCOUNTANT_MARGIN).all(axis=None)

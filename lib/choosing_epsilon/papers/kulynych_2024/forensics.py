@@ -294,6 +294,18 @@ def calibrations(
     return table, counts | {"aware_reused": len(sigmas)}
 
 
+def provenance_text(grid: pd.DataFrame, provenance: dict[str, int]) -> str:
+    """Where a grid's rows come from (``calibrations``), in words."""
+    text = (
+        f"{len(grid)} targets: {provenance['reused']} stored rows reused, "
+        f"{provenance['computed']} computed"
+    )
+    if provenance["aware_reused"]:  # at another δ: the attack-aware noise does not depend on it
+        n = provenance["aware_reused"]
+        text += f"\n  {n} of them take the attack-aware noise of a row stored at the paper's δ"
+    return text
+
+
 def _aware_at_another_delta(
     setting: dpsgd.DpsgdSetting, missing: list[tuple[str, float, float | None]], stored: dict
 ) -> dict[tuple[str, float, float | None], float]:
