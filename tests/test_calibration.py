@@ -4,6 +4,7 @@ stored grid of the notebook: its content addresses and a recomputed sample of it
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 
@@ -26,7 +27,7 @@ from riskcal.calibration.dpsgd import (
 )
 
 from choosing_epsilon import calibration as cal
-from choosing_epsilon import risk
+from choosing_epsilon import dpsgd, privacy_loss, risk
 from choosing_epsilon.papers.kulynych_2024 import forensics, precompute
 from choosing_epsilon.papers.kulynych_2024.precompute import STORE
 
@@ -85,8 +86,8 @@ def test_proposition_33_is_a_lower_bound_that_the_worst_case_attains():
         (lambda: risk.at_most_tpr(0.4, 0.5), "max_tpr must exceed fpr"),
         (lambda: risk.noise_for("Gaussian", risk.at_most_tpr(0.5, 0.0)), "fpr"),
         (lambda: risk.noise_for("Gaussian", risk.at_most_advantage(0.5), -1.0), "sensitivity"),
-        (lambda: cal.DpsgdSetting(1.5, 10, 1e-5, (0.1,)), "sample_rate"),
-        (lambda: cal.DpsgdSetting(0.1, 0, 1e-5, (0.1,)), "num_steps"),
+        (lambda: dpsgd.DpsgdSetting(1.5, 10, 1e-5, (0.1,)), "sample_rate"),
+        (lambda: dpsgd.DpsgdSetting(0.1, 0, 1e-5, (0.1,)), "num_steps"),
     ],
 )
 def test_bad_input_is_refused_naming_the_parameter(call, name):
@@ -152,12 +153,12 @@ def test_standard_route_needs_more_noise_than_the_attack_aware_for_the_gaussian(
 # a coarse privacy-loss grid (1e-2, five times faster to account than 1e-3): the tests below
 # compare two routes at one and the same setting (ours and riskcal's, processes and one process),
 # which holds at any grid; the committed sample further down recomputes rows at the paper's 1e-4
-SMALL = cal.DpsgdSetting(0.1, 10, DELTA, (0.01, 0.1), grid_step=1e-2)
+SMALL = dpsgd.DpsgdSetting(0.1, 10, DELTA, (0.01, 0.1), grid_step=1e-2)
 
 
 @pytest.fixture(scope="module")
 def small_accountant():
-    return cal.DpsgdAccountant(SMALL)
+    return dpsgd.DpsgdAccountant(SMALL)
 
 
 def test_dpsgd_advantage_calibration_agrees_with_riskcals(small_accountant):
@@ -183,7 +184,7 @@ def test_dpsgd_tpr_calibration_agrees_with_riskcals(small_accountant):
 
 
 def test_dpsgd_independent_routes_bound_riskcal(small_accountant):
-    checks = cal.independent_checks(SMALL, 1.0)
+    checks = dpsgd.independent_checks(SMALL, 1.0)
     risks = small_accountant.risks(1.0)
     assert checks["advantage_from_curve"] <= risks.advantage + 1e-9
     assert checks["advantage_from_curve"] == pytest.approx(risks.advantage, abs=2e-3)
@@ -196,9 +197,9 @@ def test_a_predicted_root_is_confirmed_by_a_pair_within_the_tolerance():
     """After the ladder, the search predicts the root and straddles it with two evaluations: once
     the memo holds a bracket narrower than the tolerance, brentq returns without evaluating, and
     the calibration is the bracket's safe end (the smaller risk, the more noise)."""
-    accountant = cal.DpsgdAccountant(SMALL)
+    accountant = dpsgd.DpsgdAccountant(SMALL)
     sigma = accountant.calibrate("tpr", 0.3, 0.1)
-    goal = 0.3 - cal.ACCOUNTANT_MARGIN
+    goal = 0.3 - privacy_loss.ACCOUNTANT_MARGIN
     sigmas = np.array(sorted(accountant.memo))
     tprs = np.array([accountant.measure("tpr", x, 0.1) for x in sigmas])
     below, above = sigmas[tprs > goal].max(), sigmas[tprs <= goal].min()
@@ -218,9 +219,9 @@ def test_a_dpsgd_calibration_spends_its_tolerance_on_the_safe_side(kind, target,
     from a privacy loss distribution composed anew (no evaluation remembered): from above. And it
     is no more noise than the tolerance allows: 2 × CALIBRATION_RTOL less noise is above the
     target: from below."""
-    sigma = cal.DpsgdAccountant(SMALL).calibrate(kind, target, fpr)
-    fresh = cal.DpsgdAccountant(SMALL)
-    assert fresh.measure(kind, sigma, fpr) <= target - cal.ACCOUNTANT_MARGIN
+    sigma = dpsgd.DpsgdAccountant(SMALL).calibrate(kind, target, fpr)
+    fresh = dpsgd.DpsgdAccountant(SMALL)
+    assert fresh.measure(kind, sigma, fpr) <= target - privacy_loss.ACCOUNTANT_MARGIN
     assert fresh.measure(kind, sigma * (1 - 2 * cal.CALIBRATION_RTOL), fpr) > target
 
 
@@ -229,13 +230,13 @@ def test_the_ladder_reaches_as_far_as_the_target_asks():
     subsampling), not from a fixed 304: an advantage of 1e-5 at 10 steps of rate 0.1 needs σ near
     1.35e4, found and bracketed from both sides; a target the ladder's lowest rung already meets,
     and one no noise meets, are refused in words."""
-    accountant = cal.DpsgdAccountant(SMALL)
+    accountant = dpsgd.DpsgdAccountant(SMALL)
     sigma = accountant.calibrate("advantage", 1e-5)
     assert sigma > 304
-    assert accountant.measure("advantage", sigma) <= 1e-5 - cal.ACCOUNTANT_MARGIN
+    assert accountant.measure("advantage", sigma) <= 1e-5 - privacy_loss.ACCOUNTANT_MARGIN
     # (the margin, 1e-7, is 1% of this target: the root is where the advantage is 1e-5 less it)
     less = accountant.measure("advantage", sigma * (1 - 2 * cal.CALIBRATION_RTOL))
-    assert less > 1e-5 - cal.ACCOUNTANT_MARGIN
+    assert less > 1e-5 - privacy_loss.ACCOUNTANT_MARGIN
     with pytest.raises(ValueError, match=r"met at every σ down to 0\.125"):
         accountant.calibrate("advantage", 0.9999)
     with pytest.raises(ValueError, match="target must exceed the accountant's margin"):
@@ -248,34 +249,66 @@ def test_a_bracket_ends_at_the_least_noise_beyond_the_last_that_fails():
     """Readings that jitter (ε at δ = 1e-12 does, within the tolerance) leave a σ that meets the
     target below one that fails: the bracket is the last failing σ and the least σ above it that
     meets the target, so the answer is safe and tight, not the ladder's far rung."""
-    accountant = cal.DpsgdAccountant(SMALL)
+    accountant = dpsgd.DpsgdAccountant(SMALL)
     for sigma, eps in [(1.0, 0.5), (1.1, 0.39), (1.2, 0.41), (1.3, 0.38), (1.5, 0.3)]:
-        accountant.memo[sigma] = cal.Risks(sigma, 0.0, (0.0, 0.0), eps)
+        accountant.memo[sigma] = dpsgd.Risks(sigma, 0.0, (0.0, 0.0), eps)
     assert accountant._bracket("epsilon", 0.4, None, 0.0, 2.0) == (1.2, 1.3)
     assert accountant._bracket("epsilon", 0.2, None, 0.0, 2.0) is None
 
 
 def test_the_ladder_refuses_a_target_beyond_its_ends():
-    accountant = cal.DpsgdAccountant(SMALL)
+    accountant = dpsgd.DpsgdAccountant(SMALL)
     with pytest.raises(ValueError, match="kind must be"):
         accountant.calibrate("accuracy", 0.1)
     with pytest.raises(ValueError, match="fpr must be one of"):
         accountant.calibrate("tpr", 0.3, 0.2)
 
 
+def test_a_target_beyond_the_ladder_is_a_row_not_applicable(monkeypatch):
+    """A target that no σ up to the ladder's top meets (the top held at σ = 2 here; an advantage
+    of 0.004 at q = 0.1 and 5 steps needs σ near 50) stops neither the grid nor the other
+    targets: its row holds no number and says why, and results.json's ratio reads "not
+    applicable: <why>"."""
+    monkeypatch.setattr(dpsgd, "top_rung", lambda enough: 8)  # the ladder ends at σ = 2^(8/8) = 2
+    setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
+    with pytest.raises(dpsgd.OutOfReach, match="not met by σ up to 2,"):
+        dpsgd.DpsgdAccountant(setting).calibrate("advantage", 0.004)
+    rows = forensics.compute(setting, [("advantage", 0.004, None), ("advantage", 0.3, None)])
+    grid, unmet = forensics.split_unmet(pd.DataFrame(rows))
+    assert list(unmet.target) == [0.004] and list(grid.target) == [0.3]
+    assert (
+        unmet.drop(columns=["kind", "target", "epsilon_target", "not_applicable"])
+        .isna()
+        .all(axis=None)
+    )
+    assert unmet.not_applicable.iloc[0].startswith("attack-aware calibration: the target is not")
+    assert (forensics.margins(grid) >= privacy_loss.ACCOUNTANT_MARGIN).all(axis=None)
+    ratios = forensics.ratio_results(grid, unmet, "advantage")
+    assert ratios["0.004"] == "not applicable: " + unmet.not_applicable.iloc[0]
+    assert ratios["0.3"] == grid.noise_ratio.iloc[0]
+    assert forensics.unmet_lines(unmet) == [
+        "advantage 0.004: not applicable: " + unmet.not_applicable.iloc[0]
+    ]
+
+
 def test_the_grid_in_processes_equals_the_grid_in_one(tmp_path):
-    """forensics.compute shares the ladder's evaluations between processes; the rows it returns
-    are those of the serial route, to the calibration's tolerance."""
-    setting = cal.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
+    """forensics.compute in two processes (two chains, or a shared sweep of the ladder) returns
+    the rows of the serial route, to the calibration's tolerance."""
+    setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
     wanted = [("advantage", 0.1, None), ("tpr", 0.3, 0.1), ("tpr", 0.4, 0.1)]
     serial = forensics.compute(setting, wanted, workers=1)
-    parallel = forensics.compute(setting, wanted, workers=2)
-    for a, b in zip(serial, parallel):
-        assert a["sigma_aware"] == pytest.approx(b["sigma_aware"], rel=cal.CALIBRATION_RTOL)
-        assert a["sigma_standard"] == pytest.approx(b["sigma_standard"], rel=cal.CALIBRATION_RTOL)
+    for parallel in (
+        forensics.compute(setting, wanted, workers=2),  # two chains, a reader's run
+        forensics.compute(setting, wanted, workers=2, sweep=True),  # the precompute's
+    ):
+        for a, b in zip(serial, parallel):
+            assert a["sigma_aware"] == pytest.approx(b["sigma_aware"], rel=cal.CALIBRATION_RTOL)
+            assert a["sigma_standard"] == pytest.approx(
+                b["sigma_standard"], rel=cal.CALIBRATION_RTOL
+            )
     for row in serial:
-        one = cal.standard_and_aware(
-            cal.DpsgdAccountant(setting),
+        one = dpsgd.standard_and_aware(
+            dpsgd.DpsgdAccountant(setting),
             row["kind"],
             row["target"],
             None if row["kind"] == "advantage" else row["fpr"],
@@ -284,7 +317,7 @@ def test_the_grid_in_processes_equals_the_grid_in_one(tmp_path):
 
 
 def test_standard_and_aware_row(small_accountant):
-    row = cal.standard_and_aware(small_accountant, "tpr", 0.3, 0.1)
+    row = dpsgd.standard_and_aware(small_accountant, "tpr", 0.3, 0.1)
     assert row["sigma_standard"] >= row["sigma_aware"]
     assert row["epsilon_standard"] == pytest.approx(row["epsilon_target"], rel=1e-3)
     assert row["tpr_aware_at_0.1"] == pytest.approx(0.3, abs=1e-3)
@@ -299,23 +332,46 @@ def test_the_key_moves_with_every_input_and_version(monkeypatch):
     assert base == forensics.key(SMALL, "tpr", 0.3, 0.1)
     assert base != forensics.key(SMALL, "tpr", 0.3, 0.05)
     assert base != forensics.key(
-        cal.DpsgdSetting(0.1, 11, DELTA, (0.01, 0.1), grid_step=1e-3), "tpr", 0.3, 0.1
+        dpsgd.DpsgdSetting(0.1, 11, DELTA, (0.01, 0.1), grid_step=1e-3), "tpr", 0.3, 0.1
     )
     monkeypatch.setattr(forensics, "versions", lambda: {"riskcal": "0.0"})
     assert base != forensics.key(SMALL, "tpr", 0.3, 0.1)
 
 
 def test_stored_rows_are_reused_and_missing_ones_computed(tmp_path):
-    setting = cal.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
+    setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
     store = tmp_path / "grid.json"
     wanted = [("advantage", 0.1, None)]
     first, counts = forensics.calibrations(setting, wanted, store)
-    assert counts == {"reused": 0, "computed": 1}
+    assert counts == {"reused": 0, "computed": 1, "aware_reused": 0}
     assert forensics.write(first, store) is True
     assert forensics.write(first, store) is False  # unchanged: the file is left as it was
     again, counts = forensics.calibrations(setting, [*wanted, ("tpr", 0.3, 0.1)], store)
-    assert counts == {"reused": 1, "computed": 1}
+    assert counts == {"reused": 1, "computed": 1, "aware_reused": 0}
     assert again.sigma_aware.iloc[0] == first.sigma_aware.iloc[0]
+
+
+def test_at_another_delta_the_attack_aware_noise_of_a_stored_row_is_read_not_searched(tmp_path):
+    """The attack-aware noise depends on the privacy loss distribution alone, not on δ: a run at
+    another δ takes it from the row stored at the committed δ (and reads the risks there anew),
+    and searches only the standard route, which moves with δ."""
+    setting = dpsgd.DpsgdSetting(0.1, 5, DELTA, (0.1,), grid_step=1e-2)
+    store = tmp_path / "grid.json"
+    wanted = [("advantage", 0.1, None), ("tpr", 0.3, 0.1)]
+    stored, _ = forensics.calibrations(setting, wanted, store)
+    forensics.write(stored, store)
+    other = dataclasses.replace(setting, delta=1e-9)
+    table, counts = forensics.calibrations(other, wanted, store)
+    assert counts == {"reused": 0, "computed": 2, "aware_reused": 2}
+    assert forensics.provenance_text(table, counts) == (
+        "2 targets: 0 stored rows reused, 2 computed\n"
+        "  2 of them take the attack-aware noise of a row stored at the paper's δ"
+    )
+    assert list(table.sigma_aware) == list(stored.sigma_aware)
+    assert (table.sigma_standard > stored.sigma_standard).all()  # a smaller δ asks more noise
+    assert (forensics.margins(table) >= privacy_loss.ACCOUNTANT_MARGIN).all(axis=None)
+    searched = pd.DataFrame(forensics.compute(other, wanted))
+    assert list(searched.sigma_aware) == pytest.approx(list(table.sigma_aware), rel=2e-4)
 
 
 def committed_grid():
@@ -339,8 +395,8 @@ def test_every_stored_calibration_allows_at_most_its_target():
     _, _, stored = committed_grid()
     margins = forensics.margins(pd.DataFrame(list(stored.values())))
     assert len(margins) == len(stored)
-    assert (margins.aware >= cal.ACCOUNTANT_MARGIN).all(), margins.aware.min()
-    assert (margins.standard >= cal.ACCOUNTANT_MARGIN).all(), margins.standard.min()
+    assert (margins.aware >= privacy_loss.ACCOUNTANT_MARGIN).all(), margins.aware.min()
+    assert (margins.standard >= privacy_loss.ACCOUNTANT_MARGIN).all(), margins.standard.min()
     # and conservative by no more than the search's tolerance allows (see the bracket tests)
     assert margins.aware.max() < 1e-3
 
@@ -358,7 +414,7 @@ def test_a_stored_calibration_recomputed_allows_at_most_its_target(key):
     setting, _, stored = committed_grid()
     row = stored[key]
     fpr = row["fpr"] if row["kind"] == "tpr" else None
-    accountant = cal.DpsgdAccountant(setting)
+    accountant = dpsgd.DpsgdAccountant(setting)
     assert accountant.measure(row["kind"], row["sigma_aware"], fpr) <= row["target"]
     assert accountant.measure("epsilon", row["sigma_standard"]) <= row["epsilon_target"]
 
@@ -370,7 +426,7 @@ def test_a_committed_calibration_recomputed_brackets_its_target(kind):
     setting, _, stored = committed_grid()
     rows = [r for r in stored.values() if r["kind"] == kind]
     row = max(rows, key=lambda r: r["sigma_aware"])
-    accountant = cal.DpsgdAccountant(setting)
+    accountant = dpsgd.DpsgdAccountant(setting)
     fpr = row["fpr"] if kind == "tpr" else None
     slack = 2 * cal.CALIBRATION_RTOL
     assert accountant.measure(kind, row["sigma_aware"] * (1 + slack), fpr) <= row["target"]
@@ -389,8 +445,8 @@ def test_a_committed_calibration_found_again_from_scratch():
     row = max(
         (r for r in stored.values() if r["kind"] == "advantage"), key=lambda r: r["sigma_aware"]
     )
-    aware = cal.DpsgdAccountant(setting).calibrate("advantage", row["target"])
-    standard = cal.DpsgdAccountant(setting).calibrate("epsilon", row["epsilon_target"])
+    aware = dpsgd.DpsgdAccountant(setting).calibrate("advantage", row["target"])
+    standard = dpsgd.DpsgdAccountant(setting).calibrate("epsilon", row["epsilon_target"])
     assert aware == pytest.approx(row["sigma_aware"], rel=cal.CALIBRATION_RTOL)
     assert standard == pytest.approx(row["sigma_standard"], rel=cal.CALIBRATION_RTOL)
 

@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from choosing_epsilon import calibration as cal
+from choosing_epsilon import dpsgd, privacy_loss
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import PUBLISHED
 from choosing_epsilon.papers.kulynych_2024 import forensics
@@ -22,7 +23,7 @@ GRID_ROWS = ["sec31_noise_up_to_3p5x", "abstract_noise_up_to_2x"]
 # curve beside the direct one
 READER_SETTINGS = {
     # ε* = 0.008 (the later grid's advantage 0.004 at δ = 1e-10) needs σ near 47: out of reach of
-    # the paper's grid of 1e-4, which is coarser than one step's loss there (calibration.dpsgd_grid)
+    # the paper's grid of 1e-4, which is coarser than one step's loss there (dpsgd.dpsgd_grid)
     "small rate, many steps, delta 1e-10": {
         "sample_rate": 0.0005,
         "num_steps": 20000,
@@ -55,14 +56,14 @@ READER_SETTINGS = {
 JITTERY_EPSILON = {"delta 1e-12"}
 
 
-def _read_back(setting: cal.DpsgdSetting, kind: str, sigma: float, fpr: float | None) -> float:
+def _read_back(setting: dpsgd.DpsgdSetting, kind: str, sigma: float, fpr: float | None) -> float:
     """The risk at ``sigma`` from a privacy loss distribution composed anew (nothing kept)."""
-    cal._composed.cache_clear()
-    return cal.DpsgdAccountant(setting).measure(kind, sigma, fpr)
+    dpsgd._composed.cache_clear()
+    return dpsgd.DpsgdAccountant(setting).measure(kind, sigma, fpr)
 
 
 def _fails_just_below(
-    setting: cal.DpsgdSetting, kind: str, sigma: float, fpr: float | None, goal: float
+    setting: dpsgd.DpsgdSetting, kind: str, sigma: float, fpr: float | None, goal: float
 ) -> bool:
     """Whether some σ within 2 × the tolerance below ``sigma`` exceeds ``goal``: the noise found
     is no more than needed. Read first at the far end of that span; where the accountant's
@@ -100,17 +101,17 @@ def test_a_readers_dpsgd_setting_runs_and_each_noise_meets_its_target(label, tmp
     assert results["grid_rows_reused"] == 0
     assert len(grid) == len(wanted)
     margins = forensics.margins(grid)
-    assert (margins.aware >= cal.ACCOUNTANT_MARGIN).all(), margins.aware.min()
-    assert (margins.standard >= cal.ACCOUNTANT_MARGIN).all(), margins.standard.min()
-    assert results["smallest_margin_aware"] >= cal.ACCOUNTANT_MARGIN
+    assert (margins.aware >= privacy_loss.ACCOUNTANT_MARGIN).all(), margins.aware.min()
+    assert (margins.standard >= privacy_loss.ACCOUNTANT_MARGIN).all(), margins.standard.min()
+    assert results["smallest_margin_aware"] >= privacy_loss.ACCOUNTANT_MARGIN
     assert (grid.noise_ratio >= 1 - 2 * cal.CALIBRATION_RTOL).all()
     for kind, part in grid.groupby("kind"):
         row = part.loc[part.sigma_aware.idxmax()]
         fpr = None if kind == "advantage" else float(row.fpr)
-        goal = row.target - cal.ACCOUNTANT_MARGIN
+        goal = row.target - privacy_loss.ACCOUNTANT_MARGIN
         assert _read_back(setting, kind, row.sigma_aware, fpr) <= goal
         assert _fails_just_below(setting, kind, row.sigma_aware, fpr, goal)
-        goal = row.epsilon_target - cal.ACCOUNTANT_MARGIN
+        goal = row.epsilon_target - privacy_loss.ACCOUNTANT_MARGIN
         assert _read_back(setting, "epsilon", row.sigma_standard, None) <= goal
         if label not in JITTERY_EPSILON:
             assert _fails_just_below(setting, "epsilon", row.sigma_standard, None, goal)
@@ -155,3 +156,31 @@ def test_singling_out_below_chance_is_not_applicable_and_the_rest_runs(tmp_path)
     text = outputs_text(tmp_path / f"{NAME}.ipynb")
     assert "not applicable: a guess at random names the right one of 2" in text
     assert "riskcal reads the TPR " in text  # below the curve, at every FPR of the run
+
+
+@pytest.mark.notebook
+def test_a_target_no_noise_of_the_search_meets_is_not_applicable_and_the_run_ends(tmp_path):
+    """One step at sampling rate 0.5 gives an advantage below 0.5 whatever the noise (the record
+    is left out half the time), so an advantage of 0.6 is met at every σ down to the least the
+    search tries: its row says why it is not applicable, in the grid's table and in results.json,
+    and every other row is calibrated as usual."""
+    params = {
+        "sample_rate": 0.5,
+        "num_steps": 1,
+        "advantage_targets": [0.05, 0.6],
+        "later_advantage_targets": [0.1],
+        "tpr_targets": [0.3],
+    }
+    reproduce.run_notebook(NAME, params, tmp_path)  # raises if the run fails
+    results = json.loads((tmp_path / "results.json").read_text())
+    why = results["noise_ratio_advantage"]["0.6"]
+    assert why.startswith("not applicable: attack-aware calibration: the target is met at every σ")
+    assert math.isfinite(results["noise_ratio_advantage"]["0.05"])
+    grid = pd.read_csv(tmp_path / "dpsgd_calibrations.csv")
+    unmet = grid[grid.not_applicable.notna()]
+    assert list(unmet.target) == [0.6] and unmet.sigma_aware.isna().all()
+    margins = forensics.margins(grid[grid.not_applicable.isna()])
+    assert (margins.aware >= privacy_loss.ACCOUNTANT_MARGIN).all()
+    assert (margins.standard >= privacy_loss.ACCOUNTANT_MARGIN).all()
+    text = outputs_text(tmp_path / f"{NAME}.ipynb")
+    assert "advantage 0.6: not applicable: attack-aware calibration: the target is met" in text

@@ -5,19 +5,21 @@ read back."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
 from choosing_epsilon import calibration as cal
-from choosing_epsilon import risk
+from choosing_epsilon import dpsgd, privacy_loss, risk
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.kulynych_2024 import forensics
 
-STEP = cal.PROFILE_STEP
+STEP = dpsgd.PROFILE_STEP
 
 
 def krr_profile(epsilon: float, k: int, x: np.ndarray) -> np.ndarray:
@@ -38,7 +40,7 @@ def gdp_profile(mu: float, x: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize(("epsilon", "k"), [(0.3, 2), (1.0, 10), (3.0, 1000)])
 def test_randomized_response_under_its_own_profile_is_found_from_below(epsilon, k):
     grid = np.arange(0, epsilon + 1, STEP)
-    found, ran_out = cal.randomized_response_within(grid, krr_profile(epsilon, k, grid), k)
+    found, ran_out = dpsgd.randomized_response_within(grid, krr_profile(epsilon, k, grid), k)
     assert not ran_out
     assert epsilon - 2 * STEP <= found <= epsilon + 1e-12
 
@@ -47,7 +49,7 @@ def test_randomized_response_under_its_own_profile_is_found_from_below(epsilon, 
 def test_randomized_response_under_a_gaussian_curve_lies_under_it_and_no_more(mu, k):
     grid = np.arange(0, 12, STEP)
     deltas = gdp_profile(mu, grid)
-    found, _ = cal.randomized_response_within(grid, deltas, k)
+    found, _ = dpsgd.randomized_response_within(grid, deltas, k)
     fine = np.arange(0, found + 0.01, 1e-5)
     exact = gdp_profile(mu, fine)
     # from above: the profile of k-RR at the ε found lies under the Gaussian's at every 1e-5
@@ -55,40 +57,40 @@ def test_randomized_response_under_a_gaussian_curve_lies_under_it_and_no_more(mu
     # from below: 2 steps more and it crosses it
     assert np.any(krr_profile(found + 2 * STEP, k, fine) > exact)
     # what it attains is below what the bound allows any mechanism with the guarantee
-    attained = cal.randomized_response_success(found, k)
+    attained = dpsgd.randomized_response_success(found, k)
     assert attained <= risk.singling_out(risk.Guarantee("gdp", mu=mu), k).bound
 
 
 def test_randomized_response_success_is_its_closed_form():
-    assert cal.randomized_response_success(1.0, 10) == pytest.approx(math.e / (math.e + 9))
-    assert cal.randomized_response_success(0.0, 7) == pytest.approx(1 / 7)
+    assert dpsgd.randomized_response_success(1.0, 10) == pytest.approx(math.e / (math.e + 9))
+    assert dpsgd.randomized_response_success(0.0, 7) == pytest.approx(1 / 7)
 
 
 def test_a_profile_that_does_not_start_at_zero_is_refused():
     with pytest.raises(ValueError, match="epsilons must rise from 0"):
-        cal.randomized_response_within(np.array([0.1, 0.2]), np.array([0.1, 0.05]), 10)
+        dpsgd.randomized_response_within(np.array([0.1, 0.2]), np.array([0.1, 0.05]), 10)
 
 
 # a coarse privacy-loss grid (1e-2) and few steps: the search's logic, not the paper's numbers
-SMALL = cal.DpsgdSetting(0.1, 10, 1e-5, (0.1,), grid_step=1e-2)
+SMALL = dpsgd.DpsgdSetting(0.1, 10, 1e-5, (0.1,), grid_step=1e-2)
 
 
 def test_attained_noise_lies_below_the_bounds_and_brackets_its_target():
-    bound = cal.DpsgdAccountant(SMALL).calibrate("tpr", 0.3, 0.1)
-    sigma, success = cal.noise_for_attained_singling_out(SMALL, 0.3, 10, bound)
+    bound = dpsgd.DpsgdAccountant(SMALL).calibrate("tpr", 0.3, 0.1)
+    sigma, success = dpsgd.noise_for_attained_singling_out(SMALL, 0.3, 10, bound)
     assert sigma <= bound
     assert success < 0.3
     eps_target = math.log(0.3 * 9 / 0.7)  # k-RR at a chance of 0.3 among 10
     grid = np.arange(0, eps_target + 2 * STEP, STEP)
     for s, under in ((sigma, False), (sigma * (1 - 2 * cal.CALIBRATION_RTOL), True)):
-        pld = cal.dpsgd_pld(s, SMALL.sample_rate, SMALL.num_steps, SMALL.grid_step)
-        found, _ = cal.randomized_response_within(grid, pld.get_delta_for_epsilon(grid), 10)
+        pld = dpsgd.dpsgd_pld(s, SMALL.sample_rate, SMALL.num_steps, SMALL.grid_step)
+        found, _ = dpsgd.randomized_response_within(grid, pld.get_delta_for_epsilon(grid), 10)
         assert (found >= eps_target) == under  # with less noise, k-RR at 0.3 lies under the curve
 
 
 def test_no_noise_singles_out_below_chance():
     with pytest.raises(ValueError, match="max_success must exceed 1/k"):
-        cal.noise_for_attained_singling_out(SMALL, 0.1, 10, 1.0)
+        dpsgd.noise_for_attained_singling_out(SMALL, 0.1, 10, 1.0)
     reason = forensics.singling_out_request(0.001, 100, 1e-5, 10, 0.1)
     assert reason == (
         "a guess at random names the right one of 10 with chance 1/10, whatever the noise: "
@@ -113,7 +115,7 @@ def test_the_stored_calibration_keeps_to_its_target_and_agrees_with_the_grid():
     )
     row = stored[row_key]
     gamma, fpr = v["max_singling_out"], 1 / v["singling_out_among"]
-    assert row[f"tpr_aware_at_{fpr:g}"] <= gamma - cal.ACCOUNTANT_MARGIN
+    assert row[f"tpr_aware_at_{fpr:g}"] <= gamma - privacy_loss.ACCOUNTANT_MARGIN
     assert row["success_attained"] < gamma
     assert row["success_attained"] <= row["success_bound_at_sigma_attained"]
     assert row["success_attained_at_sigma_aware"] <= row[f"tpr_aware_at_{fpr:g}"]
@@ -121,3 +123,20 @@ def test_the_stored_calibration_keeps_to_its_target_and_agrees_with_the_grid():
     grid = forensics.load(DATA / "kulynych_2024" / "dpsgd_calibrations.json").values()
     (same,) = [r for r in grid if r["kind"] == "tpr" and r["fpr"] == fpr and r["target"] == gamma]
     assert row["sigma_aware"] == pytest.approx(same["sigma_aware"], rel=2 * cal.CALIBRATION_RTOL)
+
+
+def test_at_another_delta_the_bound_and_attained_noise_of_the_stored_row_are_kept(tmp_path):
+    """Neither the bound's noise (the TPR at FPR 1/k) nor the attained one depends on δ: a run at
+    another δ keeps them from the row stored at the paper's δ, and searches the standard route."""
+    setting, wanted = forensics.singling_out_request(0.1, 10, 1e-5, 10, 0.2)
+    store = tmp_path / "singling.json"
+    first, how = forensics.singling_out_calibration(setting, wanted, store)
+    assert how == "computed"
+    forensics.write(pd.DataFrame([first]), store)
+    other = dataclasses.replace(setting, delta=1e-9)
+    row, how = forensics.singling_out_calibration(other, wanted, store)
+    assert how == "computed" and row["key"] != first["key"]
+    for name in ("sigma_aware", "sigma_attained", "success_attained"):
+        assert row[name] == first[name]
+    assert row["sigma_standard"] > first["sigma_standard"]
+    assert row["epsilon_attained"] > first["epsilon_attained"]  # the same noise, a smaller δ

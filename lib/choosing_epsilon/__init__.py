@@ -30,7 +30,11 @@ The mathematics, one module per concept:
   Laplace mechanism), beside basic and advanced composition, the averaging attacker's own test, and
   the per-release ε or noise for a risk over k releases.
 - ``calibration``: noise calibrated to an attack risk by both routes (Kulynych et al. 2024), for
-  one release in closed form and for DP-SGD through riskcal and dp-accounting.
+  one release in closed form.
+- ``dpsgd``: DP-SGD's accountant: the risks at a noise multiplier and the least noise for a stated
+  risk by both routes, through riskcal and dp-accounting.
+- ``privacy_loss``: dp-accounting's privacy loss distributions built and read without its Python
+  loops (the same distributions and readings), and their trade-off curve read directly.
 - ``laplace``: the Laplace mechanism, its scale, sampling and privacy-loss ratios.
 - ``sensitivity``, ``queries``: sensitivity of a statistic under both neighbour definitions; the
   statistics a release publishes over the adversary's possible worlds.

@@ -30,7 +30,7 @@ coincide the reading is exact:
 - the Laplace mechanism, k times: its own curve at k = 1 (``risk``); beyond, no closed form:
   dp-accounting's privacy loss distribution
   (connect-the-dots, Doroshenko et al. 2022) brackets it, its pessimistic estimate above and its
-  optimistic one below, read directly (``calibration.pld_tpr``);
+  optimistic one below, read directly (``privacy_loss.pld_tpr``);
 - different guarantees together: μ-GDP and ρ-zCDP as above (a GDP counts as ρ = μ²/2); pure, (ε, δ),
   Laplace and Gaussian releases by dp-accounting, pessimistic above, optimistic below.
 
@@ -56,7 +56,7 @@ import mpmath
 import numpy as np
 from scipy import optimize, special, stats
 
-from . import calibration, risk
+from . import privacy_loss, risk
 from ._validate import open_unit, positive, unit_rates
 
 # the δ′ of the advanced composition theorem where none is given
@@ -163,7 +163,7 @@ class GuaranteeCurve:
 
 @dataclass(frozen=True)
 class PldCurve:
-    """A dp-accounting privacy loss distribution's curve, read directly (``calibration.pld_tpr``);
+    """A dp-accounting privacy loss distribution's curve, read directly (``privacy_loss.pld_tpr``);
     its advantage is δ(0), the total variation. ``build`` makes the distribution, on first use
     (a composition takes tens of milliseconds: a bracket read on one side never builds the other).
     """
@@ -176,7 +176,7 @@ class PldCurve:
         return self.build()
 
     def tpr(self, fprs: np.ndarray) -> np.ndarray:
-        return np.asarray(calibration.pld_tpr(self.pld, np.asarray(fprs, dtype=float)))
+        return np.asarray(privacy_loss.pld_tpr(self.pld, np.asarray(fprs, dtype=float)))
 
     def advantage(self) -> float:
         return min(float(self.pld.get_delta_for_epsilon(0.0)), 1.0)
@@ -189,7 +189,7 @@ class SymmetricPldCurve(PldCurve):
     the unit square, drops vertices below FPR 1e-13 or so, and reads the curve too low there)."""
 
     def tpr(self, fprs: np.ndarray) -> np.ndarray:
-        fpr, tpr = calibration.pld_direction_points(self.pld._pmf_remove)
+        fpr, tpr = privacy_loss.pld_direction_points(self.pld._pmf_remove)
         last = np.concatenate([np.diff(fpr) > 0, [True]])  # the highest TPR at each FPR
         return np.interp(np.asarray(fprs, dtype=float), fpr[last], tpr[last])
 
@@ -1040,7 +1040,7 @@ def laplace_noise_per_release(
 ) -> float:
     """The least Laplace scale b per release at which k releases of sensitivity Δ allow at most
     ``target`` on dp-accounting's pessimistic composed curve (a bound on the true one), less
-    ``calibration.ACCOUNTANT_MARGIN`` (the FFT's last bits differ between CPUs): brentq in log b
+    ``privacy_loss.ACCOUNTANT_MARGIN`` (the FFT's last bits differ between CPUs): brentq in log b
     to a relative 1e-6, the larger end kept.
 
     Parameters
@@ -1071,7 +1071,7 @@ def laplace_noise_per_release(
     """
     n, width = _releases(k), positive("sensitivity", sensitivity)
     step = positive("grid_step", grid_step)
-    limit = target.value - calibration.ACCOUNTANT_MARGIN
+    limit = target.value - privacy_loss.ACCOUNTANT_MARGIN
 
     def excess(log_b: float) -> float:
         c = compose(risk.laplace(width / math.exp(log_b)), n, grid_step=step)

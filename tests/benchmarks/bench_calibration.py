@@ -16,7 +16,7 @@ import time
 import pandas as pd
 import pytest
 
-from choosing_epsilon import calibration as cal
+from choosing_epsilon import dpsgd
 from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import FIGURES
 from choosing_epsilon.papers.kulynych_2024 import forensics, precompute
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.notebook  # the first measurement starts a kernel
 RESULTS: list[dict] = []
 
 
-def paper_setting() -> cal.DpsgdSetting:
+def paper_setting() -> dpsgd.DpsgdSetting:
     return precompute.committed_grid()[0]
 
 
@@ -38,8 +38,8 @@ def test_notebook_at_its_defaults(benchmark, tmp_path):
 @pytest.mark.parametrize("sigma", [0.4, 1.0, 4.0])
 def test_one_dpsgd_evaluation_at_one_sigma(benchmark, sigma):
     def evaluate():
-        cal._composed.cache_clear()  # composed anew, as a search's every new σ is
-        return cal.DpsgdAccountant(paper_setting()).risks(sigma)
+        dpsgd._composed.cache_clear()  # composed anew, as a search's every new σ is
+        return dpsgd.DpsgdAccountant(paper_setting()).risks(sigma)
 
     benchmark.pedantic(evaluate, rounds=3)
     RESULTS.append(
@@ -53,7 +53,7 @@ def test_one_dpsgd_evaluation_at_one_sigma(benchmark, sigma):
 @pytest.mark.parametrize("kind, target, fpr", [("advantage", 0.05, None), ("tpr", 0.3, 0.05)])
 def test_one_dpsgd_calibration_at_the_papers_setting(benchmark, kind, target, fpr):
     def both():
-        return cal.standard_and_aware(cal.DpsgdAccountant(paper_setting()), kind, target, fpr)
+        return dpsgd.standard_and_aware(dpsgd.DpsgdAccountant(paper_setting()), kind, target, fpr)
 
     benchmark.pedantic(both, rounds=1)
     RESULTS.append(
@@ -65,7 +65,7 @@ def test_the_sample_make_test_recomputes(benchmark):
     stored = forensics.load(STORE)
 
     def sample():
-        accountant = cal.DpsgdAccountant(paper_setting())
+        accountant = dpsgd.DpsgdAccountant(paper_setting())
         for kind in ("advantage", "tpr"):
             row = max(
                 (r for r in stored.values() if r["kind"] == kind), key=lambda r: r["sigma_aware"]
@@ -75,8 +75,8 @@ def test_the_sample_make_test_recomputes(benchmark):
                 accountant.measure(kind, row["sigma_aware"] * factor, fpr)
             accountant.measure("epsilon", row["sigma_standard"])
         # and the cheapest row searched again from scratch, both routes
-        cal.DpsgdAccountant(paper_setting()).calibrate("advantage", row_adv["target"])
-        cal.DpsgdAccountant(paper_setting()).calibrate("epsilon", row_adv["epsilon_target"])
+        dpsgd.DpsgdAccountant(paper_setting()).calibrate("advantage", row_adv["target"])
+        dpsgd.DpsgdAccountant(paper_setting()).calibrate("epsilon", row_adv["epsilon_target"])
 
     row_adv = max(
         (r for r in stored.values() if r["kind"] == "advantage"), key=lambda r: r["sigma_aware"]
@@ -99,7 +99,7 @@ def test_the_precompute_in_total(benchmark, tmp_path):
     assert not isinstance(request, str)
 
     def total():
-        rows = forensics.compute(setting, wanted, 2)
+        rows = forensics.compute(setting, wanted, 2, sweep=True)
         row, _ = forensics.singling_out_calibration(*request, tmp_path / "so.json", recompute=True)
         return rows, row
 

@@ -10,9 +10,11 @@ itself, and computes (and returns, but never writes into the store) every row it
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
+import multiprocessing
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from importlib import metadata
@@ -24,10 +26,11 @@ import pandas as pd
 from scipy import optimize
 
 from choosing_epsilon import calibration as cal
-from choosing_epsilon import risk
+from choosing_epsilon import dpsgd, privacy_loss, risk
 from choosing_epsilon._validate import closed_unit, open_unit
+from choosing_epsilon.harness import parameters
 
-# how a root is found (calibration.DpsgdAccountant.calibrate): part of a stored row's address, as
+# how a root is found (dpsgd.DpsgdAccountant.calibrate): part of a stored row's address, as
 # the answer may move within the tolerance when the search changes
 SEARCH = (
     "ladder 2^(k/8), k = -24 to 66 or twice the noise without subsampling; none where the "
@@ -68,13 +71,15 @@ def grid_request(
     advantage_targets: Sequence[float],
     fpr_targets: Sequence[float],
     tpr_targets: Sequence[float],
-) -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | None]]]:
+) -> tuple[dpsgd.DpsgdSetting, list[tuple[str, float, float | None]]]:
     """The DP-SGD setting and the targets of a run's grid (the notebook's parameters)."""
-    setting = cal.DpsgdSetting(sample_rate, num_steps, delta, tuple(float(a) for a in fpr_targets))
+    setting = dpsgd.DpsgdSetting(
+        sample_rate, num_steps, delta, tuple(float(a) for a in fpr_targets)
+    )
     return setting, targets(advantage_targets, fpr_targets, tpr_targets, delta)
 
 
-def key(setting: cal.DpsgdSetting, kind: str, target: float, fpr: float | None) -> str:
+def key(setting: dpsgd.DpsgdSetting, kind: str, target: float, fpr: float | None) -> str:
     """The content address of one calibration: a hash of every input and library version."""
     inputs = {
         "setting": {
@@ -87,7 +92,7 @@ def key(setting: cal.DpsgdSetting, kind: str, target: float, fpr: float | None) 
         "target": {"kind": kind, "target": target, "fpr": fpr},
         "calibration": {
             "rtol": cal.CALIBRATION_RTOL,
-            "margin": cal.ACCOUNTANT_MARGIN,
+            "margin": privacy_loss.ACCOUNTANT_MARGIN,
             "search": SEARCH,
         },
         "versions": versions(),
@@ -103,80 +108,217 @@ def load(store: Path) -> dict[str, dict]:
     return json.loads(Path(store).read_text())["rows"]
 
 
-def _evaluate(setting: cal.DpsgdSetting, sigma: float) -> cal.Risks:
-    return cal.DpsgdAccountant(setting).risks(sigma)
+def _evaluate(setting: dpsgd.DpsgdSetting, sigma: float) -> dpsgd.Risks:
+    return dpsgd.DpsgdAccountant(setting).risks(sigma)
+
+
+# a root solved: the risks at its noise and the independent checks there (attack-aware roots), or
+# why no noise of the search meets it (``dpsgd.OutOfReach``)
+Solved = tuple[dpsgd.Risks, dict[str, float] | None] | str
 
 
 def _solve(
-    setting: cal.DpsgdSetting, known: list[cal.Risks], root: tuple[str, float, float | None]
-) -> tuple[cal.Risks, dict[str, float] | None]:
+    setting: dpsgd.DpsgdSetting, known: list[dpsgd.Risks], root: tuple[str, float, float | None]
+) -> Solved:
     """One root (an attack-aware target, or a standard ε*) from the shared evaluations; at an
     attack-aware root also the independent checks, from the privacy loss distribution in hand."""
-    return _solve_with(cal.DpsgdAccountant(setting, memo={r.sigma: r for r in known}), root)
+    return _solve_with(dpsgd.DpsgdAccountant(setting, memo={r.sigma: r for r in known}), root)
 
 
-def _solve_with(
-    accountant: cal.DpsgdAccountant, root: tuple[str, float, float | None]
-) -> tuple[cal.Risks, dict[str, float] | None]:
-    """One root with ``accountant``, whose evaluations it reads and adds to (see ``_solve``)."""
+def _solve_with(accountant: dpsgd.DpsgdAccountant, root: tuple[str, float, float | None]) -> Solved:
+    """One root with ``accountant``, whose evaluations it reads and adds to (see ``_solve``); the
+    reason, if no noise of the search meets it."""
     setting = accountant.setting
     kind, target, fpr = root
-    sigma = accountant.calibrate(kind, target, fpr)
+    try:
+        sigma = accountant.calibrate(kind, target, fpr)
+    except dpsgd.OutOfReach as unmet:
+        return str(unmet)
     checks = None
     if kind != "epsilon":
-        checks = cal.independent_checks(setting, sigma, accountant.pld(sigma))
+        checks = dpsgd.independent_checks(setting, sigma, accountant.pld(sigma))
     return accountant.risks(sigma), checks
 
 
+def _fixed(setting: dpsgd.DpsgdSetting, sigma: float) -> Solved:
+    """An attack-aware root whose noise is known (``compute``'s ``aware_sigmas``): the risks there
+    at the setting's δ and the independent checks, from one privacy loss distribution."""
+    accountant = dpsgd.DpsgdAccountant(setting)
+    return accountant.risks(sigma), dpsgd.independent_checks(setting, sigma, accountant.pld(sigma))
+
+
+def _chain(
+    setting: dpsgd.DpsgdSetting,
+    roots: Sequence[tuple[str, float, float | None]],
+    fixed: Sequence[tuple[tuple[str, float, float | None], float]] = (),
+) -> dict:
+    """Roots found in turn by one accountant, each search starting from the evaluations of those
+    before it, after the known attack-aware noises ``fixed`` are read (``compute``)."""
+    accountant = dpsgd.DpsgdAccountant(setting)
+    solved: dict = {
+        w: (accountant.risks(s), dpsgd.independent_checks(setting, s, accountant.pld(s)))
+        for w, s in fixed
+    }
+    return solved | {root: _solve_with(accountant, root) for root in roots}
+
+
 def compute(
-    setting: cal.DpsgdSetting, wanted: Sequence[tuple[str, float, float | None]], workers: int = 1
+    setting: dpsgd.DpsgdSetting,
+    wanted: Sequence[tuple[str, float, float | None]],
+    workers: int = 1,
+    aware_sigmas: dict[tuple[str, float, float | None], float] | None = None,
+    sweep: bool = False,
 ) -> list[dict]:
     """Both calibrations of every wanted target (attack-aware and standard; targets with the same
     ε* share theirs), each σ's privacy loss distribution computed once and read for every target.
     In one process the roots are found in turn by one accountant, each search starting from the
-    evaluations of those before it. In ``workers`` processes, first the risks on the rungs of the
-    ladder around every root's guess are computed in parallel, then each root from those, the
-    costliest (smallest σ) first."""
-    epsilons = [cal.standard_epsilon(setting, *w) for w in wanted]
+    evaluations of those before it (the costliest, smallest σ, first). In ``workers`` processes,
+    two such chains side by side: the attack-aware roots in one, the standard route's in the
+    other; or, with ``sweep`` (the precompute's way), first the risks on the rungs of the ladder
+    around every root's guess in parallel, then each root from those. ``aware_sigmas``: the
+    attack-aware noise of targets already known (``calibrations`` takes it from rows stored at
+    another δ, on which it does not depend), read at this setting instead of searched for."""
+    known_aware = {w: s for w, s in (aware_sigmas or {}).items() if w in set(wanted)}
+    epsilons = [dpsgd.standard_epsilon(setting, *w) for w in wanted]
     roots = list(dict.fromkeys([*wanted, *(("epsilon", e, None) for e in epsilons)]))
-    guesser = cal.DpsgdAccountant(setting)
+    roots = [r for r in roots if r not in known_aware]
+    guesser = dpsgd.DpsgdAccountant(setting)
     roots.sort(key=lambda r: guesser.guess(*r))
+    fixed = list(known_aware.items())
+    # spawned, not forked: a notebook's kernel runs threads, which a fork would copy midway
+    context = multiprocessing.get_context("spawn")
     if workers <= 1:
-        solved = {root: _solve_with(guesser, root) for root in roots}
+        solved = _chain(setting, roots, fixed)
+    elif not sweep:
+        aware_roots = [r for r in roots if r[0] != "epsilon"]
+        standard_roots = [r for r in roots if r[0] == "epsilon"]
+        with ProcessPoolExecutor(2, mp_context=context) as pool:
+            first = pool.submit(_chain, setting, aware_roots, fixed)
+            solved = _chain(setting, standard_roots) | first.result()
     else:
-        sweep = cal.sweep_sigmas(guesser, roots)
-        with ProcessPoolExecutor(workers) as pool:
-            known = list(pool.map(_evaluate, [setting] * len(sweep), sweep))
+        swept = dpsgd.sweep_sigmas(guesser, roots)
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
+            read = pool.map(_fixed, [setting] * len(fixed), [s for _, s in fixed])
+            known = list(pool.map(_evaluate, [setting] * len(swept), swept))
             answers = pool.map(_solve, [setting] * len(roots), [known] * len(roots), roots)
-            solved = dict(zip(roots, answers))
+            solved = dict(zip(roots, answers)) | dict(zip([w for w, _ in fixed], read))
     rows = []
     for w, e in zip(wanted, epsilons):
-        aware, checks = solved[w]
-        standard, _ = solved[("epsilon", e, None)]
-        rows.append(cal.grid_row(setting, *w, aware, standard, checks or {}))
+        aware, standard = solved[w], solved[("epsilon", e, None)]
+        if isinstance(aware, str) or isinstance(standard, str):
+            route, why = (
+                ("attack-aware", aware) if isinstance(aware, str) else ("standard", standard)
+            )
+            rows.append(unmet_row(setting, *w, f"{route} calibration: {why}"))
+        else:
+            rows.append(dpsgd.grid_row(setting, *w, aware[0], standard[0], aware[1] or {}))
     return rows
 
 
+def unmet_row(
+    setting: dpsgd.DpsgdSetting, kind: str, target: float, fpr: float | None, why: str
+) -> dict:
+    """The row of a target that no noise of the search meets by one of the routes: every number
+    of a calibrated row not a number, and why in ``not_applicable``."""
+    nothing = dpsgd.Risks(math.nan, math.nan, tuple(math.nan for _ in setting.fprs), math.nan)
+    checks = {"advantage_from_curve": math.nan} | {
+        f"tpr_blackbox_at_{a:g}": math.nan for a in setting.fprs
+    }
+    row = dpsgd.grid_row(setting, kind, target, fpr, nothing, nothing, checks)
+    return row | {"not_applicable": why}
+
+
+def split_unmet(grid: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The rows of a grid some noise meets by both routes, and those no noise of the search meets
+    (``unmet_row``; none at the paper's setting, whose grid has no ``not_applicable`` column)."""
+    if "not_applicable" not in grid:
+        return grid, grid.iloc[:0]
+    unmet = grid.not_applicable.notna()
+    return grid[~unmet].drop(columns="not_applicable"), grid[unmet]
+
+
+def unmet_lines(unmet: pd.DataFrame) -> list[str]:
+    """Each target of ``unmet`` in words: "advantage 0.6: not applicable: <why>"."""
+    return [
+        f"{_target_name(r)}: not applicable: {r['not_applicable']}"
+        for r in unmet.to_dict("records")
+    ]
+
+
+def _target_name(row: dict) -> str:
+    if row["kind"] == "advantage":
+        return f"advantage {row['target']:g}"
+    return f"TPR {row['target']:g} at FPR {row['fpr']:g}"
+
+
+def ratio_results(grid: pd.DataFrame, unmet: pd.DataFrame, kind: str) -> dict[str, object]:
+    """results.json's noise ratios of one kind of target: each target's ratio, or "not applicable:
+    <why>" where no noise of the search meets it."""
+
+    def name(r: dict) -> str:
+        return f"{r['target']:g}" if kind == "advantage" else f"{r['target']:g} at {r['fpr']:g}"
+
+    ratios: dict[str, object] = {
+        name(r): r["noise_ratio"] for r in grid[grid.kind == kind].to_dict("records")
+    }
+    return ratios | {
+        name(r): f"not applicable: {r['not_applicable']}"
+        for r in unmet[unmet.kind == kind].to_dict("records")
+    }
+
+
 def calibrations(
-    setting: cal.DpsgdSetting,
+    setting: dpsgd.DpsgdSetting,
     wanted: Iterable[tuple[str, float, float | None]],
     store: Path,
     recompute: bool = False,
     workers: int = 1,
+    sweep: bool = False,
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Both calibrations of every wanted target: stored rows where the key matches (unless
-    ``recompute``), the others computed (in ``workers`` processes). Returns the table and how many
-    rows were reused and computed."""
+    ``recompute``), the others computed (in ``workers`` processes, as two chains or, with
+    ``sweep``, from a shared sweep of the ladder: ``compute``). Returns the table and how many
+    rows were reused, computed, and computed with the attack-aware noise of a row stored at the
+    paper's δ."""
     wanted = list(wanted)
     stored = {} if recompute else load(store)
     keys = [key(setting, *w) for w in wanted]
     missing = [w for w, k in zip(wanted, keys) if k not in stored]
-    computed = compute(setting, missing, workers) if missing else []
+    sigmas = {} if recompute else _aware_at_another_delta(setting, missing, stored)
+    computed = compute(setting, missing, workers, sigmas, sweep) if missing else []
     found = {key(setting, r["kind"], r["target"], _fpr(r)): r for r in computed}
     rows = [stored.get(k) or found[k] for k in keys]
     table = pd.DataFrame(rows)
     table.insert(0, "key", keys)
-    return table, {"reused": len(wanted) - len(missing), "computed": len(missing)}
+    counts = {"reused": len(wanted) - len(missing), "computed": len(missing)}
+    return table, counts | {"aware_reused": len(sigmas)}
+
+
+def provenance_text(grid: pd.DataFrame, provenance: dict[str, int]) -> str:
+    """Where a grid's rows come from (``calibrations``), in words."""
+    text = (
+        f"{len(grid)} targets: {provenance['reused']} stored rows reused, "
+        f"{provenance['computed']} computed"
+    )
+    if provenance["aware_reused"]:  # at another δ: the attack-aware noise does not depend on it
+        n = provenance["aware_reused"]
+        text += f"\n  {n} of them take the attack-aware noise of a row stored at the paper's δ"
+    return text
+
+
+def _aware_at_another_delta(
+    setting: dpsgd.DpsgdSetting, missing: list[tuple[str, float, float | None]], stored: dict
+) -> dict[tuple[str, float, float | None], float]:
+    """The attack-aware noise of missing targets from rows stored at the committed run's δ and an
+    otherwise equal setting: neither the privacy loss distribution (its grid follows σ, p and the
+    grid step) nor its advantage or TPR depends on δ, so that noise is this setting's too (read
+    anew here at its own δ; the standard route, which depends on δ, is searched for)."""
+    committed = parameters.committed_values("kulynych_2024")["delta"]
+    if setting.delta == committed:
+        return {}
+    at = dataclasses.replace(setting, delta=committed)
+    rows = {w: stored.get(key(at, *w)) for w in missing}
+    return {w: float(r["sigma_aware"]) for w, r in rows.items() if r}
 
 
 def _fpr(row: dict) -> float | None:
@@ -324,7 +466,7 @@ def run_pld(sigma: float, sample_rate: float, steps: int, norm_queries: int = 0)
     queries of noise ``CIFAR_NORM_NOISE`` (the CIFAR-10 runs' feature normalisation, 2)."""
     from dp_accounting.pld import privacy_loss_distribution
 
-    pld = cal.dpsgd_pld(sigma, sample_rate, steps)
+    pld = dpsgd.dpsgd_pld(sigma, sample_rate, steps)
     if norm_queries:
         norm = privacy_loss_distribution.from_gaussian_mechanism(
             standard_deviation=CIFAR_NORM_NOISE,
@@ -350,18 +492,20 @@ def run_analysis(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """For each run, from one privacy loss distribution: ε at δ (dp-accounting), the TPR at each
     of ``fprs`` that this ε allows under standard calibration (Eq. 5) and the TPR the run's own
-    trade-off curve allows (``calibration.pld_tpr``) (Fig. 1); and both curves, FNR at each of
+    trade-off curve allows (``privacy_loss.pld_tpr``) (Fig. 1); and both curves, FNR at each of
     ``curve_fprs`` (Fig. 4). Every error rate, from the run's own curve or from its ε, is kept to
-    the decimals the accountant gives alike on every CPU (``calibration.reproducible``)."""
+    the decimals the accountant gives alike on every CPU (``privacy_loss.reproducible``)."""
     rows, frames = [], []
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
-        epsilon = float(pld.get_epsilon_for_delta(delta))
+        epsilon = privacy_loss.pld_epsilon(pld, delta)  # dp-accounting's, without its loop
         standard = risk.approximate(epsilon, delta)  # the run's (ε, δ) as a guarantee
         # one reading of the curve for both: the FPRs of Fig. 1, then Fig. 4's
-        tprs = np.asarray(cal.pld_tpr(pld, np.concatenate([np.asarray(fprs, float), curve_fprs])))
+        tprs = np.asarray(
+            privacy_loss.pld_tpr(pld, np.concatenate([np.asarray(fprs, float), curve_fprs]))
+        )
         betas = 1 - tprs[: len(fprs)]
-        aware = np.atleast_1d(cal.reproducible(betas))
+        aware = np.atleast_1d(privacy_loss.reproducible(betas))
         for a, b in zip(fprs, aware):
             rows.append(
                 {
@@ -369,7 +513,7 @@ def run_analysis(
                     "test_acc": accuracy,
                     "epsilon": epsilon,
                     "fpr": a,
-                    "tpr_standard": 1 - cal.reproducible(risk.tradeoff(standard, a)),
+                    "tpr_standard": 1 - privacy_loss.reproducible(risk.tradeoff(standard, a)),
                     "tpr_aware": 1 - float(b),
                 }
             )
@@ -379,8 +523,8 @@ def run_analysis(
                     "sigma": sigma,
                     "test_acc": accuracy,
                     "fpr": curve_fprs,
-                    "fnr_aware": np.atleast_1d(cal.reproducible(1 - tprs[len(fprs) :])),
-                    "fnr_standard": cal.reproducible(risk.tradeoff(standard, curve_fprs)),
+                    "fnr_aware": np.atleast_1d(privacy_loss.reproducible(1 - tprs[len(fprs) :])),
+                    "fnr_standard": privacy_loss.reproducible(risk.tradeoff(standard, curve_fprs)),
                 }
             )
         )
@@ -392,7 +536,7 @@ def run_analysis(
 
 def singling_out_request(
     sample_rate: float, num_steps: int, delta: float, k: int, max_success: float
-) -> tuple[cal.DpsgdSetting, tuple[str, float, float]] | str:
+) -> tuple[dpsgd.DpsgdSetting, tuple[str, float, float]] | str:
     """The DP-SGD setting and target of the calibration to "single out one of ``k`` with a chance
     of at most ``max_success``": by its bound, TPR ≤ max_success at FPR 1/k (1 − f(1/k), Hayes,
     Mahloujifar & Balle 2023). Where no noise can meet it, the reason instead."""
@@ -401,47 +545,63 @@ def singling_out_request(
             f"a guess at random names the right one of {k} with chance 1/{k}, whatever the noise: "
             f"max_singling_out must exceed {1 / k:g}"
         )
-    setting = cal.DpsgdSetting(sample_rate, num_steps, delta, (1 / k,))
+    setting = dpsgd.DpsgdSetting(sample_rate, num_steps, delta, (1 / k,))
     return setting, ("tpr", float(max_success), 1 / k)
 
 
-def _singling_out_key(setting: cal.DpsgdSetting, wanted: tuple[str, float, float]) -> str:
+def _singling_out_key(setting: dpsgd.DpsgdSetting, wanted: tuple[str, float, float]) -> str:
     bound = key(setting, *wanted)
     text = json.dumps(
-        {"bound": bound, "attained": "k-ary randomized response", "step": cal.PROFILE_STEP}
+        {"bound": bound, "attained": "k-ary randomized response", "step": dpsgd.PROFILE_STEP}
     )
     return hashlib.sha256(text.encode()).hexdigest()[:20]
 
 
 def singling_out_calibration(
-    setting: cal.DpsgdSetting,
+    setting: dpsgd.DpsgdSetting,
     wanted: tuple[str, float, float],
     store: Path,
     recompute: bool = False,
-) -> tuple[dict, str]:
+) -> tuple[dict | str, str]:
     """Both calibrations of a target to single out one of k (``singling_out_request``) and the
-    noise by the attained value (``calibration.noise_for_attained_singling_out``, from the
+    noise by the attained value (``dpsgd.noise_for_attained_singling_out``, from the
     bound's noise down), with what each noise allows: the stored row where its key matches
-    (unless ``recompute``), else computed. Returns the row and "reused" or "computed"."""
+    (unless ``recompute``), else computed (at a δ other than the paper's, with the bound's and the
+    attained noise of the paper's row, which do not depend on δ). Returns the row (or, where no
+    noise of the search meets the bound, why) and "reused" or "computed"."""
     row_key = _singling_out_key(setting, wanted)
     stored = {} if recompute else load(store)
     if row_key in stored:
         return stored[row_key] | {"key": row_key}, "reused"
-    (row,) = compute(setting, [wanted])
+    # at another δ, the row stored at the paper's: the bound's noise and the attained one depend on
+    # the privacy loss distribution alone (``_aware_at_another_delta``)
+    committed = parameters.committed_values("kulynych_2024")["delta"]
+    at = dataclasses.replace(setting, delta=committed)
+    before = None if recompute or at == setting else stored.get(_singling_out_key(at, wanted))
+    (row,) = compute(
+        setting, [wanted], aware_sigmas={wanted: before["sigma_aware"]} if before else None
+    )
+    if "not_applicable" in row:
+        return row["not_applicable"], "computed"
     _, gamma, fpr = wanted
     k = round(1 / fpr)
-    # read while their privacy loss distributions are still kept (calibration.dpsgd_pld)
+    # read while their privacy loss distributions are still kept (dpsgd.dpsgd_pld)
     attained_at = {
-        name: cal.attained_singling_out(
-            cal.dpsgd_pld(
+        name: dpsgd.attained_singling_out(
+            dpsgd.dpsgd_pld(
                 row[f"sigma_{name}"], setting.sample_rate, setting.num_steps, setting.grid_step
             ),
             k,
         )
         for name in ("standard", "aware")
     }
-    sigma, success = cal.noise_for_attained_singling_out(setting, gamma, k, row["sigma_aware"])
-    at_attained = cal.DpsgdAccountant(setting).risks(sigma)
+    if before:
+        sigma, success = float(before["sigma_attained"]), float(before["success_attained"])
+    else:
+        sigma, success = dpsgd.noise_for_attained_singling_out(
+            setting, gamma, k, row["sigma_aware"]
+        )
+    at_attained = dpsgd.DpsgdAccountant(setting).risks(sigma)
     row |= {
         "candidates": k,
         "sigma_attained": sigma,
@@ -468,7 +628,7 @@ def singling_out_table(row: dict) -> pd.DataFrame:
     """The three noises of a calibration to single out one of k (``singling_out_calibration``),
     one row each: standard (the ε* whose (ε, δ) curve meets the bound), by the bound and by the
     attained value, with the ε at δ and the advantage each allows, and the chance to single out
-    by the bound (the TPR at FPR 1/k) and attained (``calibration.attained_singling_out``)."""
+    by the bound (the TPR at FPR 1/k) and attained (``dpsgd.attained_singling_out``)."""
     fpr = f"{row['fpr']:g}"
     return pd.DataFrame(
         [
@@ -503,18 +663,20 @@ def singling_out_table(row: dict) -> pd.DataFrame:
 # --- riskcal's trade-off curve of DP-SGD beside the one read directly ---------------------------
 
 
-def curve_readings(setting: cal.DpsgdSetting, sigma: float, fprs: Sequence[float]) -> pd.DataFrame:
+def curve_readings(
+    setting: dpsgd.DpsgdSetting, sigma: float, fprs: Sequence[float]
+) -> pd.DataFrame:
     """At noise ``sigma``, the TPR at each FPR by four readings of the same privacy loss
-    distribution: riskcal 1.5.1's Algorithm 1; the curve read directly (``calibration.pld_tpr``);
+    distribution: riskcal 1.5.1's Algorithm 1; the curve read directly (``privacy_loss.pld_tpr``);
     the likelihood-ratio tests of one direction alone (with the record against without), which
     every curve of the mechanism must reach; and dp-accounting's δ(ε) turned into a curve, the
     infimum over ε of δ(ε) + e^ε α (convex in e^ε, so found by a bounded scalar search to 1e-9 in
     ε), which no curve of the distribution exceeds."""
     from riskcal.analysis import get_beta_from_pld
 
-    pld = cal.dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
-    one_way = cal.pld_direction_points(pld._pmf_remove)
-    top = float(pld.get_epsilon_for_delta(1e-12)) + 1.0
+    pld = dpsgd.dpsgd_pld(sigma, setting.sample_rate, setting.num_steps, setting.grid_step)
+    one_way = privacy_loss.pld_direction_points(pld._pmf_remove)
+    top = privacy_loss.pld_epsilon(pld, 1e-12) + 1.0
     rows = []
     for a in fprs:
         best = optimize.minimize_scalar(
@@ -527,7 +689,7 @@ def curve_readings(setting: cal.DpsgdSetting, sigma: float, fprs: Sequence[float
             {
                 "FPR": a,
                 "riskcal": 1 - float(get_beta_from_pld(pld, alpha=a)),
-                "read directly": float(cal.pld_tpr(pld, a)),
+                "read directly": float(privacy_loss.pld_tpr(pld, a)),
                 "one direction's tests (at least)": float(np.interp(a, *one_way)),
                 "from δ(ε) (at most)": float(best.fun),
             }

@@ -93,7 +93,7 @@ DECLARED: dict[str, declare.Param] = {
         "int",
         "[1, 8]",
         lambda v: 1 <= v <= 8,
-        default=1,
+        default=2,
         comment="processes for the calibrations a run must compute (none at the defaults)",
     ),
     "seed": declare.with_default(

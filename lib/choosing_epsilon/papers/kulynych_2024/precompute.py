@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from choosing_epsilon import calibration as cal
+from choosing_epsilon import dpsgd
 from choosing_epsilon.harness import parameters
 from choosing_epsilon.harness.paths import DATA
 from choosing_epsilon.papers.kulynych_2024 import forensics
@@ -22,7 +23,7 @@ STORE = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
 SINGLING_OUT_STORE = DATA / "kulynych_2024" / "dpsgd_singling_out.json"
 
 
-def committed_grid() -> tuple[cal.DpsgdSetting, list[tuple[str, float, float | None]]]:
+def committed_grid() -> tuple[dpsgd.DpsgdSetting, list[tuple[str, float, float | None]]]:
     """The DP-SGD setting and targets of kulynych_2024's committed run."""
     v = parameters.committed_values("kulynych_2024")
     return forensics.grid_request(
@@ -43,7 +44,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setting, wanted = committed_grid()
     start = time.perf_counter()
-    table, _ = forensics.calibrations(setting, wanted, STORE, recompute=True, workers=args.jobs)
+    table, _ = forensics.calibrations(
+        setting, wanted, STORE, recompute=True, workers=args.jobs, sweep=True
+    )
     changed = forensics.write(table, STORE, tolerance=10 * cal.CALIBRATION_RTOL)
     print(
         f"kulynych_2024: {len(table)} DP-SGD calibrations recomputed in "
@@ -59,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     row, _ = forensics.singling_out_calibration(*request, SINGLING_OUT_STORE, recompute=True)
+    if isinstance(row, str):
+        print(f"kulynych_2024: no calibration to single out one person: not applicable: {row}")
+        return 0
     changed = forensics.write(
         pd.DataFrame([row]), SINGLING_OUT_STORE, tolerance=10 * cal.CALIBRATION_RTOL
     )

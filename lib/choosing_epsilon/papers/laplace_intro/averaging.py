@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from choosing_epsilon import calibration, composition, risk
+from choosing_epsilon import composition, privacy_loss, risk
 
 # dp-accounting's grid of the privacy loss, as a share of the loss ε of one release: the number of
 # points of a composed distribution is then the same at every ε (``_laplace`` widens it with k)
@@ -39,8 +39,8 @@ def _laplace(epsilon: float, k: int) -> composition.Composed:
 
 
 def _kept(value: float) -> float:
-    """A reading of dp-accounting's, to the digits every CPU gives (calibration.reproducible)."""
-    return float(calibration.reproducible(value))
+    """A reading of dp-accounting's, to the digits every CPU gives (privacy_loss.reproducible)."""
+    return float(privacy_loss.reproducible(value))
 
 
 def _kept_outward(value: float, up: bool) -> float:
@@ -48,7 +48,7 @@ def _kept_outward(value: float, up: bool) -> float:
     bound from above, down for the one from below), so that rounding never moves it past the
     value: at k = 1, where the curve is exact, the nearest rounding would put the bound from
     above under the averaging test's exact advantage."""
-    scale = 10.0**calibration.ACCOUNTANT_DECIMALS
+    scale = 10.0**privacy_loss.ACCOUNTANT_DECIMALS
     kept = _kept(value)
     if up and kept < value:
         return min(math.ceil(value * scale) / scale, 1.0)
@@ -74,7 +74,7 @@ def best_bracket(epsilon: float, k: int) -> tuple[float, float]:
 def readings(epsilon: float, ks: Sequence[int]) -> pd.DataFrame:
     """The advantage of each reading at each k of ``ks`` (``COLUMNS``; the most powerful test's by
     ``best_bracket``), with the exact worst case's TPR at FPR 1% and basic composition's;
-    dp-accounting's readings kept to the digits every CPU gives (``calibration.reproducible``)."""
+    dp-accounting's readings kept to the digits every CPU gives (``privacy_loss.reproducible``)."""
     rows = []
     for k in ks:
         best_lower, best_upper = best_bracket(epsilon, k)

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from choosing_epsilon import calibration, composition, risk
+from choosing_epsilon import composition, privacy_loss, risk
 
 # dp-accounting's grid, as a share of the smallest per-query loss ε_i
 GRID_SHARE = 1 / 100
@@ -21,7 +21,7 @@ def _row(name: str, composed: composition.Composed) -> dict[str, object]:
     """One reading's row; dp-accounting's values kept to the digits every CPU gives."""
 
     def keep(value: float) -> float:
-        return value if composed.exact else float(calibration.reproducible(value))
+        return value if composed.exact else float(privacy_loss.reproducible(value))
 
     return {
         "reading": name,
