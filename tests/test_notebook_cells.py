@@ -36,7 +36,8 @@ def calls_the_ledger(node: ast.AST) -> bool:
 
 
 def statement_root(statement: ast.stmt) -> str | None:
-    """The call a claims-cell statement makes: ``ledger.<method>``, or ``display``/``print``."""
+    """The call a claims-cell statement makes: ``ledger.<method>``, or ``display``/``print`` (the
+    figure kit's ``show_table`` and ``say`` count as ``display``)."""
     if isinstance(statement, ast.With | ast.For):  # showing a table, or checking a column of values
         inner = {statement_root(s) for s in statement.body}
         return type(statement).__name__.lower() if inner <= {"display", "print", "ledger"} else None
@@ -45,6 +46,8 @@ def statement_root(statement: ast.stmt) -> str | None:
         return None
     func = value.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        if func.value.id == "figures" and func.attr in ("show_table", "say"):
+            return "display"
         return "ledger" if func.value.id == "ledger" else None
     return func.id if isinstance(func, ast.Name) and func.id in SHOWN else None
 
