@@ -336,13 +336,43 @@ def guarantee(
 # --- conversions -----------------------------------------------------------------------------
 
 
-def _log_delta_at_order(order: float, rho: float, epsilon: float) -> float:
-    """log of CKS's δ at Rényi order a: (a−1)(aρ−ε) − log a + (a−1) log(1 − 1/a)."""
-    return (
-        (order - 1) * (order * rho - epsilon)
-        - math.log(order)
-        + (order - 1) * math.log1p(-1 / order)
-    )
+def _log_delta_at_excess(log_excess: float, rho: float, epsilon: float) -> float:
+    """log of CKS's δ at the Rényi order a = 1 + e^x, x = ``log_excess``:
+    (a−1)(aρ−ε) − log a + (a−1) log(1 − 1/a), with log a = log1p(e^x) and
+    log(1 − 1/a) = x − log1p(e^x), exact as a approaches 1."""
+    excess = math.exp(log_excess)
+    log_order = math.log1p(excess)
+    return excess * ((1 + excess) * rho - epsilon) - log_order + excess * (log_excess - log_order)
+
+
+def _best_log_excess(rho: float, epsilon: float) -> float:
+    """log(a − 1) at the order a that minimises CKS's log δ (``_log_delta_at_excess``), which is
+    convex in a: the root of its derivative 2aρ − ρ − ε + log(1 − 1/a), which rises with a. In
+    x = log(a − 1) the derivative is g(x) = 2ρ(1 + e^x) − ρ − ε + x − log1p(e^x), and
+    g(lo) ≤ −1/2 at lo = min(ε − ρ − 1, −log 4ρ) (as g(x) ≤ x + ρ − ε + 2ρe^x), g(hi) > 0 at
+    hi = max(0, log((ε + 1 + log 2)/(2ρ))) (as g(x) ≥ 2ρe^x + ρ − ε − log 2 for x ≥ 0). Newton's
+    method from the middle, each step kept inside the bracket that the signs of g narrow (a step
+    that would leave it bisects instead), to 1e-13 in x: log δ is flat there, its error second
+    order."""
+    low = min(epsilon - rho - 1, -math.log(4 * rho))
+    high = max(0.0, math.log((epsilon + 1 + math.log(2)) / (2 * rho)))
+    x = (low + high) / 2
+    for _ in range(200):
+        excess = math.exp(x)
+        slope = 2 * rho * (1 + excess) - rho - epsilon + x - math.log1p(excess)
+        if slope == 0:
+            return x
+        if slope < 0:
+            low = x
+        else:
+            high = x
+        stepped = x - slope / (2 * rho * excess + 1 / (1 + excess))
+        if not low < stepped < high:
+            stepped = (low + high) / 2
+        if abs(stepped - x) <= 1e-13 * max(1.0, abs(x)):
+            return stepped
+        x = stepped
+    return x
 
 
 @overload
@@ -381,15 +411,13 @@ def zcdp_delta(rho: float | Many, epsilon: float | Many) -> float | np.ndarray:
 def _zcdp_delta(rho: float, epsilon: float) -> float:
     """``zcdp_delta`` of single values."""
     r, eps = positive("rho", rho), nonnegative("epsilon", epsilon)
-    # the quadratic (a−1)(aρ−ε) is least at a = (ε + ρ)/(2ρ): search well beyond it
-    top = 4 * (eps + r) / (2 * r) + 4
-    found = optimize.minimize_scalar(
-        lambda log_excess: _log_delta_at_order(1 + math.exp(log_excess), r, eps),
-        bounds=(-30.0, math.log(top)),
-        method="bounded",
-        options={"xatol": 1e-10},
-    )
-    return min(1.0, math.exp(min(float(found.fun), 0.0)))
+    return _zcdp_delta_at_best_order(r, eps)
+
+
+def _zcdp_delta_at_best_order(rho: float, epsilon: float) -> float:
+    """``zcdp_delta`` of values already checked: CKS's δ at the order that minimises it."""
+    log_delta = _log_delta_at_excess(_best_log_excess(rho, epsilon), rho, epsilon)
+    return min(1.0, math.exp(min(log_delta, 0.0)))
 
 
 @overload
@@ -688,8 +716,7 @@ def _zcdp_family(rho: float) -> tuple[np.ndarray, np.ndarray]:
     bottom = min(1e-6, rho / 100)
     count = int(_GRID_POINTS * math.log(top / bottom)) + 1
     epsilons = np.concatenate([[0.0], np.geomspace(bottom, top, count)])
-    deltas = np.array([zcdp_delta(rho, float(e)) for e in epsilons])
-    return epsilons, deltas
+    return epsilons, np.array([_zcdp_delta_at_best_order(rho, float(e)) for e in epsilons])
 
 
 # points per side of the order grid on which bernoulli_zcdp_rho looks for its largest D_a/a
@@ -870,15 +897,16 @@ def _zcdp_tpr_between(rho: float, fpr: float, gaps: tuple[float, float] | None) 
 
     if gaps is not None and 0 < gaps[0] < gaps[1] < top - fpr:
         low, high = math.log(gaps[0]), math.log(gaps[1])
-        if excess(low) <= 0 < excess(high):
-            log_gap = optimize.brentq(excess, low, high, xtol=1e-14, rtol=1e-15)
-            return min(fpr + math.exp(log_gap), top)
-    # a gap below α's last bits leaves T = α, where the excess is −ρ; the widest gap may round
-    # to a T an ulp below top, where the pair may still be allowed: T is 1 to double precision
-    lowest, widest = math.log(max(fpr * 1e-17, 1e-320)), math.log(top - fpr)
-    if excess(widest) <= 0:
-        return 1.0
-    log_gap = optimize.brentq(excess, lowest, widest, xtol=1e-14, rtol=1e-15)
+        bracketed = excess(low) <= 0 < excess(high)
+    else:
+        bracketed = False
+    if not bracketed:
+        # a gap below α's last bits leaves T = α, where the excess is −ρ; the widest gap may round
+        # to a T an ulp below top, where the pair may still be allowed: T is 1 to double precision
+        low, high = math.log(max(fpr * 1e-17, 1e-320)), math.log(top - fpr)
+        if excess(high) <= 0:
+            return 1.0
+    log_gap = optimize.brentq(excess, low, high, xtol=1e-14, rtol=1e-15)
     return min(fpr + math.exp(log_gap), top)
 
 
