@@ -77,7 +77,7 @@ SMALL = dpsgd.DpsgdSetting(0.1, 10, 1e-5, (0.1,), grid_step=1e-2)
 
 def test_attained_noise_lies_below_the_bounds_and_brackets_its_target():
     bound = dpsgd.DpsgdAccountant(SMALL).calibrate("tpr", 0.3, 0.1)
-    sigma, success = dpsgd.noise_for_attained_singling_out(SMALL, 0.3, 10, bound)
+    sigma, success = dpsgd.sigma_for_attained_singling_out(SMALL, 0.3, 10, bound)
     assert sigma <= bound
     assert success < 0.3
     eps_target = math.log(0.3 * 9 / 0.7)  # k-RR at a chance of 0.3 among 10
@@ -90,7 +90,7 @@ def test_attained_noise_lies_below_the_bounds_and_brackets_its_target():
 
 def test_no_noise_singles_out_below_chance():
     with pytest.raises(ValueError, match="max_success must exceed 1/k"):
-        dpsgd.noise_for_attained_singling_out(SMALL, 0.1, 10, 1.0)
+        dpsgd.sigma_for_attained_singling_out(SMALL, 0.1, 10, 1.0)
     reason = forensics.singling_out_request(0.001, 100, 1e-5, 10, 0.1)
     assert reason == (
         "a guess at random names the right one of 10 with chance 1/10, whatever the noise: "
@@ -103,9 +103,13 @@ def test_the_stored_calibration_keeps_to_its_target_and_agrees_with_the_grid():
     the attained value's σ attains less, and the two straddle nothing they should not; at k = 10
     and a chance of 0.2 the bound is Fig. 3's TPR 0.2 at FPR 0.1, whose stored σ it matches to
     the search's tolerance."""
-    v = parameters.committed_values("kulynych_2024")
+    params = parameters.committed_values("kulynych_2024")
     request = forensics.singling_out_request(
-        v["sample_rate"], v["num_steps"], v["delta"], v["singling_out_among"], v["max_singling_out"]
+        params["sample_rate"],
+        params["num_steps"],
+        params["delta"],
+        params["singling_out_among"],
+        params["max_singling_out"],
     )
     store = DATA / "kulynych_2024" / "dpsgd_singling_out.json"
     stored = forensics.load(store)
@@ -114,7 +118,7 @@ def test_the_stored_calibration_keeps_to_its_target_and_agrees_with_the_grid():
         "rerun `python -m choosing_epsilon.papers.kulynych_2024.precompute`"
     )
     row = stored[row_key]
-    gamma, fpr = v["max_singling_out"], 1 / v["singling_out_among"]
+    gamma, fpr = params["max_singling_out"], 1 / params["singling_out_among"]
     assert row[f"tpr_aware_at_{fpr:g}"] <= gamma - privacy_loss.ACCOUNTANT_MARGIN
     assert row["success_attained"] < gamma
     assert row["success_attained"] <= row["success_bound_at_sigma_attained"]

@@ -49,15 +49,9 @@ DEFINED_IN = {
     "candidates": ("choosing_epsilon/_validate.py", "candidates"),
 }
 
-# function (qualified name): the shapes it still repeats, in a module someone else is changing
-# now (calibration's DP-SGD accountant moves to a module of its own): by name, so that the entry
-# follows the function into its new module
-PENDING: dict[str, set[str]] = {
-    "DpsgdAccountant._mu": {"gaussian_mu"},
-    "_linearised": {"gaussian_mu"},
-    "noise_for_attained_singling_out": {"bounded_log_odds"},
-    "_candidates": {"candidates"},
-}
+# function (qualified name): the shapes it still repeats, by name so that an entry follows the
+# function if it moves; none is left
+PENDING: dict[str, set[str]] = {}
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize
 
 from . import risk
-from ._validate import open_unit, positive
+from ._validate import candidates, open_unit, positive
 from .calibration import CALIBRATION_RTOL
 from .privacy_loss import (
     ACCOUNTANT_MARGIN,
@@ -108,7 +108,7 @@ class Risks:
     epsilon: float
 
 
-KINDS = ("advantage", "tpr", "epsilon")
+MEASURED_KINDS = ("advantage", "tpr", "epsilon")
 # the root search: a ladder of σ with this many rungs per doubling, 2^(k/8) from 0.125 up to 304
 # or to twice the noise that meets the target without subsampling, if that is more
 # (``DpsgdAccountant.enough``)
@@ -179,7 +179,7 @@ class DpsgdAccountant:
     def check_kind(self, kind: str, fpr: float | None = None) -> None:
         """Refuse a risk this accountant does not read: 'advantage', 'tpr' at one of the
         setting's FPRs, or 'epsilon'."""
-        if kind not in KINDS:
+        if kind not in MEASURED_KINDS:
             raise ValueError(f"kind must be 'advantage', 'tpr' or 'epsilon', got {kind!r}")
         if kind == "tpr" and fpr not in self.setting.fprs:
             raise ValueError(f"fpr must be one of {self.setting.fprs}, got {fpr!r}")
@@ -212,12 +212,10 @@ class DpsgdAccountant:
 
     def _mu(self, kind: str, target: float, fpr: float | None) -> float:
         """The μ of the Gaussian mechanism whose risk ``kind`` is ``target`` (App. G)."""
-        if kind == "advantage":
-            mu = 2 * stats.norm.ppf((1 + target) / 2)
-        elif kind == "tpr":
-            mu = stats.norm.ppf(target) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
-        else:
+        if kind == "epsilon":
             mu = risk.gdp_mu_for_epsilon_delta(target, self.setting.delta)
+        else:
+            mu = risk.mu_for("Gaussian", _risk_target(kind, target, fpr))
         return max(float(mu), 1e-12)
 
     def calibrate(
@@ -322,17 +320,28 @@ class DpsgdAccountant:
         return root if lo < root < hi else middle
 
 
+def _risk_target(kind: str, value: float | np.ndarray, fpr: float | None) -> risk.RiskTarget:
+    """A risk ``kind`` ('advantage' or 'tpr', at ``fpr``) of ``value`` as the risk module states
+    it."""
+    if kind == "advantage":
+        return risk.at_most_advantage(value)
+    return risk.at_most_tpr(value, float(fpr))  # type: ignore[arg-type]
+
+
 def _linearised(kind: str, values: np.ndarray, fpr: float | None) -> np.ndarray:
     """A risk read as the log of the μ of a Gaussian mechanism with that risk (App. G: advantage
-    2Φ(μ/2) − 1, TPR Φ(Φ⁻¹(α) + μ)), or log ε: nearly linear in log σ for DP-SGD, which the
-    central-limit theorem makes about μ-GDP with μ ≈ q√T·√(e^(1/σ²) − 1)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if kind == "advantage":
-            mu = 2 * stats.norm.ppf((1 + values) / 2)
-        elif kind == "tpr":
-            mu = stats.norm.ppf(values) + stats.norm.isf(float(fpr))  # type: ignore[arg-type]
-        else:
-            mu = np.asarray(values, dtype=float)
+    2Φ(μ/2) − 1, TPR Φ(Φ⁻¹(α) + μ); ``risk.mu_for``), or log ε: nearly linear in log σ for
+    DP-SGD, which the central-limit theorem makes about μ-GDP with μ ≈ q√T·√(e^(1/σ²) − 1). A
+    risk that no Gaussian μ > 0 has (an advantage of 0 or 1, a TPR at α or 1) is NaN."""
+    values = np.asarray(values, dtype=float)
+    if kind == "epsilon":
+        mu = values
+    else:
+        mu = np.full(values.shape, np.nan)
+        inside = (values > (0.0 if kind == "advantage" else float(fpr))) & (values < 1)  # type: ignore[arg-type]
+        if inside.any():
+            mu[inside] = risk.mu_for("Gaussian", _risk_target(kind, values[inside], fpr))
+    with np.errstate(invalid="ignore"):
         return np.where(mu > 0, np.log(np.where(mu > 0, mu, 1.0)), np.nan)
 
 
@@ -497,7 +506,7 @@ def randomized_response_within(
     d = np.clip(np.asarray(deltas, dtype=float), 0.0, 1.0 - 1e-16)
     if x.ndim != 1 or len(x) < 2 or x[0] != 0 or np.any(np.diff(x) <= 0):
         raise ValueError("epsilons must rise from 0 and hold at least two points")
-    bounds = np.log((np.exp(x[:-1]) + (_candidates(k) - 1) * d[1:]) / (1 - d[1:]))
+    bounds = np.log((np.exp(x[:-1]) + (candidates(k) - 1) * d[1:]) / (1 - d[1:]))
     best = float(bounds[0])
     for i in range(1, len(bounds)):
         if x[i] >= best:
@@ -509,20 +518,14 @@ def randomized_response_within(
 def randomized_response_success(epsilon: float, k: int) -> float:
     """k-ary randomized response's chance of naming the right one of k, e^ε/(e^ε + k − 1): the
     exact worst case under ε-DP (``risk.singling_out``)."""
-    return risk.singling_out(risk.pure(epsilon), _candidates(k)).attained
-
-
-def _candidates(k: int) -> int:
-    if not isinstance(k, (int, np.integer)) or k < 2:
-        raise ValueError(f"k must be an integer >= 2, got {k!r}")
-    return int(k)
+    return risk.singling_out(risk.pure(epsilon), candidates(k)).attained
 
 
 def attained_singling_out(pld: Any, k: int) -> float:
     """The chance to single out one of k that a mechanism with DP-SGD's guarantee (the curve of
     ``pld``) attains: k-ary randomized response at the largest ε that lies under the curve
     (``randomized_response_within``, on a grid of ``PROFILE_STEP`` widened until the ε is found)."""
-    n = _candidates(k)
+    n = candidates(k)
     top = pld_epsilon(pld, 1e-12) + 1.0
     while True:
         grid = np.arange(0.0, top + PROFILE_STEP, PROFILE_STEP)
@@ -532,7 +535,7 @@ def attained_singling_out(pld: Any, k: int) -> float:
         top *= 2
 
 
-def noise_for_attained_singling_out(
+def sigma_for_attained_singling_out(
     setting: DpsgdSetting, max_success: float, k: int, start: float
 ) -> tuple[float, float]:
     """The least DP-SGD noise multiplier at which no k-ary randomized response with a chance
@@ -541,11 +544,14 @@ def noise_for_attained_singling_out(
     whatever the bound says. Found in log σ from ``start`` (the bound's noise, at or above the
     answer) by brentq to ``CALIBRATION_RTOL``, spent on the safe side: the σ returned is the
     smallest evaluated whose attained chance is below ``max_success``. Returns σ and that chance."""
-    n = _candidates(k)
+    n = candidates(k)
     gamma = open_unit("max_success", max_success)
     if gamma <= 1 / n:
         raise ValueError(f"max_success must exceed 1/k = {1 / n:g}, got {max_success!r}")
-    eps_gamma = math.log(gamma * (n - 1) / (1 - gamma))  # k-RR's ε at that chance
+    # k-RR's ε at that chance: its posterior at the prior 1/k (imported here, as it brings numba)
+    from .possible_worlds import bounded_guarantee
+
+    eps_gamma = bounded_guarantee(n, gamma)
     grid = np.arange(0.0, eps_gamma + 2 * PROFILE_STEP, PROFILE_STEP)
     found: dict[float, float] = {}  # σ: the largest ε of a k-RR found under its curve
 

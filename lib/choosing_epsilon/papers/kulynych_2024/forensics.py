@@ -494,7 +494,7 @@ def run_analysis(
     of ``fprs`` that this ε allows under standard calibration (Eq. 5) and the TPR the run's own
     trade-off curve allows (``privacy_loss.pld_tpr``) (Fig. 1); and both curves, FNR at each of
     ``curve_fprs`` (Fig. 4). Every error rate, from the run's own curve or from its ε, is kept to
-    the decimals the accountant gives alike on every CPU (``privacy_loss.reproducible``)."""
+    the decimals the accountant gives alike on every CPU (``privacy_loss.round_reproducibly``)."""
     rows, frames = [], []
     for sigma, rate, steps, accuracy in _runs(runs):
         pld = run_pld(sigma, rate, steps, norm_queries)
@@ -505,7 +505,7 @@ def run_analysis(
             privacy_loss.pld_tpr(pld, np.concatenate([np.asarray(fprs, float), curve_fprs]))
         )
         betas = 1 - tprs[: len(fprs)]
-        aware = np.atleast_1d(privacy_loss.reproducible(betas))
+        aware = np.atleast_1d(privacy_loss.round_reproducibly(betas))
         for a, b in zip(fprs, aware):
             rows.append(
                 {
@@ -513,7 +513,7 @@ def run_analysis(
                     "test_acc": accuracy,
                     "epsilon": epsilon,
                     "fpr": a,
-                    "tpr_standard": 1 - privacy_loss.reproducible(risk.tradeoff(standard, a)),
+                    "tpr_standard": 1 - privacy_loss.round_reproducibly(risk.tradeoff(standard, a)),
                     "tpr_aware": 1 - float(b),
                 }
             )
@@ -523,8 +523,12 @@ def run_analysis(
                     "sigma": sigma,
                     "test_acc": accuracy,
                     "fpr": curve_fprs,
-                    "fnr_aware": np.atleast_1d(privacy_loss.reproducible(1 - tprs[len(fprs) :])),
-                    "fnr_standard": privacy_loss.reproducible(risk.tradeoff(standard, curve_fprs)),
+                    "fnr_aware": np.atleast_1d(
+                        privacy_loss.round_reproducibly(1 - tprs[len(fprs) :])
+                    ),
+                    "fnr_standard": privacy_loss.round_reproducibly(
+                        risk.tradeoff(standard, curve_fprs)
+                    ),
                 }
             )
         )
@@ -564,7 +568,7 @@ def singling_out_calibration(
     recompute: bool = False,
 ) -> tuple[dict | str, str]:
     """Both calibrations of a target to single out one of k (``singling_out_request``) and the
-    noise by the attained value (``dpsgd.noise_for_attained_singling_out``, from the
+    noise by the attained value (``dpsgd.sigma_for_attained_singling_out``, from the
     bound's noise down), with what each noise allows: the stored row where its key matches
     (unless ``recompute``), else computed (at a δ other than the paper's, with the bound's and the
     attained noise of the paper's row, which do not depend on δ). Returns the row (or, where no
@@ -598,7 +602,7 @@ def singling_out_calibration(
     if before:
         sigma, success = float(before["sigma_attained"]), float(before["success_attained"])
     else:
-        sigma, success = dpsgd.noise_for_attained_singling_out(
+        sigma, success = dpsgd.sigma_for_attained_singling_out(
             setting, gamma, k, row["sigma_aware"]
         )
     at_attained = dpsgd.DpsgdAccountant(setting).risks(sigma)
