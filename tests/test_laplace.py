@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from choosing_epsilon import confidence as cf
 from choosing_epsilon import laplace
+from choosing_epsilon.papers.laplace_intro import at_work
 
 positive = st.floats(1e-3, 1e3)
 
@@ -161,7 +162,7 @@ def test_input_perturbation_table_reproduces_the_notebook_run():
     rng = np.random.default_rng(20230315)
     laplace.release(5, 7, 0.5, rng, size=1000)
     ages = rng.uniform(0, 110, size=20)
-    table = laplace.input_perturbation_table(ages, laplace.scale(110, 0.5), rng, 20_000)
+    table = at_work.input_perturbation_table(ages, laplace.scale(110, 0.5), rng, 20_000)
     assert list(table.index) == ["mean", "sample variance"]
     assert table.loc["mean", "average release"] == pytest.approx(63.67681889, rel=1e-9)
     assert table.loc["mean", "prediction"] == table.loc["mean", "f(D)"]
@@ -173,7 +174,7 @@ def test_input_perturbation_table_reproduces_the_notebook_run():
 
 @pytest.mark.parametrize("epsilon", [1e-3, 0.5, 10.0, 1000.0])
 def test_neighbour_densities_hold_both_peaks_and_a_loss_within_epsilon(epsilon):
-    frame = laplace.neighbour_densities(5, 12, 7, epsilon)
+    frame = at_work.neighbour_densities(5, 12, 7, epsilon)
     assert list(frame.columns) == ["epsilon", "a", "density_D", "density_D_prime", "ln_ratio"]
     assert (frame.epsilon == epsilon).all() and frame.a.is_monotonic_increasing
     assert {5.0, 12.0} <= set(frame.a)
@@ -185,7 +186,7 @@ def test_neighbour_densities_hold_both_peaks_and_a_loss_within_epsilon(epsilon):
 
 
 def test_neighbour_densities_at_the_example_match_the_notebook_grid():
-    frame = laplace.neighbour_densities(5, 12, 7, 0.5)
+    frame = at_work.neighbour_densities(5, 12, 7, 0.5)
     assert len(frame) == 2003  # 2001 grid points and the two centres
     assert frame.a.iloc[0] == -86 and frame.a.iloc[1] == pytest.approx(-85.9055)
     assert frame.density_D.iloc[0] == pytest.approx(5.369425689e-05, rel=1e-9)

@@ -12,6 +12,7 @@ import pytest
 from matplotlib import pyplot as plt
 
 from choosing_epsilon import laplace
+from choosing_epsilon.papers.laplace_intro import at_work
 from choosing_epsilon.papers.laplace_intro import figures as plots
 from choosing_epsilon.plots import figures, style
 
@@ -72,7 +73,7 @@ def test_output_perturbation_draws_bins_just_inside_the_resolved_range():
 
 
 def test_scenarios_has_a_density_and_a_ratio_panel_per_epsilon():
-    panels = [laplace.neighbour_densities(5, 12, 7, eps) for eps in (0.5, 10)]
+    panels = [at_work.neighbour_densities(5, 12, 7, eps) for eps in (0.5, 10)]
     fig, frame = plots.scenarios(panels, 5, 12)
     assert len(fig.axes) == 4
     titles = [ax.get_title("left") for ax in fig.axes]
@@ -127,7 +128,7 @@ def _drawn(p, seed=2):
     )
     scale = laplace.scale(sensitivity, epsilon)
     panels = [
-        laplace.neighbour_densities(center, neighbour, sensitivity, eps)
+        at_work.neighbour_densities(center, neighbour, sensitivity, eps)
         for eps in (epsilon, p["epsilon_high"])
     ]
     k = np.arange(1, p["n"] + 1)

@@ -134,7 +134,7 @@ def output_perturbation_caption(
 def scenarios(
     panels: Sequence[pd.DataFrame], center: float, neighbour_center: float
 ) -> tuple[Figure, pd.DataFrame]:
-    """The post's Figures 3 and 4: for each ε (a frame of ``laplace.neighbour_densities``), the
+    """The post's Figures 3 and 4: for each ε (a frame of ``at_work.neighbour_densities``), the
     densities of A(D) and A(D′) above, and below their ratio on a log scale within e^(±ε) (Eq. 2);
     the data is the frames, one after the other."""
     fig, axes = plt.subplots(
@@ -194,7 +194,7 @@ RESOLVED_STEPS = 1000
 
 
 def unresolved_outputs(panel: pd.DataFrame) -> str | None:
-    """Why the outputs of ``panel`` (a frame of ``laplace.neighbour_densities``) cannot be drawn
+    """Why the outputs of ``panel`` (a frame of ``at_work.neighbour_densities``) cannot be drawn
     (``unresolved_span`` of their range); None when they can."""
     a = panel["a"].to_numpy(dtype=float)
     return unresolved_span(float(a.min()), float(a.max()))
@@ -213,7 +213,8 @@ def distinct_numbers(first: float, second: float) -> tuple[str, str]:
 def scenarios_caption(
     panels: Sequence[pd.DataFrame], center: float, neighbour_center: float, sensitivity: float
 ) -> figures.Caption:
-    """Caption and alt text of ``scenarios`` for these frames of ``laplace.neighbour_densities``."""
+    """Caption and alt text of ``scenarios`` for these frames of
+    ``at_work.neighbour_densities``."""
     epsilons = [float(panel["epsilon"].iloc[0]) for panel in panels]
     at = _listed([f"ε = {eps:g}" for eps in epsilons])
     bounds = _listed([f"{laplace.ratio_label(eps)} at ε = {eps:g}" for eps in epsilons])
@@ -409,7 +410,7 @@ def show_significant(table: pd.DataFrame, name: str, significant: int, index: bo
 
 def show_input_perturbation(table: pd.DataFrame) -> None:
     """The averages of input-perturbed releases beside their predictions
-    (``laplace.input_perturbation_table``), to five significant figures."""
+    (``at_work.input_perturbation_table``), to five significant figures."""
     show_significant(table, "input_perturbation_mean", 5, index=True)
 
 
