@@ -31,7 +31,7 @@ ACCOUNTANT_MARGIN = 1e-7
 ACCOUNTANT_DECIMALS = 7
 
 
-def reproducible(rates: float | np.ndarray) -> float | np.ndarray:
+def round_reproducibly(rates: float | np.ndarray) -> float | np.ndarray:
     """Error rates read off an accountant's curve, rounded to ``ACCOUNTANT_DECIMALS`` decimals:
     the digits that are the same on every CPU (beyond them the FFT's last bits differ between code
     paths, and a value on a rounding boundary moves by one unit of the last decimal kept)."""

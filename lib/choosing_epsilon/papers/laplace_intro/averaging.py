@@ -39,8 +39,9 @@ def _laplace(epsilon: float, k: int) -> composition.Composed:
 
 
 def _kept(value: float) -> float:
-    """A reading of dp-accounting's, to the digits every CPU gives (privacy_loss.reproducible)."""
-    return float(privacy_loss.reproducible(value))
+    """A reading of dp-accounting's, to the digits every CPU gives
+    (``privacy_loss.round_reproducibly``)."""
+    return float(privacy_loss.round_reproducibly(value))
 
 
 def _kept_outward(value: float, up: bool) -> float:
@@ -74,7 +75,8 @@ def best_bracket(epsilon: float, k: int) -> tuple[float, float]:
 def readings(epsilon: float, ks: Sequence[int]) -> pd.DataFrame:
     """The advantage of each reading at each k of ``ks`` (``COLUMNS``; the most powerful test's by
     ``best_bracket``), with the exact worst case's TPR at FPR 1% and basic composition's;
-    dp-accounting's readings kept to the digits every CPU gives (``privacy_loss.reproducible``)."""
+    dp-accounting's readings kept to the digits every CPU gives
+    (``privacy_loss.round_reproducibly``)."""
     rows = []
     for k in ks:
         best_lower, best_upper = best_bracket(epsilon, k)

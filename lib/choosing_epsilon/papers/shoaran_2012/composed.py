@@ -21,7 +21,7 @@ def _row(name: str, composed: composition.Composed) -> dict[str, object]:
     """One reading's row; dp-accounting's values kept to the digits every CPU gives."""
 
     def keep(value: float) -> float:
-        return value if composed.exact else float(privacy_loss.reproducible(value))
+        return value if composed.exact else float(privacy_loss.round_reproducibly(value))
 
     return {
         "reading": name,
