@@ -7,8 +7,10 @@ import re
 import nbformat
 from PIL import Image
 
+from choosing_epsilon.plots import figures
+
 # a backslash escape of one of Markdown's special characters (``figures.markdown_escaped``)
-_ESCAPED = re.compile(r"\\([\\`*_\[\]$<>])")
+_ESCAPED = re.compile(r"\\" + figures._MARKDOWN_SPECIAL.pattern)
 
 
 def outputs_text(path) -> str:
