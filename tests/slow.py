@@ -40,6 +40,7 @@ SLOW_TESTS = {
         "test_a_committed_calibration_found_again_from_scratch",
         "test_a_committed_calibration_recomputed_brackets_its_target",
         "test_a_dpsgd_calibration_spends_its_tolerance_on_the_safe_side",
+        "test_at_another_delta_the_attack_aware_noise_of_a_stored_row_is_read_not_searched",
         "test_dpsgd_advantage_calibration_agrees_with_riskcals",
         "test_dpsgd_tpr_calibration_agrees_with_riskcals",
         "test_gaussian_delta_against_dp_accounting_and_the_attacker_scale",
@@ -76,16 +77,24 @@ SLOW_TESTS = {
         "test_a_run_that_stops_in_its_notebook_says_where_in_one_line",
     },
     "test_composition.py": {
+        "test_a_million_releases_keep_their_digits",
+        "test_dp_accounting_brackets_the_exact_composition",
+        "test_the_averaging_test_against_its_monte_carlo",
         "test_the_dominating_pair_lies_above_one_release_and_its_distribution_above_it",
+        "test_the_f_dp_composition_is_tighter_than_k_rho_where_the_docstring_says",
         "test_the_zcdp_bracket",
     },
     "test_confidence.py": {
         "test_analytic_sigma_meets_the_privacy_profile_exactly",
         "test_classical_sigma_is_conservative_below_one",
         "test_slip_curves_match_the_notebook",
+        "test_theorem1_epsilon_reveals_the_query_answer",
         "test_theorem1_value_is_a_lower_bound_that_chebyshev_certifies",
         "test_theorem2_epsilon_rises_with_p",
         "test_theorem2_is_exact_and_agrees_with_opendp",
+    },
+    "test_dpsgd_singling_out.py": {
+        "test_at_another_delta_the_bound_and_attained_noise_of_the_stored_row_are_kept",
     },
     "test_economics.py": {
         "test_feasible_region_grows_with_the_budget",
@@ -104,6 +113,10 @@ SLOW_TESTS = {
     "test_forensics_lee_clifton_replication.py": {
         "test_each_defect_only_ever_raises_or_lowers_the_risk_one_way",
         "test_without_the_two_defects_its_risk_is_eq3_over_every_world",
+    },
+    "test_formulas_once.py": {
+        "test_each_pending_repeat_is_still_there",
+        "test_no_formula_is_written_out_beside_its_function",
     },
     "test_harness_inputs.py": {
         "test_registry_as_a_folder_or_an_older_csv",
@@ -154,6 +167,10 @@ SLOW_TESTS = {
         "test_notebook_declares_exactly_the_spec_with_the_committed_values",
         "test_parameters_cell_is_the_rendered_declaration",
     },
+    "test_pld_curve.py": {
+        "test_dpsgd_curve_is_dp_accountings_own_delta_turned_into_a_curve",
+        "test_one_subsampled_step_reads_as_its_exact_symmetrised_curve",
+    },
     "test_plots_figures.py": {
         "test_a_log_axis_within_one_decade_is_labelled_in_plain_numbers",
         "test_kept_titles_give_the_same_files_as_placing_them_in_every_drawing",
@@ -196,6 +213,16 @@ SLOW_TESTS = {
         "test_the_order_of_the_distinct_values_does_not_matter",
         "test_the_weighted_sum_is_exact",
     },
+    "test_privacy_loss.py": {
+        "test_delta_at_many_epsilons_is_dp_accountings",
+        "test_epsilon_at_a_delta_is_dp_accountings",
+        "test_one_step_is_dp_accountings_connect_the_dots_distribution",
+        "test_the_composition_is_dp_accountings_self_composition",
+        "test_the_curve_is_never_below_one_directions_tests_at_tiny_fprs",
+    },
+    "test_python_guide.py": {
+        "test_every_example_of_the_guide_runs_and_shows_its_output",
+    },
     "test_queries.py": {
         "test_counts_give_the_expanded_columns_result_for_every_query",
         "test_every_query_and_k_match_brute_force",
@@ -204,6 +231,7 @@ SLOW_TESTS = {
     "test_registry.py": {
         "test_every_yaml_file_is_a_row_and_the_dropped_rows_are_kept_marked",
         "test_the_registry_states_the_model_and_the_older_file_the_label",
+        "test_whole_words_never_cut_a_word",
     },
     "test_relative_error.py": {
         "test_diff_budgets_add_up_to_epsilon",
@@ -213,21 +241,21 @@ SLOW_TESTS = {
     "test_reproduce_safety.py": {
         "test_no_run_writes_into_a_folder_the_repository_tracks",
     },
-    "test_python_guide.py": {
-        "test_every_example_of_the_guide_runs_and_shows_its_output",
-    },
     "test_risk.py": {
         "test_gdp_tpr_is_the_shifted_normal",
         "test_tradeoff_is_one_minus_tpr_and_decreasing",
         "test_zcdp_never_promises_more_than_the_gaussian_with_its_rho",
     },
     "test_risk_arrays.py": {
+        "test_the_closed_forms_read_at_once_are_the_single_readings_bit_for_bit",
         "test_the_conversions_take_arrays",
         "test_tpr_bound_reads_an_array_of_rates_element_by_element",
     },
     "test_risk_exact.py": {
         "test_approximate_curve_is_attained_by_the_four_outcome_mechanism",
+        "test_bernoulli_zcdp_rho_against_forty_digits",
         "test_gdp_curve_is_the_gaussian_mechanisms_most_powerful_test",
+        "test_no_pure_epsilon_mechanism_beats_the_curve",
         "test_pure_curve_is_attained_by_randomized_response",
         "test_riskcal_agrees_where_it_is_right",
         "test_riskcal_returns_the_trivial_curve_at_small_rho",
@@ -236,6 +264,7 @@ SLOW_TESTS = {
         "test_zcdp_curve_is_attained_by_a_two_outcome_mechanism_and_nothing_1e6_above",
         "test_zcdp_curve_lies_between_the_gaussian_and_the_approximate_family",
         "test_zcdp_epsilon_is_dp_accountings_conversion",
+        "test_zcdp_tpr_rising_is_the_curve_and_refuses_what_it_cannot_bracket",
     },
     "test_risk_profiles.py": {
         "test_a_plain_python_profile_works_in_both_solvers",
@@ -285,6 +314,7 @@ SLOW_TESTS = {
     },
     "test_synthesis.py": {
         "test_a_bad_column_is_refused_in_one_line",
+        "test_a_long_name_is_shortened_in_whole_words_in_the_prose_and_whole_in_the_table",
         "test_a_method_that_applies_keeps_the_defaults_words",
         "test_a_tpr_at_most_its_fpr_is_a_risk_no_calibration_applies_to",
         "test_an_unmet_requirement_is_not_a_method_that_does_not_apply",
@@ -292,7 +322,22 @@ SLOW_TESTS = {
         "test_lee_clifton_for_any_statistic_keeps_the_worst_posterior_at_rho",
         "test_lee_clifton_from_counts_equals_the_worlds_of_the_expanded_column",
         "test_shoaran_without_a_positive_bound_in_the_range_does_not_apply",
+        "test_the_answer_and_the_lines_say_both_routes",
         "test_the_committed_epsilons_are_the_package_functions",
+    },
+    "test_synthesis_release.py": {
+        "test_adversary_knows_data_both_ways",
+        "test_on_a_file_a_value_given_in_the_columns_unit_is_used",
+        "test_on_a_file_paying_participants_needs_the_error_in_the_columns_unit",
+        "test_on_a_file_the_demos_accuracy_noise_bound_and_lower_bound_are_not_read",
+        "test_on_a_file_the_demos_lower_bound_is_not_read",
+        "test_on_a_file_the_demos_survey_is_not_read",
+        "test_one_release_is_the_committed_answer_and_many_are_read_composed",
+        "test_pays_participants_both_ways",
+        "test_the_answers_sentences_are_true",
+        "test_the_noise_per_release_keeps_all_releases_to_the_stated_risk",
+        "test_the_parameter_sets_cover_each_shape_of_the_answer",
+        "test_the_table_iterates_one_list_of_methods_each_with_its_premise",
     },
     "test_tables.py": {
         "test_a_duckdb_table_is_read_without_a_trace",
@@ -308,6 +353,7 @@ SLOW_TESTS = {
     },
     "test_test_files.py": {
         "test_every_module_of_the_package_is_imported_by_a_test",
+        "test_the_slow_lists_name_files_and_tests_that_exist",
     },
 }
 
