@@ -113,14 +113,14 @@ def test_noise_caption_without_a_tpr_target_speaks_of_the_advantage_only():
 
 
 def test_the_noise_grid_drawn_is_the_stored_grid_the_notebook_reads():
-    v = parameters.committed_values("kulynych_2024")
+    params = parameters.committed_values("kulynych_2024")
     setting, wanted = forensics.grid_request(
-        v["sample_rate"],
-        v["num_steps"],
-        v["delta"],
-        v["advantage_targets"],  # Fig. 2a draws the paper's grid only
-        v["fpr_targets"],
-        v["tpr_targets"],
+        params["sample_rate"],
+        params["num_steps"],
+        params["delta"],
+        params["advantage_targets"],  # Fig. 2a draws the paper's grid only
+        params["fpr_targets"],
+        params["tpr_targets"],
     )
     store = DATA / "kulynych_2024" / "dpsgd_calibrations.json"
     grid, provenance = forensics.calibrations(setting, wanted, store, workers=1)

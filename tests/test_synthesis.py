@@ -371,25 +371,25 @@ def test_methods_at_the_defaults_is_the_committed_table():
 def test_a_readers_script_gets_the_table_without_the_harness():
     """``methods_for`` on the survey's column, every input named, gives the committed table: the
     harness only reads the notebook's parameters into it."""
-    v = parameters.committed_values("synthesis")
+    params = parameters.committed_values("synthesis")
     column = synth.survey_column(
-        synth.synthetic_ages(v["demo_n_people"], v["demo_ages"], v["seed"])
+        synth.synthetic_ages(params["demo_n_people"], params["demo_ages"], params["seed"])
     )
-    inputs = {name: v[name] for name in synthesis_run.METHOD_INPUTS}
+    inputs = {name: params[name] for name in synthesis_run.METHOD_INPUTS}
     # what the demo states about its release, in years: a reader's script states its own
     stated = synth.release_inputs(
-        from_file=False, value_range=v["value_range"], max_error=None, noise_bound=None,
+        from_file=False, value_range=params["value_range"], max_error=None, noise_bound=None,
         lower_bound=None, pays_participants=None,
     )  # fmt: skip
     assert (stated.max_error, stated.noise_bound, stated.lower_bound) == (5.0, 1.0, 18.0)
     survey, table = synth.methods_for(column, stated=stated, **inputs)
     pd.testing.assert_frame_equal(table, synthesis_run.methods_at())
-    assert survey == synthesis_run.survey_and_methods(v)[0]
+    assert survey == synthesis_run.survey_and_methods(params)[0]
     stated = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
-    targets = synth.risk_targets(*(v[name] for name in stated))
+    targets = synth.risk_targets(*(params[name] for name in stated))
     pd.testing.assert_frame_equal(
-        synth.noise_for_risk_table(survey, targets, v["gaussian_delta"]),
-        synthesis_run.noise_for_risk_table(survey, v),
+        synth.noise_for_risk_table(survey, targets, params["gaussian_delta"]),
+        synthesis_run.noise_for_risk_table(survey, params),
     )
 
 
@@ -629,8 +629,8 @@ def test_lengths_and_values_are_worded_in_the_columns_units():
 
 
 def default_calibration():
-    v = parameters.committed_values("synthesis")
-    return synthesis_run.noise_for_risk_table(SURVEY, v)
+    params = parameters.committed_values("synthesis")
+    return synthesis_run.noise_for_risk_table(SURVEY, params)
 
 
 def test_the_committed_calibration_is_the_package_functions():

@@ -24,9 +24,9 @@ LEE = ("Lee & Clifton, Eq. (7)", "Lee & Clifton, exact")
 def at(**changes):
     """The answer at the committed parameters with ``changes``, checked as the runner checks
     them (old names read as their new ones)."""
-    v = parameters.committed_values("synthesis")
-    v.update(parameters.check("synthesis", changes, partial=True))
-    return synthesis_run.the_answer(v)
+    params = parameters.committed_values("synthesis")
+    params.update(parameters.check("synthesis", changes, partial=True))
+    return synthesis_run.the_answer(params)
 
 
 def meaning(answer, method):

@@ -92,9 +92,13 @@ def test_the_precompute_in_total(benchmark, tmp_path):
     temporary store: the whole grid in two processes, then the calibration to single out one of
     k; each checked against what is committed, to the tolerance."""
     setting, wanted = precompute.committed_grid()
-    v = parameters.committed_values("kulynych_2024")
+    params = parameters.committed_values("kulynych_2024")
     request = forensics.singling_out_request(
-        v["sample_rate"], v["num_steps"], v["delta"], v["singling_out_among"], v["max_singling_out"]
+        params["sample_rate"],
+        params["num_steps"],
+        params["delta"],
+        params["singling_out_among"],
+        params["max_singling_out"],
     )
     assert not isinstance(request, str)
 

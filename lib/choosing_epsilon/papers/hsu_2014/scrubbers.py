@@ -25,11 +25,11 @@ def _escaped_dollars(amount: float) -> str:
 def region_against_budget(count: int) -> scrubber.ScrubAnimation:
     """The feasible (ε, N) region between the budget curve N ≤ B/((e^ε − 1)P) and the accuracy
     curve A(ε, N) ≤ T as the budget B moves, with the largest feasible ε and the slides' point."""
-    v = parameters.committed_values("hsu_2014")
-    cost = econ.expected_cost(v["bad_event_cost"], v["bad_event_probability"])
-    budget0, error, alpha = v["budget"], v["error"], v["failure_probability"]
-    constants = v["slide_constants"]
-    slide_epsilon, slide_n = v["slide_epsilon"], v["slide_n"]
+    params = parameters.committed_values("hsu_2014")
+    cost = econ.expected_cost(params["bad_event_cost"], params["bad_event_probability"])
+    budget0, error, alpha = params["budget"], params["error"], params["failure_probability"]
+    constants = params["slide_constants"]
+    slide_epsilon, slide_n = params["slide_epsilon"], params["slide_n"]
     # from a sixth of the budget (below the cost floor at the slides' values) to three times it,
     # the budgets of the notebook's last figure
     values = scrubber.grid_through(budget0, budget0 / 6, budget0 * 3, count, log=True)

@@ -440,14 +440,16 @@ class ProfileSpec:
 
     def profile(self) -> rp.Profile:
         """The profile as a function of (p, q)."""
-        v = dict(self.values)
+        params = dict(self.values)
         builders: dict[str, Callable[[], rp.Profile]] = {
-            "constant": lambda: rp.constant_profile(v["r"]),
-            "fixed_q": lambda: rp.fixed_q_profile(v["a"], v["q"], v["r"]),
-            "fixed_p": lambda: rp.fixed_p_profile(v["a"], v["p"], v["r"]),
-            "two_dimensional": lambda: rp.two_dimensional_profile(v["a"], v["r"]),
-            "box": lambda: rp.box_profile(v["r"], (v["p0"], v["p1"]), (v["q0"], v["q1"])),
-            "difference": lambda: rp.difference_profile(v["b"]),
+            "constant": lambda: rp.constant_profile(params["r"]),
+            "fixed_q": lambda: rp.fixed_q_profile(params["a"], params["q"], params["r"]),
+            "fixed_p": lambda: rp.fixed_p_profile(params["a"], params["p"], params["r"]),
+            "two_dimensional": lambda: rp.two_dimensional_profile(params["a"], params["r"]),
+            "box": lambda: rp.box_profile(
+                params["r"], (params["p0"], params["p1"]), (params["q0"], params["q1"])
+            ),
+            "difference": lambda: rp.difference_profile(params["b"]),
         }
         if self.form not in builders:
             raise ValueError(f"form must be one of {sorted(builders)}, got {self.form!r}")
@@ -455,14 +457,17 @@ class ProfileSpec:
 
     def exact(self) -> rp.Solution:
         """Eq. (13) solved by the package's optimiser over the priors the profile bounds."""
-        v = dict(self.values)
+        params = dict(self.values)
         ranges: dict[str, tuple[float, float]] = {}
         if self.form == "fixed_q":
-            ranges = {"q_range": (v["q"], v["q"])}
+            ranges = {"q_range": (params["q"], params["q"])}
         elif self.form == "fixed_p":
-            ranges = {"p_range": (v["p"], v["p"])}
+            ranges = {"p_range": (params["p"], params["p"])}
         elif self.form == "box":
-            ranges = {"p_range": (v["p0"], v["p1"]), "q_range": (v["q0"], v["q1"])}
+            ranges = {
+                "p_range": (params["p0"], params["p1"]),
+                "q_range": (params["q0"], params["q1"]),
+            }
         return rp.minimise(self.profile(), **ranges)
 
 
@@ -470,19 +475,18 @@ def authors_code_profiles(values: Mapping[str, Any]) -> list[ProfileSpec]:
     """Every risk profile whose ε the notebook finds at the given parameters (its defaults: the
     paper's), once each, in the notebook's order; a profile that several sections use is named
     after all of them."""
-    v = values
     specs: dict[tuple[str, tuple[tuple[str, float], ...]], list[str]] = {}
 
     def add(name: str, form: str, **params: float) -> None:
         key = (form, tuple((k, float(x)) for k, x in params.items()))
         specs.setdefault(key, []).append(name)
 
-    for letter, r in zip(string.ascii_uppercase, v["table1_r_tildes"]):
+    for letter, r in zip(string.ascii_uppercase, values["table1_r_tildes"]):
         add(
             f"Table 1, agency {letter}",
             "fixed_q",
-            a=v["table1_a_tilde"],
-            q=v["table1_q_tilde"],
+            a=values["table1_a_tilde"],
+            q=values["table1_q_tilde"],
             r=r,
         )
     for r in (1.5, 3, 6):
@@ -490,87 +494,91 @@ def authors_code_profiles(values: Mapping[str, Any]) -> list[ProfileSpec]:
     add(
         "Fig. 1, Agency 1",
         "fixed_q",
-        a=v["fig1_a_tilde"],
-        q=v["table1_q_tilde"],
-        r=v["table5_r_tilde"],
+        a=values["fig1_a_tilde"],
+        q=values["table1_q_tilde"],
+        r=values["table5_r_tilde"],
     )
     add(
         "Fig. 1, Agency 2",
         "fixed_p",
-        a=v["fig1_a_tilde"],
-        p=v["table5_p_tilde"],
-        r=v["table5_r_tilde"],
+        a=values["fig1_a_tilde"],
+        p=values["table5_p_tilde"],
+        r=values["table5_r_tilde"],
     )
     add(
         "Fig. 1, Agency 1 as the authors draw it (q~ = 0.999)",
         "fixed_q",
-        a=v["fig1_a_tilde"],
+        a=values["fig1_a_tilde"],
         q=0.999,
-        r=v["table5_r_tilde"],
+        r=values["table5_r_tilde"],
     )
     for r in (1.2, 1.5, 1.9, 1.99):
         add(f"Sec. 4, point profile r' = {r:g}", "box", r=r, p0=0.5, p1=0.5, q0=1, q1=1)
-    for r in v["durham_r_tildes"]:
-        for a in v["durham_a_tildes"]:
+    for r in values["durham_r_tildes"]:
+        for a in values["durham_a_tildes"]:
             name = f"Sec. 5 (Fig. 2), r~ = {r:g}, a~ = {a:g}"
             if a == 0:  # profile (17) at a~ = 0: r~ at q = 1, every p
                 add(name, "box", r=r, p0=0, p1=1, q0=1, q1=1)
             else:
                 add(name, "fixed_q", a=a, q=1, r=r)
-    for letter, a in zip(string.ascii_uppercase, v["table5_a_tildes"]):
+    for letter, a in zip(string.ascii_uppercase, values["table5_a_tildes"]):
         add(
             f"Table 5, agency {letter}",
             "fixed_p",
             a=a,
-            p=v["table5_p_tilde"],
-            r=v["table5_r_tilde"],
+            p=values["table5_p_tilde"],
+            r=values["table5_r_tilde"],
         )
-    add(f"App. C.2, constant r~ = {v['table5_r_tilde']:g}", "constant", r=v["table5_r_tilde"])
-    for p_t in v["smaller_p_tildes"]:
+    add(
+        f"App. C.2, constant r~ = {values['table5_r_tilde']:g}",
+        "constant",
+        r=values["table5_r_tilde"],
+    )
+    for p_t in values["smaller_p_tildes"]:
         add(
             f"App. C.2, p~ = {p_t:g}",
             "fixed_p",
-            a=v["table5_a_tildes"][0],
+            a=values["table5_a_tildes"][0],
             p=p_t,
-            r=v["table5_r_tilde"],
+            r=values["table5_r_tilde"],
         )
     add(
         "App. C.3 (Fig. 5)",
         "two_dimensional",
-        a=v["two_dimensional_a_tilde"],
-        r=v["two_dimensional_r_tilde"],
+        a=values["two_dimensional_a_tilde"],
+        r=values["two_dimensional_r_tilde"],
     )
-    n = v["lc_n"]
+    n = values["lc_n"]
     add(
         "App. D.1, Lee & Clifton's setting",
         "box",
-        r=n * v["lc_a_tilde"],
+        r=n * values["lc_a_tilde"],
         p0=1 / n,
         p1=1 / n,
         q0=1,
         q1=1,
     )
-    _add_run_profile(v, add)
+    _add_run_profile(values, add)
     add("Exercise 1", "difference", b=0.05)
     add("Exercise 2", "fixed_p", a=0.025, p=0.01, r=3)
     add("Exercise 3", "fixed_q", a=0.5, q=1, r=10)
     return [ProfileSpec("; ".join(names), form, params) for (form, params), names in specs.items()]
 
 
-def _add_run_profile(v: Mapping[str, Any], add: Callable[..., None]) -> None:
+def _add_run_profile(params: Mapping[str, Any], add: Callable[..., None]) -> None:
     """The run's own profile (parameters ``profile``, ``profile_*``), where the values name it."""
-    form, name = v.get("profile"), "the run's own profile"
-    r, a = v.get("profile_r_tilde"), v.get("profile_a_tilde")
+    form, name = params.get("profile"), "the run's own profile"
+    r, a = params.get("profile_r_tilde"), params.get("profile_a_tilde")
     if form == "constant":
         add(name, "constant", r=r)
     elif form == "fixed_q":
-        add(name, "fixed_q", a=a, q=v["profile_q_tilde"], r=r)
+        add(name, "fixed_q", a=a, q=params["profile_q_tilde"], r=r)
     elif form == "fixed_p":
-        add(name, "fixed_p", a=a, p=v["profile_p_tilde"], r=r)
+        add(name, "fixed_p", a=a, p=params["profile_p_tilde"], r=r)
     elif form == "two_dimensional":
         add(name, "two_dimensional", a=a, r=r)
     elif form == "box":
-        (p0, p1), (q0, q1) = v["box_p_range"], v["box_q_range"]
+        (p0, p1), (q0, q1) = params["box_p_range"], params["box_q_range"]
         add(name, "box", r=r, p0=p0, p1=p1, q0=q0, q1=q1)
 
 

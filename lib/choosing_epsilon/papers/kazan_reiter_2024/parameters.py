@@ -160,10 +160,11 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """Kazan & Reiter's parameters that constrain one another."""
-    if not v["lc_a_tilde"] > 1 / v["lc_n"]:
+    if not params["lc_a_tilde"] > 1 / params["lc_n"]:
         raise ValueError(
-            f"parameter 'lc_a_tilde' must exceed the prior 1/lc_n = {1 / v['lc_n']:.6g} (a bound "
-            f"below the prior allows no release), got {v['lc_a_tilde']!r}"
+            "parameter 'lc_a_tilde' must exceed the prior 1/lc_n = "
+            f"{1 / params['lc_n']:.6g} (a bound below the prior allows no release), "
+            f"got {params['lc_a_tilde']!r}"
         )

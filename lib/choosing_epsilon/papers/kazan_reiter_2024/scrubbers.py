@@ -16,8 +16,8 @@ def epsilon_against_absolute_bound(count: int) -> scrubber.ScrubAnimation:
     """Profile (15) at q = 1 as ã moves: r*(p, 1) = max{ã/p, r̃} and the εᵢ(p, 1) of Theorem 2,
     with the minimum (the recommended ε, Theorem 5) marked and the constant profile's for
     comparison."""
-    v = parameters.committed_values("kazan_reiter_2024")
-    r_tilde, a0 = float(v["profile_r_tilde"]), float(v["profile_a_tilde"])
+    params = parameters.committed_values("kazan_reiter_2024")
+    r_tilde, a0 = float(params["profile_r_tilde"]), float(params["profile_a_tilde"])
     values = scrubber.grid_through(a0, 0.01, 0.9, count, log=False)
     prior = np.geomspace(1e-3, 1, 400)
     fig, (ax_r, ax_e) = scrubber.new_figure(10, 5.0, 2)

@@ -104,26 +104,30 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """Kulynych et al.'s parameters that constrain one another."""
-    advantages = [*v["advantage_targets"], *v["later_advantage_targets"], v["gap_advantage"]]
-    low = [a for a in advantages if not a > v["delta"]]
+    advantages = [
+        *params["advantage_targets"],
+        *params["later_advantage_targets"],
+        params["gap_advantage"],
+    ]
+    low = [a for a in advantages if not a > params["delta"]]
     if low:
         raise ValueError(
             "parameters 'advantage_targets', 'later_advantage_targets' and 'gap_advantage' must "
             "exceed delta = "
-            f"{v['delta']!r} "
+            f"{params['delta']!r} "
             f"((0, δ)-DP already allows advantage δ), got {low!r}"
         )
-    floor = v["fpr_targets"][0] + v["delta"]
-    if not any(t > floor for t in v["tpr_targets"]):
+    floor = params["fpr_targets"][0] + params["delta"]
+    if not any(t > floor for t in params["tpr_targets"]):
         raise ValueError(
             f"parameter 'tpr_targets' needs a value above fpr_targets[0] + delta = {floor:.6g} "
             "(the Monte Carlo check calibrates to it; (0, δ)-DP already allows a TPR of "
-            f"FPR + δ), got {v['tpr_targets']!r}"
+            f"FPR + δ), got {params['tpr_targets']!r}"
         )
-    if not v["gap_fpr"] < (1 - v["gap_advantage"]) / 2:
+    if not params["gap_fpr"] < (1 - params["gap_advantage"]) / 2:
         raise ValueError(
             f"parameter 'gap_fpr' must be below (1 - gap_advantage)/2 = "
-            f"{(1 - v['gap_advantage']) / 2:.6g} (Proposition 3.3), got {v['gap_fpr']!r}"
+            f"{(1 - params['gap_advantage']) / 2:.6g} (Proposition 3.3), got {params['gap_fpr']!r}"
         )

@@ -25,14 +25,14 @@ SINGLING_OUT_STORE = DATA / "kulynych_2024" / "dpsgd_singling_out.json"
 
 def committed_grid() -> tuple[dpsgd.DpsgdSetting, list[tuple[str, float, float | None]]]:
     """The DP-SGD setting and targets of kulynych_2024's committed run."""
-    v = parameters.committed_values("kulynych_2024")
+    params = parameters.committed_values("kulynych_2024")
     return forensics.grid_request(
-        v["sample_rate"],
-        v["num_steps"],
-        v["delta"],
-        [*v["advantage_targets"], *v["later_advantage_targets"]],
-        v["fpr_targets"],
-        v["tpr_targets"],
+        params["sample_rate"],
+        params["num_steps"],
+        params["delta"],
+        [*params["advantage_targets"], *params["later_advantage_targets"]],
+        params["fpr_targets"],
+        params["tpr_targets"],
     )
 
 
@@ -53,9 +53,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{time.perf_counter() - start:.0f} s; {STORE.name} "
         + ("rewritten" if changed else "unchanged")
     )
-    v = parameters.committed_values("kulynych_2024")
+    params = parameters.committed_values("kulynych_2024")
     request = forensics.singling_out_request(
-        v["sample_rate"], v["num_steps"], v["delta"], v["singling_out_among"], v["max_singling_out"]
+        params["sample_rate"],
+        params["num_steps"],
+        params["delta"],
+        params["singling_out_among"],
+        params["max_singling_out"],
     )
     if isinstance(request, str):
         print(f"kulynych_2024: no calibration to single out one person: {request}")
@@ -69,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pd.DataFrame([row]), SINGLING_OUT_STORE, tolerance=10 * cal.CALIBRATION_RTOL
     )
     print(
-        f"kulynych_2024: the calibration to single out one of {v['singling_out_among']} "
+        f"kulynych_2024: the calibration to single out one of {params['singling_out_among']} "
         f"recomputed in {time.perf_counter() - start:.0f} s; {SINGLING_OUT_STORE.name} "
         + ("rewritten" if changed else "unchanged")
     )

@@ -88,20 +88,20 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """The Laplace introduction's noise scales: finite fourth moments."""
-    (lb, ub) = v["age_range"]
+    (lb, ub) = params["age_range"]
     scales = [
-        ("sensitivity", v["sensitivity"], "epsilon"),
+        ("sensitivity", params["sensitivity"], "epsilon"),
         ("age_range", ub - lb, "epsilon"),  # input perturbation: one value's scale (ub − lb)/ε
-        ("sensitivity", v["sensitivity"], "epsilon_high"),
+        ("sensitivity", params["sensitivity"], "epsilon_high"),
     ]
     for spread_name, spread, name in scales:
-        scale = spread / v[name]
+        scale = spread / params[name]
         if not scale <= MAX_NOISE_SCALE:
             raise ValueError(
                 f"parameters '{spread_name}' and '{name}' set the noise scale {scale:.3g}, "
                 f"which must be at most {MAX_NOISE_SCALE:g} (its fourth power a finite float): "
                 f"raise {name} to at least {spread / MAX_NOISE_SCALE:.3g}, got {name} = "
-                f"{v[name]!r}"
+                f"{params[name]!r}"
             )

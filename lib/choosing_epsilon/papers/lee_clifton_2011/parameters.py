@@ -79,13 +79,14 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """Lee & Clifton's alumni example: a risk threshold the adversary's prior does not exceed."""
-    if not v["alumni_rho"] >= 1 / v["alumni_n"]:
+    if not params["alumni_rho"] >= 1 / params["alumni_n"]:
         raise ValueError(
-            f"parameter 'alumni_rho' must lie in [1/alumni_n, 1) = [{1 / v['alumni_n']:.6g}, 1) "
+            "parameter 'alumni_rho' must lie in [1/alumni_n, 1) = "
+            f"[{1 / params['alumni_n']:.6g}, 1) "
             "(the adversary's prior over the alumni_n possible worlds is 1/alumni_n), got "
-            f"{v['alumni_rho']!r} with alumni_n = {v['alumni_n']!r}"
+            f"{params['alumni_rho']!r} with alumni_n = {params['alumni_n']!r}"
         )
 
 

@@ -20,11 +20,11 @@ from choosing_epsilon.plots import scrubber, style
 def posterior_against_epsilon(count: int) -> scrubber.ScrubAnimation:
     """Fig. 2 as ε moves: β(ω1) at its worst response (Eq. 3) and the Eq. (5) bound traced up to
     ε, a panel per attribute, with ρ and the exact ε where β crosses it."""
-    v = parameters.committed_values("lee_clifton_2011")
-    rho, end = v["rho"], v["fig2_max_epsilon"]
-    data = pw.load_database(v["data_path"], v["attributes"], v["absent"])
-    order = pw.world_order(list(data.name), v["absent"])
-    attributes = v["attributes"]
+    params = parameters.committed_values("lee_clifton_2011")
+    rho, end = params["rho"], params["fig2_max_epsilon"]
+    data = pw.load_database(params["data_path"], params["attributes"], params["absent"])
+    order = pw.world_order(list(data.name), params["absent"])
+    attributes = params["attributes"]
     # the paper's order: (a) the second attribute, (b) the first
     panels = [attributes[1], attributes[0]] if len(attributes) > 1 else [attributes[0]]
     answers = {a: sens.world_answers(data[a], "mean")[order] for a in panels}
@@ -33,7 +33,7 @@ def posterior_against_epsilon(count: int) -> scrubber.ScrubAnimation:
     fine = np.linspace(0, end, 501)
     curves = {a: pw.risk_curves(answers[a], delta_f[a], delta_v[a], fine) for a in panels}
     exact = {a: pw.exact_epsilon(answers[a], delta_f[a], rho) for a in panels}
-    values = scrubber.grid_through(v["example_epsilon"], 0.0, end, count, log=False)
+    values = scrubber.grid_through(params["example_epsilon"], 0.0, end, count, log=False)
     prior = 1 / len(data)
     fig, axes = scrubber.new_figure(5.0 * len(panels), 5.4, len(panels))
     moving: dict[str, tuple[Line2D, Line2D, Line2D, Line2D, Line2D]] = {}
@@ -98,7 +98,7 @@ def posterior_against_epsilon(count: int) -> scrubber.ScrubAnimation:
 
     draw(0)
     fig.tight_layout()
-    start = int(np.argmin(np.abs(values - v["example_epsilon"])))
+    start = int(np.argmin(np.abs(values - params["example_epsilon"])))
     return scrubber.ScrubAnimation(fig, draw, values, start, marks)
 
 

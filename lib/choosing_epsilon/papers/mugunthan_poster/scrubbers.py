@@ -18,8 +18,14 @@ from choosing_epsilon.plots import scrubber, style
 def theorems_against_confidence(count: int) -> scrubber.ScrubAnimation:
     """The poster's three ε (Theorems 1-3, Laplace noise) against the confidence p, and Fig. 1's
     ratio ε₂/ε₃, with the current p marked on both."""
-    v = parameters.committed_values("mugunthan_poster")
-    sensitivity, c, w, answer, p0 = v["sensitivity"], v["c"], v["w"], v["query_answer"], v["p"]
+    params = parameters.committed_values("mugunthan_poster")
+    sensitivity, c, w, answer, p0 = (
+        params["sensitivity"],
+        params["c"],
+        params["w"],
+        params["query_answer"],
+        params["p"],
+    )
     values = scrubber.grid_through(p0, 0.5, 0.98, count, log=False)
     fine = np.linspace(0.5, 0.995, 300)
 

@@ -59,9 +59,11 @@ DECLARED: dict[str, declare.Param] = {
 }
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """Shoaran et al.'s queries: one answer, index value and sensitivity for each query."""
-    lengths = [len(v[name]) for name in ("query_answers", "query_index", "query_sensitivities")]
+    lengths = [
+        len(params[name]) for name in ("query_answers", "query_index", "query_sensitivities")
+    ]
     if len(set(lengths)) > 1:
         raise ValueError(
             "parameters 'query_answers', 'query_index' and 'query_sensitivities' must have the "

@@ -16,8 +16,8 @@ from choosing_epsilon.plots import scrubber, style
 def noise_against_probability(count: int) -> scrubber.ScrubAnimation:
     """Fig. 1 as ε moves: Eq. (4)'s noise magnitude z against pr at ε, over the fixed curves of
     the notebook's Fig. 1, with the magnitudes exceeded half and 30% of the time marked."""
-    v = parameters.committed_values("shoaran_2012")
-    sensitivity, epsilon0, shown = v["sensitivity"], v["epsilon"], v["fig1_epsilons"]
+    params = parameters.committed_values("shoaran_2012")
+    sensitivity, epsilon0, shown = params["sensitivity"], params["epsilon"], params["fig1_epsilons"]
     # from half the smallest ε of Fig. 1 to twice its largest, log-spaced
     values = scrubber.grid_through(
         epsilon0, min(*shown, epsilon0) / 2, max(*shown, epsilon0) * 2, count, log=True

@@ -200,24 +200,24 @@ RENAMED = {
 (``harness.parameters.take_renamed``)."""
 
 
-def joint(v: Mapping[str, Any]) -> None:
+def joint(params: Mapping[str, Any]) -> None:
     """The synthesis's parameters that constrain one another: the demo's ages inside the public
     range, and on a file, the error Hsu et al.'s accuracy bound needs where the reader says they
     pay their participants (the demo's 5 years are never read on a file). A parameter only one
     method reads (the lower bound of the mean, r̃, the stated TPR and its FPR) is refused only
     where it is no number of its kind; where it rules out its method, that method says so in the
     run and every other one is computed."""
-    if v["data_path"] and v["pays_participants"] is True and v["max_error"] is None:
+    if params["data_path"] and params["pays_participants"] is True and params["max_error"] is None:
         raise ValueError(
             "parameter 'max_error' is required with pays_participants true on data_path: Hsu et "
             "al.'s accuracy bound needs the error of the mean you accept, in the column's unit "
             "(e.g. -p max_error 2000)"
         )
-    (lb, ub), ages = v["value_range"], v["demo_ages"]
-    if not v["data_path"] and not lb <= ages[0] <= ages[1] <= ub:
+    (lb, ub), ages = params["value_range"], params["demo_ages"]
+    if not params["data_path"] and not lb <= ages[0] <= ages[1] <= ub:
         raise ValueError(
-            f"parameter 'demo_ages' must lie inside value_range {v['value_range']!r} (the demo's "
-            f"ages are drawn from it), got {ages!r}"
+            f"parameter 'demo_ages' must lie inside value_range {params['value_range']!r} "
+            f"(the demo's ages are drawn from it), got {ages!r}"
         )
 
 

@@ -43,33 +43,33 @@ METHOD_INPUTS = (
 )  # fmt: skip
 
 
-def stated(v: Mapping[str, Any]) -> ReleaseInputs:
-    """What the reader states about the release at the parameters ``v``, resolved
+def stated(params: Mapping[str, Any]) -> ReleaseInputs:
+    """What the reader states about the release at the parameters ``params``, resolved
     (``release.release_inputs``): the demo's own values without ``data_path``, and on a file only
     what is given or safely derived."""
     return release_inputs(
-        from_file=bool(v["data_path"]),
-        value_range=v["value_range"],
-        max_error=v["max_error"],
-        noise_bound=v["noise_bound"],
-        lower_bound=v["lower_bound"],
-        pays_participants=v["pays_participants"],
-        adversary_knows_data=v["adversary_knows_data"],
+        from_file=bool(params["data_path"]),
+        value_range=params["value_range"],
+        max_error=params["max_error"],
+        noise_bound=params["noise_bound"],
+        lower_bound=params["lower_bound"],
+        pays_participants=params["pays_participants"],
+        adversary_knows_data=params["adversary_knows_data"],
     )
 
 
-def survey_and_methods(v: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
-    """The survey and the table of methods at the validated parameters ``v``, from one read of
+def survey_and_methods(params: Mapping[str, Any]) -> tuple[Survey, pd.DataFrame]:
+    """The survey and the table of methods at the validated parameters ``params``, from one read of
     the data."""
-    return _methods_of(read_survey(v), stated(v), v)
+    return _methods_of(read_survey(params), stated(params), params)
 
 
 def _methods_of(
-    data: Column, resolved: ReleaseInputs, v: Mapping[str, Any]
+    data: Column, resolved: ReleaseInputs, params: Mapping[str, Any]
 ) -> tuple[Survey, pd.DataFrame]:
     """``synthesis.methods_for`` on ``data`` with the reader's inputs ``resolved`` and the
-    parameters ``v`` the table reads (``METHOD_INPUTS``)."""
-    inputs = {name: v[name] for name in METHOD_INPUTS}
+    parameters ``params`` the table reads (``METHOD_INPUTS``)."""
+    inputs = {name: params[name] for name in METHOD_INPUTS}
     return synthesis.methods_for(data, stated=resolved, **inputs)
 
 
@@ -82,60 +82,61 @@ def methods_at(**changes: Any) -> pd.DataFrame:
     unknown = sorted(set(changes) - set(spec))
     if unknown:
         raise ValueError(f"synthesis has no parameter {unknown[0]!r}; its parameters: {list(spec)}")
-    v = parameters.committed_values(NOTEBOOK)
-    v.update(parameters.check(NOTEBOOK, changes, partial=True))  # joint checks included
-    return survey_and_methods(v)[1]
+    params = parameters.committed_values(NOTEBOOK)
+    params.update(parameters.check(NOTEBOOK, changes, partial=True))  # joint checks included
+    return survey_and_methods(params)[1]
 
 
-def deployments(v: Mapping[str, Any]) -> pd.DataFrame:
+def deployments(params: Mapping[str, Any]) -> pd.DataFrame:
     """The registry of deployments at ``registry_path``, the older registry filling in."""
-    return registry.read_any(v["registry_path"], OLDER_REGISTRY)
+    return registry.read_any(params["registry_path"], OLDER_REGISTRY)
 
 
-def _stated_risks(v: Mapping[str, Any]) -> tuple[Any, ...]:
+def _stated_risks(params: Mapping[str, Any]) -> tuple[Any, ...]:
     """The risks the reader states, in ``synthesis.risk_targets``'s order."""
     names = ["max_advantage", "max_tpr", "at_fpr", "max_singling_out", "singling_out_among"]
-    return tuple(v[name] for name in names)
+    return tuple(params[name] for name in names)
 
 
-def risk_targets(v: Mapping[str, Any]) -> list[risk.RiskTarget]:
-    """The attack risks the reader accepts at the parameters ``v`` (``synthesis.risk_targets``)."""
-    return synthesis.risk_targets(*_stated_risks(v))
+def risk_targets(params: Mapping[str, Any]) -> list[risk.RiskTarget]:
+    """The attack risks the reader accepts at the parameters ``params``
+    (``synthesis.risk_targets``)."""
+    return synthesis.risk_targets(*_stated_risks(params))
 
 
-def inapplicable_risks(v: Mapping[str, Any]) -> dict[str, str]:
-    """The stated risks at the parameters ``v`` that no calibration applies to, each with the
+def inapplicable_risks(params: Mapping[str, Any]) -> dict[str, str]:
+    """The stated risks at the parameters ``params`` that no calibration applies to, each with the
     reason (``synthesis.inapplicable_risks``)."""
-    return synthesis.inapplicable_risks(*_stated_risks(v)[1:])
+    return synthesis.inapplicable_risks(*_stated_risks(params)[1:])
 
 
-def noise_for_risk_table(survey: Survey, v: Mapping[str, Any]) -> pd.DataFrame:
-    """``synthesis.noise_for_risk_table`` at the risks and δ of the parameters ``v``."""
-    return synthesis.noise_for_risk_table(survey, risk_targets(v), v["gaussian_delta"])
+def noise_for_risk_table(survey: Survey, params: Mapping[str, Any]) -> pd.DataFrame:
+    """``synthesis.noise_for_risk_table`` at the risks and δ of the parameters ``params``."""
+    return synthesis.noise_for_risk_table(survey, risk_targets(params), params["gaussian_delta"])
 
 
-def the_answer(v: Mapping[str, Any]) -> synthesis.Answer:
-    """The answer at the run's parameters ``v`` (every parameter of the notebook, by name, as the
-    set-up cell validated them), computed once: the table of methods, its interval, the
+def the_answer(params: Mapping[str, Any]) -> synthesis.Answer:
+    """The answer at the run's parameters ``params`` (every parameter of the notebook, by name, as
+    the set-up cell validated them), computed once: the table of methods, its interval, the
     registry's deployments on the risk scale and the noise for each stated risk. The notebook
     opens with its ``markdown`` and its sections show its parts."""
-    data, resolved = read_survey(v), stated(v)
-    survey, methods = _methods_of(data, resolved, v)
-    deployed = deployments(v)
+    data, resolved = read_survey(params), stated(params)
+    survey, methods = _methods_of(data, resolved, params)
+    deployed = deployments(params)
     return synthesis.Answer(
         survey=survey,
         methods=methods,
         window=synthesis.feasibility(methods),
-        scale=synthesis.risk_scale(methods, deployed, v["horizon_years"]),
+        scale=synthesis.risk_scale(methods, deployed, params["horizon_years"]),
         deployments=deployed,
-        calibrated=noise_for_risk_table(survey, v),
-        skipped=inapplicable_risks(v),
+        calibrated=noise_for_risk_table(survey, params),
+        skipped=inapplicable_risks(params),
         stated=resolved,
         data=data,
-        releases=v["releases"],
+        releases=params["releases"],
         per_release=(
-            synthesis.noise_per_release(survey, risk_targets(v), v["releases"])
-            if v["releases"] > 1
+            synthesis.noise_per_release(survey, risk_targets(params), params["releases"])
+            if params["releases"] > 1
             else None
         ),
     )

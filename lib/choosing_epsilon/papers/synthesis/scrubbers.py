@@ -34,8 +34,8 @@ def methods_against_people(count: int) -> scrubber.ScrubAnimation:
     ρ would move Lee & Clifton's two rows only, which bound another release and leave panel (a)'s
     interval as it is (unless ρ falls below the prior 1/n, where no ε meets it).
     """
-    v = parameters.committed_values("synthesis")
-    n0 = v["demo_n_people"]
+    params = parameters.committed_values("synthesis")
+    n0 = params["demo_n_people"]
     grid = scrubber.grid_through(n0, n0 / 100, n0 * 50, count, log=True)
     values = np.unique(np.maximum(np.round(grid), 3)).astype(int)  # whole people, at least 3
     tables = [synthesis_run.methods_at(demo_n_people=int(n)) for n in values]
@@ -115,8 +115,8 @@ def deployments_scale() -> pd.DataFrame:
     """The deployments' rows of the synthesis's risk scale (``synth.risk_scale`` at the committed
     parameters, the registry read as the notebook reads it); those that state no guarantee the
     scale can read have no advantage."""
-    v = parameters.committed_values("synthesis")
-    deployments = registry.read_any(v["registry_path"], DATA / "epsilon_registry.csv")
+    params = parameters.committed_values("synthesis")
+    deployments = registry.read_any(params["registry_path"], DATA / "epsilon_registry.csv")
     scale = synth.risk_scale(synthesis_run.methods_at(), deployments)
     return scale[scale.kind == "deployment"].reset_index(drop=True)
 
@@ -137,8 +137,8 @@ def pure_epsilon_on_the_risk_scale(count: int) -> scrubber.ScrubAnimation:
     threshold ¾ give ε = log 3), a method's answer that the notebook's own parameters fix, rather
     than at a round ε = 1 that no method gives.
     """
-    v = parameters.committed_values("synthesis")
-    epsilon0 = synth.posterior_epsilon(v["prior"], v["posterior_threshold"])
+    params = parameters.committed_values("synthesis")
+    epsilon0 = synth.posterior_epsilon(params["prior"], params["posterior_threshold"])
     values = scrubber.grid_through(epsilon0, *RISK_SCALE_EPSILONS, count, log=True)
     deployed = deployments_scale()
     placed = deployed[deployed.advantage.notna()]
