@@ -2,16 +2,23 @@
 the paper's rows become not applicable), and bad values are refused in one line before a kernel
 starts."""
 
+import contextlib
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pandas as pd
+import psutil
 import pytest
 
 from choosing_epsilon import calibration as cal
 from choosing_epsilon import dpsgd, privacy_loss
 from choosing_epsilon.harness import parameters, reproduce
-from choosing_epsilon.harness.paths import PUBLISHED
+from choosing_epsilon.harness.paths import PUBLISHED, ROOT
 from choosing_epsilon.papers.kulynych_2024 import forensics
 from tests.notebook_text import assert_files_bounded, outputs_text
 
@@ -184,3 +191,70 @@ def test_a_target_no_noise_of_the_search_meets_is_not_applicable_and_the_run_end
     assert (margins.standard >= privacy_loss.ACCOUNTANT_MARGIN).all()
     text = outputs_text(tmp_path / f"{NAME}.ipynb")
     assert "advantage 0.6: not applicable: attack-aware calibration: the target is met" in text
+
+
+def _pool_workers(runner: psutil.Process) -> list[psutil.Process]:
+    """The processes of the DP-SGD grid's pool (``forensics.compute``, spawned by the kernel)."""
+    workers = []
+    for child in runner.children(recursive=True):
+        with contextlib.suppress(psutil.NoSuchProcess):
+            if "multiprocessing.spawn" in " ".join(child.cmdline()):
+                workers.append(child)
+    return workers
+
+
+@pytest.mark.notebook
+@pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
+@pytest.mark.parametrize(
+    "sig, to_group",
+    [(signal.SIGINT, True), (signal.SIGTERM, False)],
+    ids=["Ctrl-C", "SIGTERM to the runner"],
+)
+def test_a_run_stopped_while_its_grid_is_computed_in_two_processes_stops_them(
+    tmp_path, sig, to_group
+):
+    """Ctrl-C (SIGINT to the terminal's group: runner, kernel and the pool alike) or SIGTERM to
+    the runner alone while the kernel and its pool compute a grid that is not stored: the run
+    stops with 128 + the signal's number, one line and no traceback, and no process of the run
+    (kernel or pool) is left."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    setting = READER_SETTINGS["rate 0.01, 100 steps"]
+    argv = [a for name, value in setting.items() for a in ("-p", name, json.dumps(value))]
+    runner = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "choosing_epsilon.harness.reproduce",
+            NAME,
+            *argv,
+            "-o",
+            str(tmp_path / "out"),
+        ],
+        cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    process = psutil.Process(runner.pid)
+    deadline = time.monotonic() + 180
+    # the kernel computes one chain of the grid and its pool the other
+    while not (workers := _pool_workers(process)):
+        assert runner.poll() is None, runner.communicate()
+        assert time.monotonic() < deadline, "the grid's second process never started"
+        time.sleep(0.1)
+    every = process.children(recursive=True)
+    if to_group:
+        os.killpg(runner.pid, sig)
+    else:
+        runner.send_signal(sig)
+    _, err = runner.communicate(timeout=60)
+    assert runner.returncode == 128 + sig, err
+    assert err.strip().splitlines()[-1].startswith(f"stopped by {sig.name}: every kernel shut down")
+    assert "Traceback" not in err, err
+    gone, alive = psutil.wait_procs(every, timeout=30)
+    assert not alive, f"left running: {[p.cmdline() for p in alive]}"
+    assert workers and all(w in gone or not w.is_running() for w in workers)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
