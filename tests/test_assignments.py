@@ -14,7 +14,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -25,6 +24,7 @@ from nbgrader.nbgraderformat import MetadataValidator
 
 from choosing_epsilon.harness import kernel, parameters, reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
+from tests.runner_process import ended, start_in_group
 
 sys.path.insert(0, str(ROOT / "tools"))
 import assignments as A
@@ -585,13 +585,6 @@ def test_the_grading_command_prints_its_table_and_no_kernel_warning(tmp_path):
     assert run.stdout.splitlines()[-1].startswith("total: 0 of ")
 
 
-def _ended(process: psutil.Process) -> bool:
-    try:
-        return process.status() == psutil.STATUS_ZOMBIE  # ended, not yet reaped
-    except psutil.NoSuchProcess:
-        return True
-
-
 @pytest.mark.notebook
 @pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
 @pytest.mark.parametrize(
@@ -605,23 +598,12 @@ def test_a_grading_stopped_by_a_signal_stops_cleanly(tmp_path, sig, to_group):
     gone, and nothing is left in TMPDIR (course, staging directory, kernel sockets or connection
     file). The kernel's output after the command's last line would reach the same pipe."""
     student = _student_copy(tmp_path, "kulynych_2024")
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    grading = subprocess.Popen(
+    grading, temporary = start_in_group(
+        tmp_path,
         [sys.executable, str(ROOT / "tools" / "assignments.py"), "grade", str(student)],
-        cwd=ROOT,
-        env={**os.environ, "TMPDIR": str(temporary)},
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+        # the notebook stages its files inside the temporary course
+        "choosing-epsilon-grade-*/stages/choosing-epsilon-*",
     )
-    deadline = time.monotonic() + 120
-    # the notebook stages its files inside the temporary course: the kernel is running its cells
-    while not list(temporary.glob("choosing-epsilon-grade-*/stages/choosing-epsilon-*")):
-        assert grading.poll() is None, grading.communicate()
-        assert time.monotonic() < deadline, "the copy's cells never started"
-        time.sleep(0.05)
     kernels = psutil.Process(grading.pid).children(recursive=True)
     assert kernels, "no kernel is running"
     if to_group:
@@ -635,5 +617,5 @@ def test_a_grading_stopped_by_a_signal_stops_cleanly(tmp_path, sig, to_group):
     ]
     assert out == ""
     psutil.wait_procs(kernels, timeout=10)
-    assert all(_ended(k) for k in kernels)
+    assert all(ended(k) for k in kernels)
     assert not list(temporary.iterdir())

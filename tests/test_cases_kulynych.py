@@ -7,7 +7,6 @@ import json
 import math
 import os
 import signal
-import subprocess
 import sys
 import time
 
@@ -18,9 +17,10 @@ import pytest
 from choosing_epsilon import calibration as cal
 from choosing_epsilon import dpsgd, privacy_loss
 from choosing_epsilon.harness import parameters, reproduce
-from choosing_epsilon.harness.paths import PUBLISHED, ROOT
+from choosing_epsilon.harness.paths import PUBLISHED
 from choosing_epsilon.papers.kulynych_2024 import forensics
 from tests.notebook_text import assert_files_bounded, outputs_text
+from tests.runner_process import start_runner
 
 NAME = "kulynych_2024"
 GRID_ROWS = ["sec31_noise_up_to_3p5x", "abstract_noise_up_to_2x"]
@@ -217,27 +217,9 @@ def test_a_run_stopped_while_its_grid_is_computed_in_two_processes_stops_them(
     the runner alone while the kernel and its pool compute a grid that is not stored: the run
     stops with 128 + the signal's number, one line and no traceback, and no process of the run
     (kernel or pool) is left."""
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
     setting = READER_SETTINGS["rate 0.01, 100 steps"]
     argv = [a for name, value in setting.items() for a in ("-p", name, json.dumps(value))]
-    runner = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "choosing_epsilon.harness.reproduce",
-            NAME,
-            *argv,
-            "-o",
-            str(tmp_path / "out"),
-        ],
-        cwd=ROOT,
-        env={**os.environ, "TMPDIR": str(temporary)},
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    runner, _ = start_runner(tmp_path, [NAME, *argv, "-o", str(tmp_path / "out")])
     process = psutil.Process(runner.pid)
     deadline = time.monotonic() + 180
     # the kernel computes one chain of the grid and its pool the other

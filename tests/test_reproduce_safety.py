@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psutil
@@ -18,6 +17,7 @@ import pytest
 
 from choosing_epsilon.harness import kernel, outputs, reproduce
 from choosing_epsilon.harness.paths import ROOT, TRACKED_FOLDERS
+from tests.runner_process import descendants, ended, start_runner
 
 
 def git(*args: str) -> str:
@@ -99,43 +99,6 @@ def test_outside_the_repository_and_under_runs_a_run_is_allowed(tmp_path):
 # --- interrupting a run
 
 
-def _kernels(pid: int) -> list[psutil.Process]:
-    try:
-        return psutil.Process(pid).children(recursive=True)
-    except psutil.NoSuchProcess:
-        return []
-
-
-def _start(tmp_path, argv):
-    """The runner in a process group of its own (as a terminal runs it), its temporary files
-    under tmp_path/tmp; returns the process once the notebook's kernel has begun its cells."""
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    runner = subprocess.Popen(
-        [sys.executable, "-m", "choosing_epsilon.harness.reproduce", *argv],
-        cwd=ROOT,
-        env={**os.environ, "TMPDIR": str(temporary)},
-        start_new_session=True,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 120
-    # the kernel stages its files in a directory inside the runner's: it is running its cells
-    while not list(temporary.glob("choosing-epsilon-*/choosing-epsilon-*")):
-        assert runner.poll() is None, runner.communicate()
-        assert time.monotonic() < deadline, "the notebook never started"
-        time.sleep(0.05)
-    return runner, temporary
-
-
-def _ended(process: psutil.Process) -> bool:
-    try:
-        return process.status() == psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return True
-
-
 @pytest.mark.notebook
 @pytest.mark.skipif(sys.platform != "linux", reason="signals to a process group, as on Linux")
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -143,8 +106,10 @@ def test_an_interrupted_run_stops_and_leaves_nothing_behind(tmp_path, sig):
     out = tmp_path / "out"
     out.mkdir()
     (out / "earlier.json").write_text('{"an earlier run": 1}')
-    runner, temporary = _start(tmp_path, ["laplace_intro", "-p", "epsilon", "1.0", "-o", str(out)])
-    kernels = _kernels(runner.pid)
+    runner, temporary = start_runner(
+        tmp_path, ["laplace_intro", "-p", "epsilon", "1.0", "-o", str(out)]
+    )
+    kernels = descendants(runner.pid)
     assert kernels, "no kernel is running"
     os.killpg(runner.pid, sig)  # what Ctrl-C does (SIGINT to the foreground group), or a kill
     _, err = runner.communicate(timeout=60)
@@ -152,7 +117,7 @@ def test_an_interrupted_run_stops_and_leaves_nothing_behind(tmp_path, sig):
     assert runner.returncode == 128 + sig, err
     assert err.strip().splitlines()[-1].startswith(f"stopped by {sig.name}: every kernel shut down")
     psutil.wait_procs(kernels, timeout=10)
-    assert all(_ended(k) for k in kernels)
+    assert all(ended(k) for k in kernels)
     assert sorted(p.name for p in out.iterdir()) == ["earlier.json"]
     assert (out / "earlier.json").read_text() == '{"an earlier run": 1}'
     assert not list(temporary.iterdir())  # no staging directory, no kernel connection file
@@ -163,15 +128,15 @@ def test_an_interrupted_run_stops_and_leaves_nothing_behind(tmp_path, sig):
 def test_sigterm_to_the_runner_alone_stops_every_worker(tmp_path):
     # two notebooks in two worker processes; the signal reaches the runner only, which passes it on
     names = ["laplace_intro", "mugunthan_poster"]
-    runner, temporary = _start(
+    runner, temporary = start_runner(
         tmp_path, [*names, "-j", "2", "-p", "seed", "3", "-o", str(tmp_path / "out")]
     )
-    kernels = _kernels(runner.pid)
+    kernels = descendants(runner.pid)
     runner.send_signal(signal.SIGTERM)
     _, err = runner.communicate(timeout=60)
     assert runner.returncode == 128 + signal.SIGTERM, err
     psutil.wait_procs(kernels, timeout=10)
-    assert all(_ended(k) for k in kernels)
+    assert all(ended(k) for k in kernels)
     finished = [n for n in names if (tmp_path / "out" / n / f"{n}.ipynb").exists()]
     for name in set(names) - set(finished):  # a notebook that had not finished wrote nothing
         assert not (tmp_path / "out" / name).exists()
