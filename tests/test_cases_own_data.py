@@ -56,7 +56,7 @@ def test_the_readmes_own_data_command_answers_about_the_column(tmp_path):
     assert results["stated"]["max_error"] is None and results["stated"]["noise_bound"] is None
     # the answer opens the notebook, naming the column and release, in the column's unit
     nb = nbformat.read(tmp_path / "incomes" / "synthesis.ipynb", as_version=4)
-    opening = next(c for c in nb.cells if "answer = run.the_answer(P)" in c.source)
+    opening = next(c for c in nb.cells if "answer = run.the_answer(params)" in c.source)
     answer = opening.outputs[0]["data"]["text/markdown"]
     assert answer.startswith("## Which ε for the mean of `income` over 3,000 rows?")
     assert "the risk you accept allows ε up to 0.5108 (by Hypothesis testing)" in answer

@@ -212,7 +212,7 @@ def opening_notebook() -> nbformat.NotebookNode:
     of text, then the first section."""
     v4 = nbformat.v4
     answer = v4.new_code_cell(
-        "answer = run.the_answer(P)\ndisplay(Markdown(answer))",
+        "answer = run.the_answer(params)\ndisplay(Markdown(answer))",
         id="answer",
         metadata={"tags": ["answer"], "jupyter": {"source_hidden": True}},
     )
