@@ -51,6 +51,15 @@ def start_runner(tmp_path, argv: list[str]) -> tuple[subprocess.Popen, pathlib.P
     return start_in_group(tmp_path, command, "choosing-epsilon-*/choosing-epsilon-*")
 
 
+def stop(process: subprocess.Popen, sig: int, to_group: bool) -> None:
+    """Send ``sig`` as a terminal's Ctrl-C does, to the whole process group (``to_group``), or as
+    a kill does, to the command alone."""
+    if to_group:
+        os.killpg(process.pid, sig)
+    else:
+        process.send_signal(sig)
+
+
 def ended(process: psutil.Process) -> bool:
     """Whether ``process`` has ended (gone, or a zombie not yet reaped)."""
     try:

@@ -9,7 +9,6 @@ hidden test in the student copy, and malformed input is refused in one line. Wit
 
 import copy
 import json
-import os
 import re
 import signal
 import subprocess
@@ -24,7 +23,7 @@ from nbgrader.nbgraderformat import MetadataValidator
 
 from choosing_epsilon.harness import kernel, parameters, reproduce
 from choosing_epsilon.harness.paths import NOTEBOOKS, ROOT
-from tests.runner_process import ended, start_in_group
+from tests.runner_process import descendants, ended, start_in_group, stop
 
 sys.path.insert(0, str(ROOT / "tools"))
 import assignments as A
@@ -604,12 +603,9 @@ def test_a_grading_stopped_by_a_signal_stops_cleanly(tmp_path, sig, to_group):
         # the notebook stages its files inside the temporary course
         "choosing-epsilon-grade-*/stages/choosing-epsilon-*",
     )
-    kernels = psutil.Process(grading.pid).children(recursive=True)
+    kernels = descendants(grading.pid)
     assert kernels, "no kernel is running"
-    if to_group:
-        os.killpg(grading.pid, sig)
-    else:
-        grading.send_signal(sig)
+    stop(grading, sig, to_group)
     out, err = grading.communicate(timeout=60)
     assert grading.returncode == 128 + sig, err
     assert err.splitlines() == [

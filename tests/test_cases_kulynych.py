@@ -5,7 +5,6 @@ starts."""
 import contextlib
 import json
 import math
-import os
 import signal
 import sys
 import time
@@ -20,7 +19,7 @@ from choosing_epsilon.harness import parameters, reproduce
 from choosing_epsilon.harness.paths import PUBLISHED
 from choosing_epsilon.papers.kulynych_2024 import forensics
 from tests.notebook_text import assert_files_bounded, outputs_text
-from tests.runner_process import start_runner
+from tests.runner_process import descendants, ended, start_runner, stop
 
 NAME = "kulynych_2024"
 GRID_ROWS = ["sec31_noise_up_to_3p5x", "abstract_noise_up_to_2x"]
@@ -193,10 +192,10 @@ def test_a_target_no_noise_of_the_search_meets_is_not_applicable_and_the_run_end
     assert "advantage 0.6: not applicable: attack-aware calibration: the target is met" in text
 
 
-def _pool_workers(runner: psutil.Process) -> list[psutil.Process]:
+def _pool_workers(pid: int) -> list[psutil.Process]:
     """The processes of the DP-SGD grid's pool (``forensics.compute``, spawned by the kernel)."""
     workers = []
-    for child in runner.children(recursive=True):
+    for child in descendants(pid):
         with contextlib.suppress(psutil.NoSuchProcess):
             if "multiprocessing.spawn" in " ".join(child.cmdline()):
                 workers.append(child)
@@ -220,23 +219,19 @@ def test_a_run_stopped_while_its_grid_is_computed_in_two_processes_stops_them(
     setting = READER_SETTINGS["rate 0.01, 100 steps"]
     argv = [a for name, value in setting.items() for a in ("-p", name, json.dumps(value))]
     runner, _ = start_runner(tmp_path, [NAME, *argv, "-o", str(tmp_path / "out")])
-    process = psutil.Process(runner.pid)
     deadline = time.monotonic() + 180
     # the kernel computes one chain of the grid and its pool the other
-    while not (workers := _pool_workers(process)):
+    while not (workers := _pool_workers(runner.pid)):
         assert runner.poll() is None, runner.communicate()
         assert time.monotonic() < deadline, "the grid's second process never started"
         time.sleep(0.1)
-    every = process.children(recursive=True)
-    if to_group:
-        os.killpg(runner.pid, sig)
-    else:
-        runner.send_signal(sig)
+    every = descendants(runner.pid)
+    stop(runner, sig, to_group)
     _, err = runner.communicate(timeout=60)
     assert runner.returncode == 128 + sig, err
     assert err.strip().splitlines()[-1].startswith(f"stopped by {sig.name}: every kernel shut down")
     assert "Traceback" not in err, err
-    gone, alive = psutil.wait_procs(every, timeout=30)
+    _, alive = psutil.wait_procs(every, timeout=30)
     assert not alive, f"left running: {[p.cmdline() for p in alive]}"
-    assert workers and all(w in gone or not w.is_running() for w in workers)
+    assert all(ended(w) for w in workers)
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
