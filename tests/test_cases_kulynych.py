@@ -54,12 +54,17 @@ READER_SETTINGS = {
     "rate 0.5, 10 steps": {"sample_rate": 0.5, "num_steps": 10},
     "delta 1e-12": {"delta": 1e-12},
 }
-# dp-accounting's ε at δ = 1e-12 is not monotone in σ at the search's tolerance: it moves by about
-# 1e-3 relative between neighbouring σ (0.40509 at 0.9998 σ against 0.40547 at σ = 1.7552, where
-# the goal is 0.40547), so the least σ that meets the goal is defined only to that jitter. There
-# the standard route's noise is checked on the safe side (the goal met at σ, read anew), not for
-# tightness to the tolerance; every other check holds
-JITTERY_EPSILON = {"delta 1e-12"}
+# dp-accounting's ε at a small δ is not monotone in σ at the search's tolerance. At δ = 1e-12 it
+# moves by about 1e-3 relative between neighbouring σ (0.40509 at 0.9998 σ against 0.40547 at
+# σ = 1.7552, where the goal is 0.40547); at the first setting's δ = 1e-10 (q = 0.0005,
+# T = 20,000), by about 2e-3: ε is 2.9901, 2.9884, 2.9951, 2.9906, 2.9956 and 2.9935 at σ = 0.68839
+# and 1 to 5 × 4e-5 below it, and the library's own composition reads the same to 1e-6. So the least
+# σ that meets the goal is defined only to that jitter. There the standard route's noise is checked
+# on the safe side (the goal met at σ, read anew) and for tightness to JITTERED_SPAN: 1% less noise
+# exceeds the goal (at that σ, ε = 3.107 there, 3.7% more, far beyond the jitter), rather than
+# 2 × the tolerance less; every other check holds
+JITTERY_EPSILON = {"delta 1e-12", "small rate, many steps, delta 1e-10"}
+JITTERED_SPAN = 0.01
 
 
 def _read_back(setting: dpsgd.DpsgdSetting, kind: str, sigma: float, fpr: float | None) -> float:
@@ -121,6 +126,9 @@ def test_a_readers_dpsgd_setting_runs_and_each_noise_meets_its_target(label, tmp
         assert _read_back(setting, "epsilon", row.sigma_standard, None) <= goal
         if label not in JITTERY_EPSILON:
             assert _fails_just_below(setting, "epsilon", row.sigma_standard, None, goal)
+        else:
+            less = row.sigma_standard * (1 - JITTERED_SPAN)
+            assert _read_back(setting, "epsilon", less, None) > goal
     singling = results["singling_out"]
     assert singling["sigma_attained"] <= singling["sigma_bound"]
     assert singling["sigma_bound"] <= singling["sigma_standard"] * (1 + 2 * cal.CALIBRATION_RTOL)
