@@ -1,14 +1,9 @@
 """The first plugin of ``make test``, ``make test-fast`` and ``make test-explore``
 (``-p tests.lean_imports``, loaded before pytest's others): no test process imports
-``rfc3987_syntax``.
+``rfc3987_syntax``, whose import builds parsers for about 1.5 s in the controller and in every
+worker as nbformat loads jsonschema (``choosing_epsilon.harness.lean``: only the "iri" formats go
+unchecked, which no schema of the tests uses; CITATION.cff's uses "date" and "uri")."""
 
-jsonschema imports it, where it is installed (jupyter-events brings it), only to check the "iri"
-and "iri-reference" string formats, which no test asks for (the one schema the tests validate
-against, CITATION.cff's, uses "date" and "uri"); its import builds a parser for seconds, in the
-controller and in every worker, as nbformat loads jsonschema. Marked absent, its import fails and
-jsonschema goes without those two checks.
-"""
+from choosing_epsilon.harness.lean import skip_iri_parsers
 
-import sys
-
-sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[assignment]
+skip_iri_parsers()

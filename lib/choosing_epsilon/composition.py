@@ -493,15 +493,33 @@ def compose(
     (0.8696, 0.7634)
     """
     count = _releases(k)
-    if isinstance(guarantees, risk.Guarantee):
-        releases = (guarantees,) * count
-    else:
-        releases = tuple(guarantees)
-        if count != 1:
-            raise ValueError(f"k must be 1 when a list of guarantees is given, got {k!r}")
-        if not releases or not all(isinstance(g, risk.Guarantee) for g in releases):
-            raise ValueError("guarantees must be a Guarantee or a non-empty list of them")
     step = positive("grid_step", grid_step)
+    if isinstance(guarantees, risk.Guarantee):
+        return _compose_copies(guarantees, count, step)
+    releases = tuple(guarantees)
+    if count != 1:
+        raise ValueError(f"k must be 1 when a list of guarantees is given, got {k!r}")
+    if not releases or not all(isinstance(g, risk.Guarantee) for g in releases):
+        raise ValueError("guarantees must be a Guarantee or a non-empty list of them")
+    return _compose_list(releases, step)
+
+
+# A composition is kept for the process, keyed by its releases (k copies of one guarantee by the
+# guarantee and k): a composed distribution is built once however often the same releases are
+# read (a table and its figure; the risk scale of one registry, at every column's run). The
+# result is immutable; each curve builds its distribution on first use and keeps it.
+@lru_cache(maxsize=64)
+def _compose_copies(g: risk.Guarantee, k: int, step: float) -> Composed:
+    return _composed((g,) * k, step)
+
+
+@lru_cache(maxsize=64)
+def _compose_list(releases: tuple[risk.Guarantee, ...], step: float) -> Composed:
+    return _composed(releases, step)
+
+
+def _composed(releases: tuple[risk.Guarantee, ...], step: float) -> Composed:
+    """``compose`` of the checked ``releases`` on the grid ``step``."""
     models = {g.model for g in releases}
     n = len(releases)
     if len(set(releases)) == 1:
