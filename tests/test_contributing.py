@@ -210,8 +210,8 @@ def test_contributings_recipe_runs_in_a_copy_of_the_repository(tmp_path):
     assert f"| [{name}](notebooks/{name}.ipynb) | 1 | 1 |" in readme  # the status table
     assert f"| [{name}](notebooks/{name}.ipynb) | C. Dwork and A. Roth" in readme  # the sources
     # the notebook's own tests, and the lint, in the copy
-    own = [sys.executable, "-m", "pytest", "-q", "-p", "tests.lean_imports"]  # as make test
-    tests = run([*own, "-p", "no:cacheprovider", "-k", name, *OWN_TESTS], copy, env)
+    pytest_as_make_test = [sys.executable, "-m", "pytest", "-q", "-p", "tests.lean_imports"]
+    tests = run([*pytest_as_make_test, "-p", "no:cacheprovider", "-k", name, *OWN_TESTS], copy, env)
     passed = re.search(r"(\d+) passed", tests.stdout)
     assert passed and int(passed.group(1)) >= 10 and "failed" not in tests.stdout, tests.stdout
     new = [p for p in files if p.endswith(".py")] + [notebook_path]
