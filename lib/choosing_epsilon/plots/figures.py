@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import matplotlib.transforms
 import numpy as np
 import pandas as pd
+from matplotlib import _tight_bbox  # savefig's own helper for drawing over a box
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.ticker import Formatter, FuncFormatter, LogFormatterSciNotation, LogLocator
 from PIL import Image as PILImage
@@ -213,22 +214,55 @@ def _titles_kept(fig: plt.Figure) -> Iterator[None]:
             ax._autotitlepos = True  # type: ignore[attr-defined]
 
 
-def _draw_agg(fig: plt.Figure, dpi: float) -> tuple[np.ndarray, matplotlib.transforms.Bbox]:
-    """Draw ``fig`` once with Agg at ``dpi``: its pixels (RGBA rows, top first) and its tight
-    bounding box in inches."""
+@dataclass
+class _Drawing:
+    """One Agg drawing of a figure at the saved dpi: its pixels (RGBA rows, top first), its tight
+    box in inches, and the style's and caption's problems found in it."""
+
+    pixels: np.ndarray
+    tight: matplotlib.transforms.Bbox
+    found: list[str]
+
+
+@contextlib.contextmanager
+def _agg_at(fig: plt.Figure, dpi: float) -> Iterator[FigureCanvasAgg]:
+    """Within the block, ``fig`` sits on an Agg canvas of its own at ``dpi``, as savefig puts it
+    (Agg draws, whatever the backend); its own canvas and dpi come back after."""
     canvas, figure_dpi = fig.canvas, fig.dpi
-    agg = FigureCanvasAgg(
-        fig
-    )  # a canvas of its own, as savefig makes one: Agg draws, whatever the backend
+    agg = FigureCanvasAgg(fig)
     try:
         fig.set_dpi(dpi)
-        agg.draw()
-        with _titles_kept(fig):
-            tight = fig.get_tightbbox(agg.get_renderer())
-        return np.asarray(agg.buffer_rgba()), tight
+        yield agg
     finally:
         fig.set_dpi(figure_dpi)
         fig.set_canvas(canvas)
+
+
+def _draw_checked(agg: FigureCanvasAgg, caption: Caption) -> _Drawing:
+    """Draw ``agg``'s figure once, recording its texts, and check that drawing against the style
+    and the caption: the drawing saved is the drawing checked, and no other is made for the
+    check."""
+    fig, renderer = agg.figure, agg.get_renderer()  # the renderer ``draw`` reuses
+    with style.recording_texts(renderer) as drawn:
+        agg.draw()
+    found = [*style.problems(fig, style.text_boxes(drawn, renderer)), *caption.problems()]
+    with _titles_kept(fig):
+        tight = fig.get_tightbbox(renderer)
+    return _Drawing(np.asarray(agg.buffer_rgba()), tight, found)
+
+
+def _draw_within(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox) -> np.ndarray:
+    """The pixels of ``agg``'s figure drawn over ``box`` (inches) instead of its own canvas, as
+    ``savefig(bbox_inches=box)`` draws it but without laying it out again: the drawing just made
+    placed everything, and the layout engine stays off (as savefig keeps it after its own pass)."""
+    fig = agg.figure
+    restore = _tight_bbox.adjust_bbox(fig, box, agg.get_renderer())
+    try:
+        with fig._cm_set(layout_engine="none"), _titles_kept(fig):  # type: ignore[attr-defined]
+            agg.draw()
+        return np.array(agg.buffer_rgba())
+    finally:
+        restore()
 
 
 def _crop(
@@ -261,13 +295,16 @@ def save_figure(
     departures are recorded in captions.json, never ending a valid run.
 
     ``savefig(bbox_inches="tight")`` would lay the figure out to find its box, then draw it, and
-    do both again for the second file. Here one Agg drawing gives the box and the PNG, cut from
-    its pixels; the SVG is drawn over the same box, keeping the titles where that drawing put
-    them (``_titles_kept``). Only when the figure's contents reach beyond its edges (a legend or
-    label outside), which cutting cannot recover, or the ``savefig.*`` style asks for another
-    background, is the PNG drawn again by ``savefig``. The PNG drops its alpha channel when every
-    pixel is opaque: the same image, a quarter less to compress. Log axes get the project's
-    labels and minor ticks first (``_log_axes``).
+    do both again for the second file, and the style check would lay it out once more. Here one
+    Agg drawing at the saved dpi gives the texts the check reads (``_draw_checked``: the drawing
+    checked is the drawing saved), the box and the PNG, cut from its pixels; the SVG is drawn over
+    the same box, keeping the titles where that drawing put them (``_titles_kept``). When the
+    figure's contents reach beyond its edges (a legend or label outside), which cutting cannot
+    recover, the PNG is drawn once more over the box without a new layout (``_draw_within``:
+    savefig's pixels exactly); only when the ``savefig.*`` style asks for another background is it
+    drawn by ``savefig``. The PNG drops its alpha channel when every pixel is opaque: the same
+    image, a quarter less to compress. Log axes get the project's labels and minor ticks first
+    (``_log_axes``).
     """
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")
@@ -278,36 +315,41 @@ def save_figure(
     if not isinstance(caption, Caption):
         raise ValueError(f"caption: a figures.Caption, got {type(caption).__name__}")
     _log_axes(fig)
-    found = [*style.problems(fig), *caption.problems()]
-    if found and strict():
-        raise ValueError(f"figure style: {name}: " + "; ".join(found))
+    dpi = matplotlib.rcParams["savefig.dpi"]
+    dpi = fig.dpi if dpi == "figure" else float(dpi)
+    with _agg_at(fig, dpi) as agg:
+        drawing = _draw_checked(agg, caption)
+        if drawing.found and strict():
+            raise ValueError(f"figure style: {name}: " + "; ".join(drawing.found))
+        tight = drawing.tight
+        box = tight.padded(matplotlib.rcParams["savefig.pad_inches"])
+        width, height = fig.get_size_inches()
+        outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
+        # savefig paints another background
+        recoloured = matplotlib.rcParams["savefig.transparent"] or any(
+            matplotlib.rcParams[key] != "auto" for key in ("savefig.facecolor", "savefig.edgecolor")
+        )
+        if recoloured:
+            image = None
+        elif outside:
+            image = _draw_within(agg, box)
+        else:
+            image = _crop(fig, drawing.pixels, box, dpi)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg"]
-    dpi = matplotlib.rcParams["savefig.dpi"]
-    dpi = fig.dpi if dpi == "figure" else float(dpi)
-    pixels, tight = _draw_agg(fig, dpi)
-    box = tight.padded(matplotlib.rcParams["savefig.pad_inches"])
-    width, height = fig.get_size_inches()
-    outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
-    # savefig paints another background
-    recoloured = matplotlib.rcParams["savefig.transparent"] or any(
-        matplotlib.rcParams[key] != "auto" for key in ("savefig.facecolor", "savefig.edgecolor")
-    )
     with _titles_kept(fig):
-        if outside or recoloured:
+        if image is None:
             drawn = io.BytesIO()
             fig.savefig(drawn, format="png", bbox_inches=box)
             with PILImage.open(drawn) as png:
                 image = np.asarray(png.convert("RGBA"))
-        else:
-            image = _crop(fig, pixels, box, dpi)
         opaque = bool((image[..., 3] == 255).all())
         PILImage.fromarray(image[..., :3] if opaque else image).save(
             paths[0], format="png", dpi=(dpi, dpi)
         )
         fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
-    return [*paths, save_table(data, name, out), write_caption(name, caption, out, found)]
+    return [*paths, save_table(data, name, out), write_caption(name, caption, out, drawing.found)]
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]$<>])")

@@ -10,7 +10,9 @@ greyscale print keeps them apart.
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import matplotlib
@@ -254,8 +256,12 @@ def _series_key(artist: Line2D) -> tuple[str, str, bool]:
     )
 
 
-def problems(fig: Figure) -> list[str]:
-    """Every way ``fig`` departs from the style, one line each; empty when it keeps to it."""
+def problems(fig: Figure, texts: list[tuple[Text, Bbox]] | None = None) -> list[str]:
+    """Every way ``fig`` departs from the style, one line each; empty when it keeps to it.
+
+    ``texts``: the texts of a drawing just made, as ``text_boxes`` gives them, its renderer still
+    the figure's (``figures.save_figure`` checks the drawing it saves); by default the figure is
+    drawn without rendering at its own dpi (``drawn_texts``)."""
     found: list[str] = []
     shown = panels(fig)
     for index, ax in enumerate(shown):
@@ -316,7 +322,8 @@ def problems(fig: Figure) -> list[str]:
                 f"text {text.get_text()[:40]!r} is {text.get_fontsize():g} pt; sizes are "
                 f"{sorted(sizes)}"
             )
-    texts = drawn_texts(fig)
+    if texts is None:
+        texts = drawn_texts(fig)
     for first, second in _overlapping(texts, fig.dpi):
         found.append(f"texts {first[:40]!r} and {second[:40]!r} overlap")
     found.extend(reader_problems(fig, texts))
@@ -328,27 +335,48 @@ def drawn_texts(fig: Figure) -> list[tuple[Text, Bbox]]:
     rendering, recording each text as it is drawn (tick labels outside the view are not drawn,
     and so are not counted)."""
     renderer = _get_renderer(fig)
-    drawn: list[Text] = []
+    # every draw_* a no-op (nothing is rasterised), the texts recorded through the no-op
+    with renderer._draw_disabled(), recording_texts(renderer) as drawn:
+        fig.draw(renderer)
+    return text_boxes(drawn, renderer)
 
-    def record(*args: Any, mtext: Text | None = None, **kwargs: Any) -> None:
-        if mtext is not None:
-            drawn.append(mtext)
+
+@contextlib.contextmanager
+def recording_texts(renderer: Any) -> Iterator[list[Text]]:
+    """Within the block, every text drawn (with ``renderer``, or by itself) is appended to the
+    list yielded, in drawing order; the drawing itself is unchanged."""
+    drawn: list[Text] = []
+    own = renderer.__dict__.get("draw_text")  # a no-op set by ``_draw_disabled``, if any
+    draw_text = renderer.draw_text
 
     # the renderer names the text it draws only for a text of one line: a text of several lines
     # is recorded when it draws itself
+    def record(*args: Any, mtext: Text | None = None, **kwargs: Any) -> Any:
+        if mtext is not None:
+            drawn.append(mtext)
+        return draw_text(*args, mtext=mtext, **kwargs)
+
     text_draw = Text.draw
 
     def draw_recorded(text: Text, *args: Any, **kwargs: Any) -> Any:
         drawn.append(text)
         return text_draw(text, *args, **kwargs)
 
-    with renderer._draw_disabled():  # every draw_* a no-op: nothing is rasterised
-        renderer.draw_text = record
-        Text.draw = draw_recorded  # type: ignore[method-assign,assignment]
-        try:
-            fig.draw(renderer)
-        finally:
-            Text.draw = text_draw  # type: ignore[method-assign]
+    renderer.draw_text = record
+    Text.draw = draw_recorded  # type: ignore[method-assign,assignment]
+    try:
+        yield drawn
+    finally:
+        Text.draw = text_draw  # type: ignore[method-assign]
+        if own is None:
+            del renderer.draw_text
+        else:
+            renderer.draw_text = own
+
+
+def text_boxes(drawn: list[Text], renderer: Any) -> list[tuple[Text, Bbox]]:
+    """The visible, non-empty texts of ``drawn`` (each once), with their boxes in display units
+    as ``renderer`` drew them."""
     found = []
     for text in dict.fromkeys(drawn):
         if text.get_visible() and text.get_text().strip():
