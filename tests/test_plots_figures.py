@@ -135,25 +135,45 @@ def _margins(image: np.ndarray) -> np.ndarray:
     )
 
 
+# how each figure of the test below is saved: cut from its one drawing ("cut"), or drawn again over
+# its box as savefig draws it ("again"); constrained layout makes room for a legend just past the
+# axes, so that figure stays within its canvas
+ROUTES = {
+    (None, None): "cut",
+    (1.02, None): "cut",  # within the wider drawing's margin
+    (1.4, None): "again",  # past it
+    (None, "constrained"): "cut",
+    (1.02, "constrained"): "cut",
+    (1.4, "constrained"): "again",
+}
+
+
 @pytest.mark.parametrize("layout", [None, "constrained"])
 @pytest.mark.parametrize(
-    "outside", [False, True], ids=["inside the figure", "legend beyond its edge"]
+    "legend_at",
+    [None, 1.02, 1.4],
+    ids=["inside the figure", "legend just past its edge", "legend far beyond its edge"],
 )
-def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside, layout):
+def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, monkeypatch, legend_at, layout):
     """The PNG holds what matplotlib draws, pixel for pixel, with savefig's tight box and margins
-    around it; a figure reaching past its canvas is drawn over its box, exactly as savefig draws
-    it, with or without a layout engine."""
+    around it, also where the figure reaches past its canvas: cut from its one drawing, made over
+    a wider canvas (``MARGIN_INCHES`` beyond each edge) for a figure without a layout engine, or
+    else drawn again over its box exactly as savefig draws it."""
 
     def build():
         fig = log_figure()
         fig.set_layout_engine(layout)
-        if (
-            outside
-        ):  # a legend wholly right of the figure: cutting cannot recover it, it is drawn again
-            fig.axes[0].legend(loc="center left", bbox_to_anchor=(1.4, 0.5))
+        if legend_at is not None:  # a legend right of the axes, past the figure's right edge
+            fig.axes[0].legend(loc="center left", bbox_to_anchor=(legend_at, 0.5))
         return fig
 
+    drawn_again = []
+    draw_within = figures._draw_within
+    monkeypatch.setattr(
+        figures, "_draw_within", lambda *args: drawn_again.append(1) or draw_within(*args)
+    )
     ours = figures.save_figure(build(), "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)[0]
+    assert ("again" if drawn_again else "cut") == ROUTES[legend_at, layout]
     for name, box in (("whole", None), ("tight", "tight")):
         reference = build()
         figures._log_axes(reference)
@@ -165,9 +185,17 @@ def test_png_is_the_drawing_cut_to_its_tight_box(tmp_path, outside, layout):
     assert (
         np.abs(_margins(a) - _margins(tight)).max() <= 1
     )  # savefig.pad_inches around the contents, as savefig leaves
-    if outside:
-        assert a.shape[1] > whole.shape[1]  # the legend beyond the figure's edge is in the file
-        assert np.array_equal(a, tight[..., :3])  # savefig's drawing, pixel for pixel
+    past_edge = _ink(tight).shape[1] > _ink(whole).shape[1]  # contents the canvas cuts off
+    assert past_edge == (legend_at is not None and (layout is None or legend_at > 1.1))
+    if drawn_again:
+        assert np.array_equal(a, tight[..., :3])  # savefig's pixels exactly
+    elif past_edge:
+        assert _ink(a).shape[1] > _ink(whole).shape[1]  # the legend past the edge is in the file
+        # shifted by whole pixels, the drawing over the wider canvas holds the figure's own
+        # canvas pixel for pixel (the legend is centred at its right, so the two drawings'
+        # contents start at the same top left corner)
+        rows, columns = _ink(whole).shape[:2]
+        assert np.array_equal(_ink(a)[:rows, :columns], _ink(whole))
     else:
         assert np.array_equal(_ink(a), _ink(whole))  # cut from one drawing: the same pixels
     plt.close("all")

@@ -214,12 +214,20 @@ def _titles_kept(fig: plt.Figure) -> Iterator[None]:
             ax._autotitlepos = True  # type: ignore[attr-defined]
 
 
+# how far beyond each edge (in inches, a whole number of pixels at the saved dpi) a figure without
+# a layout engine is drawn the first time: a legend or label reaching past its canvas (most
+# legends below an axes do, by up to an inch) is cut from that same drawing
+MARGIN_INCHES = 1.5
+
+
 @dataclass
 class _Drawing:
-    """One Agg drawing of a figure at the saved dpi: its pixels (RGBA rows, top first), its tight
-    box in inches, and the style's and caption's problems found in it."""
+    """One Agg drawing of a figure at the saved dpi: its pixels (RGBA rows, top first) over its
+    canvas and ``margin`` pixels beyond each edge, its tight box in inches, and the style's and
+    caption's problems found in it."""
 
     pixels: np.ndarray
+    margin: int
     tight: matplotlib.transforms.Bbox
     found: list[str]
 
@@ -241,14 +249,35 @@ def _agg_at(fig: plt.Figure, dpi: float) -> Iterator[FigureCanvasAgg]:
 def _draw_checked(agg: FigureCanvasAgg, caption: Caption) -> _Drawing:
     """Draw ``agg``'s figure once, recording its texts, and check that drawing against the style
     and the caption: the drawing saved is the drawing checked, and no other is made for the
-    check."""
-    fig, renderer = agg.figure, agg.get_renderer()  # the renderer ``draw`` reuses
-    with style.recording_texts(renderer) as drawn:
-        agg.draw()
-    found = [*style.problems(fig, style.text_boxes(drawn, renderer)), *caption.problems()]
-    with _titles_kept(fig):
-        tight = fig.get_tightbbox(renderer)
-    return _Drawing(np.asarray(agg.buffer_rgba()), tight, found)
+    check.
+
+    A figure without a layout engine is drawn over its canvas and ``MARGIN_INCHES`` beyond each
+    edge, shifted by whole pixels (so its own pixels are those of a drawing on its canvas), as
+    savefig draws over a box; one with a layout engine is drawn on its canvas, since freezing
+    the axes where they stand, as drawing over a box requires, would undo its layout."""
+    fig = agg.figure
+    margin = 0 if fig.get_layout_engine() is not None else round(MARGIN_INCHES * fig.dpi)
+    restore: Callable[[], None] = lambda: None  # noqa: E731
+    if margin:
+        m, (width, height) = margin / fig.dpi, fig.get_size_inches()
+        box = matplotlib.transforms.Bbox.from_extents(-m, -m, width + m, height + m)
+        restore = _tight_bbox.adjust_bbox(fig, box, agg.get_renderer())
+    try:
+        renderer = agg.get_renderer()  # the renderer ``draw`` reuses
+        with style.recording_texts(renderer) as drawn:
+            agg.draw()
+        # read while the drawing's frame holds: axis labels stand where it put them, in pixels
+        found = [*style.problems(fig, style.text_boxes(drawn, renderer)), *caption.problems()]
+        with _titles_kept(fig):
+            tight = (
+                fig.get_tightbbox(renderer)
+                .frozen()
+                .translated(-margin / fig.dpi, -margin / fig.dpi)
+            )
+        pixels = np.array(agg.buffer_rgba())
+    finally:
+        restore()
+    return _Drawing(pixels, margin, tight, found)
 
 
 def _draw_within(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox) -> np.ndarray:
@@ -265,16 +294,34 @@ def _draw_within(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox) -> np.nd
         restore()
 
 
+# an edge this close to a pixel boundary (in pixels) lies on it: a box read in a drawing's frame,
+# shifted by whole pixels, comes back a few ulps off where it sat on a boundary
+_ON_THE_BOUNDARY = 1e-6
+
+
+def _floor(pixels: float) -> int:
+    return math.floor(pixels + _ON_THE_BOUNDARY)
+
+
+def _ceil(pixels: float) -> int:
+    return math.ceil(pixels - _ON_THE_BOUNDARY)
+
+
 def _crop(
-    fig: plt.Figure, pixels: np.ndarray, box: matplotlib.transforms.Bbox, dpi: float
+    fig: plt.Figure,
+    pixels: np.ndarray,
+    box: matplotlib.transforms.Bbox,
+    dpi: float,
+    margin: int = 0,
 ) -> np.ndarray:
-    """The pixels inside ``box`` (inches), padded with the figure's face colour beyond its edges,
-    as savefig pads."""
+    """The pixels inside ``box`` (inches from the figure's lower left corner) of a drawing that
+    reaches ``margin`` pixels beyond each edge of the figure, padded with the figure's face colour
+    beyond the drawing, as savefig pads."""
     rows, columns = pixels.shape[:2]
-    left, right = math.floor(box.x0 * dpi), math.ceil(box.x1 * dpi)
+    left, right = _floor(box.x0 * dpi) + margin, _ceil(box.x1 * dpi) + margin
     top, bottom = (
-        rows - math.ceil(box.y1 * dpi),
-        rows - math.floor(box.y0 * dpi),
+        rows - margin - _ceil(box.y1 * dpi),
+        rows - margin - _floor(box.y0 * dpi),
     )  # pixel rows count down
     image = np.empty((bottom - top, right - left, 4), dtype=np.uint8)
     image[...] = np.round(np.asarray(matplotlib.colors.to_rgba(fig.get_facecolor())) * 255)
@@ -324,7 +371,14 @@ def save_figure(
         tight = drawing.tight
         box = tight.padded(matplotlib.rcParams["savefig.pad_inches"])
         width, height = fig.get_size_inches()
-        outside = tight.x0 < 0 or tight.y0 < 0 or tight.x1 > width or tight.y1 > height
+        reach = drawing.margin / dpi  # how far beyond the figure's edges the drawing holds
+        # contents beyond the drawing cannot be cut from it (its padding can: the face colour)
+        outside = (
+            tight.x0 < -reach
+            or tight.y0 < -reach
+            or tight.x1 > width + reach
+            or tight.y1 > height + reach
+        )
         # savefig paints another background
         recoloured = matplotlib.rcParams["savefig.transparent"] or any(
             matplotlib.rcParams[key] != "auto" for key in ("savefig.facecolor", "savefig.edgecolor")
@@ -334,7 +388,7 @@ def save_figure(
         elif outside:
             image = _draw_within(agg, box)
         else:
-            image = _crop(fig, drawing.pixels, box, dpi)
+            image = _crop(fig, drawing.pixels, box, dpi, drawing.margin)
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{name}.png", out / f"{name}.svg"]

@@ -579,7 +579,8 @@ def reader_problems(fig: Figure, texts: list[tuple[Text, Bbox]] | None = None) -
         texts = drawn_texts(fig)
     drawn = {id(text) for text, _ in texts}
     found: list[str] = []
-    figure_box = fig.bbox
+    # the figure's own box in display units (also where a drawing over a wider box put it)
+    figure_box = fig.transFigure.transform_bbox(Bbox.unit())
     axes = drawn_axes(fig)
     for number, ax in enumerate(axes, start=1):
         where = f"panel {number}"
