@@ -382,3 +382,20 @@ def test_say_shows_each_sentence_as_a_paragraph_read_as_written(monkeypatch):
         seen[0].data
         == r"a cost of \$30,000 and \$5" + "\n\n" + r"get\_beta\_from\_zcdp at \*p\* \< 1"
     )
+
+
+def test_the_svg_keeps_the_layout_of_the_png_and_the_figure_its_engine(tmp_path, monkeypatch):
+    """The SVG is drawn with the layout engine held (no layout pass of its own), and the figure
+    keeps its engine afterwards."""
+    fig = log_figure()
+    fig.set_layout_engine("constrained")
+    engine = fig.get_layout_engine()
+    executed = []
+    execute = type(engine).execute
+    monkeypatch.setattr(
+        type(engine), "execute", lambda self, f: executed.append(1) or execute(self, f)
+    )
+    figures.save_figure(fig, "f", pd.DataFrame({"x": [1]}), tmp_path, CAPTION)
+    assert executed == [1]  # once, in the drawing the PNG is cut from
+    assert fig.get_layout_engine() is engine
+    plt.close(fig)

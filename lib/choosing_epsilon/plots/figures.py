@@ -345,7 +345,8 @@ def save_figure(
     do both again for the second file, and the style check would lay it out once more. Here one
     Agg drawing at the saved dpi gives the texts the check reads (``_draw_checked``: the drawing
     checked is the drawing saved), the box and the PNG, cut from its pixels; the SVG is drawn over
-    the same box, keeping the titles where that drawing put them (``_titles_kept``). When the
+    the same box, keeping the titles where that drawing put them (``_titles_kept``) and the
+    layout it made (the layout engine held). When the
     figure's contents reach beyond its edges (a legend or label outside), which cutting cannot
     recover, the PNG is drawn once more over the box without a new layout (``_draw_within``:
     savefig's pixels exactly); only when the ``savefig.*`` style asks for another background is it
@@ -402,7 +403,9 @@ def save_figure(
         PILImage.fromarray(image[..., :3] if opaque else image).save(
             paths[0], format="png", dpi=(dpi, dpi)
         )
-        fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
+        # the SVG keeps the layout the PNG's drawing made (no pass of the layout engine of its own)
+        with fig._cm_set(layout_engine="none"):  # type: ignore[attr-defined]
+            fig.savefig(paths[1], metadata={"Date": None, "Creator": None}, bbox_inches=box)
     return [*paths, save_table(data, name, out), write_caption(name, caption, out, drawing.found)]
 
 
