@@ -67,6 +67,9 @@ def test_corollary2_at_p_equal_one():
         (lambda: rp.point_epsilon(2.0), r"r_prime must lie in \[1, 2\), got 2.0"),
         (lambda: rp.lee_clifton_epsilon(4, 0.2), r"a_tilde must exceed the prior 1/n"),
         (lambda: rp.minimise(lambda p, q: 0.5), r"profile\(.*must be >= 1"),
+        (lambda: rp.minimise(lambda p, q: math.nan), r"profile\(.*must be >= 1"),
+        # a profile of numbers only (no arrays): each value is checked one at a time
+        (lambda: rp.minimise(lambda p, q: 0.5 if p < 0.3 else 2.0), r"profile\(.*must be >= 1"),
         (lambda: rp.minimise(rp.constant_profile(3), p_range=(0.5, 0.2)), r"p_range must"),
         (lambda: rp.grid_search(rp.constant_profile(3), step=0.9), r"step must lie in"),
     ],

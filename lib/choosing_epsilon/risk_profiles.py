@@ -105,8 +105,11 @@ def epsilon_at(p: float, q: float, r_star: float) -> float:
     ValueError
         If a prior lies outside (0, 1] or ``r_star`` is below 1 or not a number.
     """
-    p, q = _prior("p", p), _prior("q", q)
-    r = _bound("r_star", r_star)
+    return _epsilon_at(_prior("p", p), _prior("q", q), _bound("r_star", r_star))
+
+
+def _epsilon_at(p: float, q: float, r: float) -> float:
+    """``epsilon_at`` for arguments already checked (priors in (0, 1], r >= 1 or inf)."""
     c = 1.0 / r - p * q
     if c <= 0:
         return math.inf
@@ -279,7 +282,12 @@ def minimise(
     q_lo, q_hi = _range("q_range", q_range)
 
     def eps(p: float, q: float) -> float:
-        return epsilon_at(p, q, _bound(f"profile({p!r}, {q!r})", _scalar(profile(p, q))))
+        """Eq. (12) at (p, q), inside the ranges checked above: the profile's value is checked
+        in full (and named in the error) only when it is not plainly a float >= 1."""
+        r = _scalar(profile(p, q))
+        if not (isinstance(r, float) and r >= 1):  # NaN fails the comparison
+            r = _bound(f"profile({p!r}, {q!r})", r)
+        return _epsilon_at(p, q, r)
 
     def r_many(p: np.ndarray, q: float) -> np.ndarray | None:
         """The profile at many p for one q in one call, where it takes arrays (else None)."""
