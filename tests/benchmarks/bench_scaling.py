@@ -236,15 +236,32 @@ FIGURES_NOT_DRAWN = (
 )
 
 
-def test_reproduce_against_its_floor(tmp_path):
-    names = reproduce.notebook_names()
-    floor_dir, undrawn_dir = tmp_path / "floor", tmp_path / "figures_not_drawn"
-    floor_dir.mkdir()
-    undrawn_dir.mkdir()
-    cell = (
-        "import matplotlib.pyplot, numpy, pandas, scipy.stats\n"
-        "import choosing_epsilon.possible_worlds"
+# the floors: as many notebooks, run the same way, that start a kernel and import, and do nothing
+# else. The light one imports numpy, pandas, scipy.stats, matplotlib and one module of the package
+# (about what each notebook's own imports cost); the package floor, the baseline docs/running.md's
+# target names, imports numpy, pandas, scipy, matplotlib and every public module of the package
+# (more than any notebook imports: the runner, the site's scrubbers, every paper's modules)
+LIGHT_FLOOR = (
+    "import matplotlib.pyplot, numpy, pandas, scipy.stats\nimport choosing_epsilon.possible_worlds"
+)
+
+
+def package_modules() -> list[str]:
+    """Every public module of the package (no name starting with _, no precompute script)."""
+    import pkgutil
+
+    import choosing_epsilon
+
+    return sorted(
+        module.name
+        for module in pkgutil.walk_packages(choosing_epsilon.__path__, "choosing_epsilon.")
+        if not module.name.rsplit(".", 1)[-1].startswith("_") and ".precompute" not in module.name
     )
+
+
+def _floor_notebooks(folder: Path, names: list[str], cell: str) -> list[tuple[str, dict | None]]:
+    """One notebook per name in ``folder``, its only cell ``cell``: runs for ``_run_pool``."""
+    folder.mkdir()
     for name in names:
         nbformat.write(
             nbformat.v4.new_notebook(
@@ -257,8 +274,21 @@ def test_reproduce_against_its_floor(tmp_path):
                     }
                 },
             ),
-            floor_dir / f"{name}.ipynb",
+            folder / f"{name}.ipynb",
         )
+    return [(str(folder / f"{name}.ipynb"), None) for name in names]
+
+
+def test_reproduce_against_its_floor(tmp_path):
+    names = reproduce.notebook_names()
+    floor_runs = _floor_notebooks(tmp_path / "floor", names, LIGHT_FLOOR)
+    package_cell = "import matplotlib.pyplot, numpy, pandas, scipy\n" + "\n".join(
+        f"import {module}" for module in package_modules()
+    )
+    package_runs = _floor_notebooks(tmp_path / "package_floor", names, package_cell)
+    undrawn_dir = tmp_path / "figures_not_drawn"
+    undrawn_dir.mkdir()
+    for name in names:
         undrawn = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
         undrawn.cells.insert(0, nbformat.v4.new_code_cell(FIGURES_NOT_DRAWN))
         nbformat.write(undrawn, undrawn_dir / f"{name}.ipynb")
@@ -270,9 +300,8 @@ def test_reproduce_against_its_floor(tmp_path):
     ]
     for repeat in range(REPEATS):
         (full, full_cpu), done = _measured(reproduce.run_all, names, {}, tmp_path / f"run{repeat}")
-        (floor, floor_cpu), _ = _measured(
-            _run_pool, [(str(floor_dir / f"{n}.ipynb"), None) for n in names], jobs
-        )
+        (floor, floor_cpu), _ = _measured(_run_pool, floor_runs, jobs)
+        (package, package_cpu), _ = _measured(_run_pool, package_runs, jobs)
         (undrawn, undrawn_cpu), _ = _measured(_run_pool, undrawn_runs, jobs)
         RESULTS["reproduce"].append(
             {
@@ -284,6 +313,10 @@ def test_reproduce_against_its_floor(tmp_path):
                 "reproduce_cpu_seconds": full_cpu,
                 "floor_cpu_seconds": floor_cpu,
                 "cpu_ratio": full_cpu / floor_cpu,
+                "package_floor_seconds": package,
+                "package_ratio": full / package,
+                "package_floor_cpu_seconds": package_cpu,
+                "package_cpu_ratio": full_cpu / package_cpu,
                 "figures_not_drawn_seconds": undrawn,
                 "figures_not_drawn_ratio": undrawn / floor,
                 "figures_not_drawn_cpu_seconds": undrawn_cpu,
@@ -349,6 +382,10 @@ def test_write_report():
         else None,
         "reproduce_over_floor": float(runs.ratio.median()) if len(runs) else None,
         "reproduce_cpu_over_floor": float(runs.cpu_ratio.median()) if len(runs) else None,
+        "reproduce_over_package_floor": float(runs.package_ratio.median()) if len(runs) else None,
+        "reproduce_cpu_over_package_floor": float(runs.package_cpu_ratio.median())
+        if len(runs)
+        else None,
         "figures_not_drawn_over_floor": float(runs.figures_not_drawn_ratio.median())
         if len(runs)
         else None,
