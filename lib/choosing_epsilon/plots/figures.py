@@ -246,6 +246,21 @@ def _agg_at(fig: plt.Figure, dpi: float) -> Iterator[FigureCanvasAgg]:
         fig.set_canvas(canvas)
 
 
+@contextlib.contextmanager
+def _over_box(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox | None) -> Iterator[None]:
+    """Within the block, ``agg``'s figure draws over ``box`` (inches) instead of its own canvas,
+    as savefig adjusts it for ``bbox_inches`` (its axes frozen where they stand); None: on its
+    canvas."""
+    if box is None:
+        yield
+        return
+    restore = _tight_bbox.adjust_bbox(agg.figure, box, agg.get_renderer())
+    try:
+        yield
+    finally:
+        restore()
+
+
 def _draw_checked(agg: FigureCanvasAgg, caption: Caption) -> _Drawing:
     """Draw ``agg``'s figure once, recording its texts, and check that drawing against the style
     and the caption: the drawing saved is the drawing checked, and no other is made for the
@@ -257,27 +272,17 @@ def _draw_checked(agg: FigureCanvasAgg, caption: Caption) -> _Drawing:
     the axes where they stand, as drawing over a box requires, would undo its layout."""
     fig = agg.figure
     margin = 0 if fig.get_layout_engine() is not None else round(MARGIN_INCHES * fig.dpi)
-    restore: Callable[[], None] = lambda: None  # noqa: E731
-    if margin:
-        m, (width, height) = margin / fig.dpi, fig.get_size_inches()
-        box = matplotlib.transforms.Bbox.from_extents(-m, -m, width + m, height + m)
-        restore = _tight_bbox.adjust_bbox(fig, box, agg.get_renderer())
-    try:
+    m, (width, height) = margin / fig.dpi, fig.get_size_inches()
+    wider = matplotlib.transforms.Bbox.from_extents(-m, -m, width + m, height + m)
+    with _over_box(agg, wider if margin else None):
         renderer = agg.get_renderer()  # the renderer ``draw`` reuses
         with style.recording_texts(renderer) as drawn:
             agg.draw()
         # read while the drawing's frame holds: axis labels stand where it put them, in pixels
         found = [*style.problems(fig, style.text_boxes(drawn, renderer)), *caption.problems()]
         with _titles_kept(fig):
-            tight = (
-                fig.get_tightbbox(renderer)
-                .frozen()
-                .translated(-margin / fig.dpi, -margin / fig.dpi)
-            )
-        pixels = np.array(agg.buffer_rgba())
-    finally:
-        restore()
-    return _Drawing(pixels, margin, tight, found)
+            tight = fig.get_tightbbox(renderer).frozen().translated(-m, -m)
+        return _Drawing(np.array(agg.buffer_rgba()), margin, tight, found)
 
 
 def _draw_within(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox) -> np.ndarray:
@@ -285,13 +290,10 @@ def _draw_within(agg: FigureCanvasAgg, box: matplotlib.transforms.Bbox) -> np.nd
     ``savefig(bbox_inches=box)`` draws it but without laying it out again: the drawing just made
     placed everything, and the layout engine stays off (as savefig keeps it after its own pass)."""
     fig = agg.figure
-    restore = _tight_bbox.adjust_bbox(fig, box, agg.get_renderer())
-    try:
-        with fig._cm_set(layout_engine="none"), _titles_kept(fig):  # type: ignore[attr-defined]
-            agg.draw()
+    held = fig._cm_set(layout_engine="none")  # type: ignore[attr-defined]
+    with _over_box(agg, box), held, _titles_kept(fig):
+        agg.draw()
         return np.array(agg.buffer_rgba())
-    finally:
-        restore()
 
 
 # an edge this close to a pixel boundary (in pixels) lies on it: a box read in a drawing's frame,
@@ -346,13 +348,12 @@ def save_figure(
     Agg drawing at the saved dpi gives the texts the check reads (``_draw_checked``: the drawing
     checked is the drawing saved), the box and the PNG, cut from its pixels; the SVG is drawn over
     the same box, keeping the titles where that drawing put them (``_titles_kept``) and the
-    layout it made (the layout engine held). When the
-    figure's contents reach beyond its edges (a legend or label outside), which cutting cannot
-    recover, the PNG is drawn once more over the box without a new layout (``_draw_within``:
-    savefig's pixels exactly); only when the ``savefig.*`` style asks for another background is it
-    drawn by ``savefig``. The PNG drops its alpha channel when every pixel is opaque: the same
-    image, a quarter less to compress. Log axes get the project's labels and minor ticks first
-    (``_log_axes``).
+    layout it made (the layout engine held). When the figure's contents reach beyond what that
+    drawing holds (a legend or label far outside), which cutting cannot recover, the PNG is drawn
+    once more over the box without a new layout (``_draw_within``: savefig's pixels exactly); only
+    when the ``savefig.*`` style asks for another background is it drawn by ``savefig``. The PNG
+    drops its alpha channel when every pixel is opaque: the same image, a quarter less to
+    compress. Log axes get the project's labels and minor ticks first (``_log_axes``).
     """
     if not name or "/" in name:
         raise ValueError(f"name must be a plain file stem, got {name!r}")
