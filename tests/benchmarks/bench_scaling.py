@@ -30,6 +30,7 @@ from choosing_epsilon.harness import kernel, reproduce
 from choosing_epsilon.harness.paths import FIGURES, NOTEBOOKS, ROOT
 from choosing_epsilon.plots import figures
 from tests.benchmarks import figure as bench_plots
+from tests.test_test_files import package_modules
 
 # several measurements start kernels (conftest refuses that in a test not marked notebook)
 pytestmark = pytest.mark.notebook
@@ -246,16 +247,13 @@ LIGHT_FLOOR = (
 )
 
 
-def package_modules() -> list[str]:
-    """Every public module of the package (no name starting with _, no precompute script)."""
-    import pkgutil
-
-    import choosing_epsilon
-
+def public_modules() -> list[str]:
+    """Every public module of the package (no part of its name starting with _, no precompute
+    script); importing them imports their packages too."""
     return sorted(
-        module.name
-        for module in pkgutil.walk_packages(choosing_epsilon.__path__, "choosing_epsilon.")
-        if not module.name.rsplit(".", 1)[-1].startswith("_") and ".precompute" not in module.name
+        name
+        for name in package_modules()
+        if not any(part.startswith("_") for part in name.split(".")) and ".precompute" not in name
     )
 
 
@@ -283,7 +281,7 @@ def test_reproduce_against_its_floor(tmp_path):
     names = reproduce.notebook_names()
     floor_runs = _floor_notebooks(tmp_path / "floor", names, LIGHT_FLOOR)
     package_cell = "import matplotlib.pyplot, numpy, pandas, scipy\n" + "\n".join(
-        f"import {module}" for module in package_modules()
+        f"import {module}" for module in public_modules()
     )
     package_runs = _floor_notebooks(tmp_path / "package_floor", names, package_cell)
     undrawn_dir = tmp_path / "figures_not_drawn"
