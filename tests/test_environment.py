@@ -246,3 +246,19 @@ def test_every_page_with_a_venv_command_names_make_venv_before_it():
     assert with_commands >= 3  # docs/running.md, CONTRIBUTING.md, TEACHING.md at least
     makefile = (ROOT / "Makefile").read_text()
     assert re.search(r"^venv: \$\(STAMP\)  ## ", makefile, re.M), "venv: only the environment"
+
+
+def test_nbformat_imports_without_building_an_iri_parser():
+    """Every runner, tool and test worker imports nbformat, and with it jsonschema's format checks.
+    jsonschema 4.25 and later check `iri` through rfc3987-syntax when it is installed, which builds
+    its Earley parsers at import: 2.7 s per process here. The lock keeps jsonschema below 4.25
+    (pyproject.toml says why), so that module is neither pinned nor imported."""
+    assert not any(r.name == "rfc3987-syntax" for r in lock_requirements())
+    imported = subprocess.run(
+        [sys.executable, "-c", "import sys, nbformat; print(sorted(sys.modules))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "nbformat" in imported and "jsonschema" in imported
+    assert "rfc3987_syntax" not in imported and "'lark'" not in imported
