@@ -62,13 +62,13 @@ authors-code: $(STAMP)  ## Kazan & Reiter's find_eps.R (needs R) on the notebook
 	@$(BIN)/python tools/read_kazan_reiter_figures.py "$(AUTHORS_CHECKOUT)"
 
 test: $(STAMP)  ## unit, property, claims and style tests, and every notebook at its defaults once (nbval on another CPU's code paths; its files and notebook as committed), in parallel
-	$(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile --no-loadscope-reorder -m "not cases and not site and not spark"
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --no-loadscope-reorder -m "not cases and not site and not spark"
 
 test-cases: $(STAMP)  ## the notebooks at the other parameters a reader would try (papermill), in parallel; CI runs it after make test
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m cases
 
 test-fast: $(STAMP)  ## the quick unit, property and claims tests (no notebook runs, no test marked slow: tests/slow.py): the edit-test loop
-	$(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark and not slow" tests
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark and not slow" tests
 
 test-spark: $(STAMP)  ## PySpark in local mode (2 cores) counts a Parquet column and gets DuckDB's ε (installs requirements-spark.lock; needs Java 17+)
 	@command -v java >/dev/null 2>&1 || { echo "make test-spark: no java on PATH: install Java 17 or later (Debian: openjdk-17-jre-headless; .ci/run does)"; exit 1; }
@@ -76,7 +76,7 @@ test-spark: $(STAMP)  ## PySpark in local mode (2 cores) counts a Parquet column
 	$(BIN)/python -m pytest -p no:xdist -m spark tests/test_spark.py
 
 test-explore: $(STAMP)  ## property tests drawing new random examples, 2,000 per test that sets no count and the explore count of tests/examples.py where one is set (never in CI; a failure found becomes an @example)
-	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -p tests.lean_imports -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark" tests
+	CHOOSING_EPSILON_HYPOTHESIS=explore $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m "not notebook and not cases and not site and not spark" tests
 
 site: $(STAMP)  ## the static site, from the committed notebooks (no kernel): site/_build/html/index.html
 	$(BIN)/python site/build.py

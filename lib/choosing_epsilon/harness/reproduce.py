@@ -22,11 +22,9 @@ a run of every notebook at the defaults rewrites the README's generated tables (
 from __future__ import annotations
 
 from .interruption import Interrupted, signals_deferred, stop_on_signals
-from .lean import skip_iri_parsers
 
 if __name__ == "__main__":  # from the first line on, Ctrl-C or SIGTERM stops the runner quietly
     stop_on_signals()
-    skip_iri_parsers()  # before nbformat loads: a refusal or a run starts 1.5 s sooner
 
 import argparse
 import contextlib
