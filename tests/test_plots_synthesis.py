@@ -210,6 +210,31 @@ def test_the_line_of_an_own_data_run_clears_panel_as_title(scale):
     assert style.overlapping_texts(fig) == []
 
 
+@pytest.mark.parametrize(
+    ("released", "lines"),
+    [("the survey mean", 1), ("the mean of income", 2), ("the mean of " + "x" * 60, 2)],
+)
+def test_the_title_names_the_released_statistic_and_breaks_where_long(scale, released, lines):
+    """A reader's column is named in the title, not called the survey mean; a title too long
+    for one line breaks in two, and its provenance line and every text stay clear and inside."""
+    line = "read from incomes.csv: n = 3,000 rows, and for (b) every value's count"
+    fig, _ = plot.methods_and_deployments(
+        default_table(),
+        scale,
+        committed_results()["feasible_interval"],
+        SURVEY.mechanism,
+        SURVEY.lee_mechanism,
+        None if released == "the survey mean" else line,
+        released=released,
+    )
+    title = fig._suptitle.get_text()
+    assert title.replace("\n", " ") == (
+        f"Every method's ε for {released}, and what an attacker can do at it and in deployment"
+    )
+    assert title.count("\n") + 1 == lines
+    assert style.problems(fig) == []
+
+
 def test_a_registry_too_long_to_name_is_drawn_one_row_per_model(deployments):
     """300 deployments: panel (c) keeps a readable height, one row per model, every one marked."""
     many = pd.concat([deployments] * 8, ignore_index=True)[:300]

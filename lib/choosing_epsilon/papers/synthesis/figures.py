@@ -53,6 +53,7 @@ HORIZON_FRAME = [
 AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
+SUPTITLE_CHARACTERS = 90  # the figure's title, in its larger font, breaks in two beyond this
 CAPTION_CHARACTERS = 400  # the longest caption a reader reads under the figure
 # words written on a row stop here, on one line, in whole words: the panel's right half stays
 # free for its markers and legend; the table says the rest
@@ -351,12 +352,15 @@ def methods_and_deployments(
     calibrated: pd.DataFrame | None = None,
     unit: str = "years",
     skipped: Mapping[str, str] | None = None,
+    released: str = "the survey mean",
 ) -> tuple[Figure, pd.DataFrame]:
     """Every method's ε and what an attacker can do at it and at each deployment: (a) the methods
     bounding the ε of ``mechanism`` from public inputs, with the feasible ``interval`` shaded;
     (b) Lee & Clifton's, hollow on a hatched ground because they read the private data, on one
     log ε axis with (a); (c) the risk scale (``synthesis.risk_scale``): the attacker's advantage
     and TPR at FPR 1% for every answer and deployment, and in words its accuracy at prior ½.
+    The title names the statistic ``released`` ("the survey mean", or "the mean of income" for
+    a reader's column), on two lines where one would not fit (``TITLE_CHARACTERS``);
     ``provenance``, a line under the title, says what was read from a data file. With
     ``calibrated`` (``synthesis.noise_for_risk_table``), (d): the noise, in ``unit``, that the
     mean needs for each stated risk by both routes, and a row for each stated risk of ``skipped``
@@ -381,8 +385,11 @@ def methods_and_deployments(
     if len(timed):
         rows.append(len(timed) + LEGEND_ROWS)
     count = len(rows)
-    lines = 0 if provenance is None else provenance.count("\n") + 1
-    head = 0.85 + (0.25 + 0.2 * lines if lines else 0)  # inches above panel (a)'s title
+    title = f"Every method's ε for {released}, and what an attacker can do at it and in deployment"
+    if len(title) > SUPTITLE_CHARACTERS:
+        title = title.replace(", and what", ",\nand what", 1)
+    title_lines, lines = title.count("\n"), 0 if provenance is None else provenance.count("\n") + 1
+    head = 0.85 + 0.25 * title_lines + (0.25 + 0.2 * lines if lines else 0)  # above (a)'s title
     height = head + 1.9 + ROW_HEIGHT * sum(rows) + 1.1 * count + 1.2 * (count - 3)
     fig = plt.figure(figsize=(10, height))
     grid = fig.add_gridspec(count, 1, height_ratios=[r + 3 for r in rows])
@@ -497,13 +504,11 @@ def methods_and_deployments(
                 "a bracket for ρ (bound filled, attained hollow)"
             ),
         )
-    fig.suptitle(
-        "Every method's ε for the survey mean, and what an attacker can do at it and in deployment",
-        y=1 - 0.2 / height,
-    )
+    fig.suptitle(title, y=1 - 0.2 / height)
     top = 1 - head / height
     if provenance is not None:
-        fig.text(0.5, 1 - 0.5 / height, provenance, ha="center", va="top", color="0.3",
+        below = (0.5 + 0.25 * title_lines) / height  # under the title's last line
+        fig.text(0.5, 1 - below, provenance, ha="center", va="top", color="0.3",
                  fontsize=style.FONT["note"])  # fmt: skip
     bottom, gap = 0.6 / height, 1.2  # inches between panels, for their titles of up to 3 lines
     axes_height = (height * (top - bottom) - (count - 1) * gap) / count

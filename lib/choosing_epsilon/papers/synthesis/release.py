@@ -144,6 +144,12 @@ class Survey:
         return f"the mean of `{self.column}` over {self.n_people:,} rows"
 
     @property
+    def mean_text(self) -> str:
+        """The statistic as the figure's title names it: "the survey mean", or "the mean of
+        income" for a column of a file."""
+        return "the survey mean" if self.is_demo else f"the mean of {self.column}"
+
+    @property
     def is_demo(self) -> bool:
         """Whether the data are the demo's synthetic survey of ages (in years), not a file."""
         return not self.source
