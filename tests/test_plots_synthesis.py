@@ -212,7 +212,12 @@ def test_the_line_of_an_own_data_run_clears_panel_as_title(scale):
 
 @pytest.mark.parametrize(
     ("released", "lines"),
-    [("the survey mean", 1), ("the mean of income", 2), ("the mean of " + "x" * 60, 2)],
+    [
+        ("the survey mean", 1),
+        ("the mean of income", 1),
+        ("the mean of " + "x" * 60, 2),
+        ("the mean of " + "a long column name " * 6 + "in dollars", 3),
+    ],
 )
 def test_the_title_names_the_released_statistic_and_breaks_where_long(scale, released, lines):
     """A reader's column is named in the title, not called the survey mean; a title too long

@@ -53,7 +53,7 @@ HORIZON_FRAME = [
 AWARE_COLOUR = style.OKABE_ITO["black"]  # (d): the attack-aware noise, a filled circle
 STANDARD_COLOUR = style.OKABE_ITO["reddish purple"]  # (d): the standard route's, a hollow square
 TITLE_CHARACTERS = 80  # a panel title's line wraps here, to stay within the figure's width
-SUPTITLE_CHARACTERS = 90  # the figure's title, in its larger font, breaks in two beyond this
+SUPTITLE_CHARACTERS = 95  # the figure's title, in its larger font, holds this many on a line
 CAPTION_CHARACTERS = 400  # the longest caption a reader reads under the figure
 # words written on a row stop here, on one line, in whole words: the panel's right half stays
 # free for its markers and legend; the table says the rest
@@ -71,9 +71,9 @@ def _row_note(text: str) -> str:
     return registry.in_whole_words(text, NOTE_CHARACTERS)
 
 
-def _wrapped(title: str) -> str:
-    """``title`` with each line wrapped to TITLE_CHARACTERS."""
-    return "\n".join(textwrap.fill(line, TITLE_CHARACTERS) for line in title.split("\n"))
+def _wrapped(title: str, width: int = TITLE_CHARACTERS) -> str:
+    """``title`` with each line wrapped to ``width`` characters."""
+    return "\n".join(textwrap.fill(line, width) for line in title.split("\n"))
 
 
 def drawable(methods: pd.DataFrame, panel: str) -> pd.DataFrame:
@@ -360,7 +360,8 @@ def methods_and_deployments(
     log ε axis with (a); (c) the risk scale (``synthesis.risk_scale``): the attacker's advantage
     and TPR at FPR 1% for every answer and deployment, and in words its accuracy at prior ½.
     The title names the statistic ``released`` ("the survey mean", or "the mean of income" for
-    a reader's column), on two lines where one would not fit (``TITLE_CHARACTERS``);
+    a reader's column), broken after its comma where one line would not hold it and wrapped
+    to ``SUPTITLE_CHARACTERS``;
     ``provenance``, a line under the title, says what was read from a data file. With
     ``calibrated`` (``synthesis.noise_for_risk_table``), (d): the noise, in ``unit``, that the
     mean needs for each stated risk by both routes, and a row for each stated risk of ``skipped``
@@ -387,7 +388,7 @@ def methods_and_deployments(
     count = len(rows)
     title = f"Every method's ε for {released}, and what an attacker can do at it and in deployment"
     if len(title) > SUPTITLE_CHARACTERS:
-        title = title.replace(", and what", ",\nand what", 1)
+        title = _wrapped(title.replace(", and what", ",\nand what", 1), SUPTITLE_CHARACTERS)
     title_lines, lines = title.count("\n"), 0 if provenance is None else provenance.count("\n") + 1
     head = 0.85 + 0.25 * title_lines + (0.25 + 0.2 * lines if lines else 0)  # above (a)'s title
     height = head + 1.9 + ROW_HEIGHT * sum(rows) + 1.1 * count + 1.2 * (count - 3)
